@@ -1,0 +1,64 @@
+package io.tickwheel.core.model;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The JSON shapes of the contract: a timer as the API answers it, and a firing as subscribers receive it.
+ * Thread safe (stateless).
+ */
+public final class TimerJson {
+
+  private TimerJson() {}
+
+  /**
+   * A timer as the API shows it: the client's fields plus {@code nextDueAt}, {@code firings},
+   * {@code createdAt}. {@code periodMs} and {@code misfire} appear for periodic timers only,
+   * {@code maxFirings} when set, {@code payload} when present.
+   */
+  public static JsonObject toJson(Timer t) {
+    JsonObject o = new JsonObject()
+        .put("id", t.id())
+        .put("topic", t.topic())
+        .put("kind", t.kind().wireName())
+        .put("delayMs", t.delayMs());
+    if (t.kind().periodic()) {
+      o.put("periodMs", t.periodMs());
+      o.put("misfire", t.misfire().wireName());
+    }
+    if (t.maxFirings() > 0) {
+      o.put("maxFirings", t.maxFirings());
+    }
+    if (t.payload() != null) {
+      o.put("payload", Json.decodeValue(t.payload()));
+    }
+    o.put("nextDueAt", t.nextDueAt());
+    o.put("firings", t.firings());
+    o.put("createdAt", t.createdAt());
+    return o;
+  }
+
+  /**
+   * A firing as pushed to subscribers:
+   * {@code {"type":"fired","seq","id","topic","firing","dueAt","firedAt","payload"}}, built as text so the
+   * payload (already JSON) is not parsed again.
+   */
+  public static String firingJson(Firing f) {
+    StringBuilder sb = new StringBuilder(128 + (f.payload() == null ? 0 : f.payload().length()));
+    sb.append("{\"type\":\"fired\",\"seq\":").append(f.seq())
+        .append(",\"id\":\"").append(f.id()).append('"')          // ids and topics are [A-Za-z0-9._:-]: no escaping
+        .append(",\"topic\":\"").append(f.topic()).append('"')
+        .append(",\"firing\":").append(f.firing())
+        .append(",\"dueAt\":").append(f.dueAt())
+        .append(",\"firedAt\":").append(f.firedAt())
+        .append(",\"payload\":").append(f.payload() == null ? "null" : f.payload())
+        .append('}');
+    return sb.toString();
+  }
+
+  /** {@link #firingJson} as a buffer. */
+  public static Buffer firingBuffer(Firing f) {
+    return Buffer.buffer(firingJson(f));
+  }
+}

@@ -1,0 +1,31 @@
+package io.tickwheel.core.store;
+
+import io.tickwheel.core.model.Firing;
+
+/**
+ * The outcome of one {@link FiringRequest}.
+ *
+ * @param applied whether the request was applied (false: stale, nothing written)
+ * @param firing  the recorded firing with its {@code seq}, topic and payload; {@code null} when not applied
+ *                or when the request did not fire
+ */
+public record FiringResult(boolean applied, Firing firing) {
+
+  private static final FiringResult STALE = new FiringResult(false, null);
+  private static final FiringResult ADVANCED = new FiringResult(true, null);
+
+  /** A stale request: nothing written. */
+  public static FiringResult stale() {
+    return STALE;
+  }
+
+  /** Applied without a firing (a skipped misfire). */
+  public static FiringResult advanced() {
+    return ADVANCED;
+  }
+
+  /** Applied and recorded. */
+  public static FiringResult fired(Firing f) {
+    return new FiringResult(true, f);
+  }
+}

@@ -1,0 +1,26 @@
+package io.tickwheel.core.store;
+
+/**
+ * How much of the firing log a store keeps. A firing is trimmed when more than {@code maxCount} newer
+ * firings exist, or when it was fired more than {@code maxAgeMs} ago. The newest firing is always kept,
+ * so the sequence survives trimming.
+ *
+ * @param maxCount how many of the newest firings to keep at most, {@code >= 1}
+ * @param maxAgeMs how long to keep a firing, milliseconds, {@code >= 0}
+ */
+public record Retention(long maxCount, long maxAgeMs) {
+
+  public Retention {
+    if (maxCount < 1) {
+      throw new IllegalArgumentException("maxCount must be >= 1, was " + maxCount);
+    }
+    if (maxAgeMs < 0) {
+      throw new IllegalArgumentException("maxAgeMs must be >= 0, was " + maxAgeMs);
+    }
+  }
+
+  /** One million firings, one day. */
+  public static Retention defaults() {
+    return new Retention(1_000_000, 24L * 3600 * 1000);
+  }
+}

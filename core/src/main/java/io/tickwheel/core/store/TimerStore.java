@@ -1,0 +1,99 @@
+package io.tickwheel.core.store;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Where accepted timers and the firing log are kept durably. Implemented by the in-memory, RocksDB and
+ * Redis stores; every implementation passes the contract suite ({@code TimerStoreContract} in core's test-jar).
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>Asynchronous, never blocking the caller.</b> Every method returns at once; blocking work
+ *       (JNI, disk) runs on the store's own threads, network I/O on the async client.</li>
+ *   <li><b>Context.</b> When called on a Vert.x context (the server's event loop), the returned future
+ *       completes on that same context.</li>
+ *   <li><b>Durability.</b> A successful write future means the write is durable as far as the store's
+ *       configuration promises (RocksDB: WAL written, fsynced with {@code --fsync}; Redis: as its AOF settings).
+ *       A failed write may or may not have been applied.</li>
+ *   <li><b>Atomicity.</b> Each write call is atomic: all of it or nothing ({@link #putAll} included); each
+ *       {@link FiringRequest} of {@link #recordFirings} is atomic on its own (firing appended and timer advanced
+ *       or removed together).</li>
+ *   <li><b>Order.</b> Calls made from one thread are applied in the order they were made.</li>
+ *   <li><b>Sequence.</b> Firing {@code seq} is one strictly increasing sequence per store, starting at 1,
+ *       without gaps, surviving restarts and trimming.</li>
+ *   <li><b>Failures.</b> {@link StoreUnavailableException} when the backend is unreachable (the server
+ *       answers 503); any other exception is a store fault.</li>
+ *   <li><b>Partitioning.</b> Everything about one timer is keyed by its id, so a partitioned store can route
+ *       by {@link Partitioner#partition}; {@code seq} is then per partition.</li>
+ * </ul>
+ * Implementations are thread safe.
+ */
+public interface TimerStore {
+
+  /** A short name for logs and metrics: {@code memory}, {@code rocksdb}, {@code redis}. */
+  String name();
+
+  /** Creates or replaces the timer with {@code t.id()}, payload included. */
+  Future<Void> put(Timer t);
+
+  /** Creates or replaces all these timers in one atomic write (ids are distinct). */
+  Future<Void> putAll(List<Timer> timers);
+
+  /**
+   * Replaces the schedule of a stored timer, keeping its stored payload ({@code next}'s payload is ignored),
+   * only if its stored generation is {@code expectedGeneration}. Used by touch.
+   *
+   * @return whether it was applied (false: absent or another generation)
+   */
+  Future<Boolean> update(Timer next, long expectedGeneration);
+
+  /** The stored timer with payload, or {@code null}. */
+  Future<Timer> get(String id);
+
+  /** Removes a timer; returns whether it existed. */
+  Future<Boolean> remove(String id);
+
+  /**
+   * Settles due timers: for each request, atomically append its firing to the log (when it fires) and
+   * advance or remove its timer, if it is not stale (see {@link FiringRequest}). A store may group-commit
+   * the whole list in one write.
+   *
+   * @return one result per request, in order; applied firings get consecutive increasing seqs in list order
+   */
+  Future<List<FiringResult>> recordFirings(List<FiringRequest> requests);
+
+  /**
+   * Streams every stored timer (with payload) to {@code sink}, in batches of at most {@code batchSize},
+   * waiting for the future {@code sink} returns before reading the next batch (no giant list in memory).
+   * Used at recovery; not atomic with concurrent writes.
+   *
+   * @return the number of timers streamed
+   */
+  Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink);
+
+  /**
+   * A page of timers ordered by {@code nextDueAt} then id, strictly after {@code after} (or from the start),
+   * of at most {@code limit}, only those of {@code topic} if not {@code null}.
+   */
+  Future<TimerPage> list(String topic, TimerCursor after, int limit);
+
+  /** Retained firings with {@code seq > afterSeq}, ascending, at most {@code limit}. */
+  Future<List<Firing>> readFirings(long afterSeq, int limit);
+
+  /** The seq of the latest firing ever recorded (retained or trimmed), {@code 0} if none. */
+  Future<Long> lastSeq();
+
+  /**
+   * Trims the firing log to {@code retention} as of {@code nowMs}; the newest firing is always kept.
+   *
+   * @return how many firings were removed
+   */
+  Future<Long> trimFirings(Retention retention, long nowMs);
+
+  /** Flushes and releases everything; the store is unusable afterwards. Idempotent. */
+  Future<Void> close();
+}

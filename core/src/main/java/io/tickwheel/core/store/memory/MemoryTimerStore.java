@@ -1,0 +1,241 @@
+package io.tickwheel.core.store.memory;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.core.store.TimerStore;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * A store that keeps everything on the heap: nothing survives the process. For {@code --store memory},
+ * tests and benchmarks. Every call completes at once (on the caller's thread, hence on its context).
+ * Thread safe (one lock).
+ */
+public final class MemoryTimerStore implements TimerStore {
+
+  private static final Comparator<Timer> LISTING =
+      Comparator.comparingLong(Timer::nextDueAt).thenComparing(Timer::id);
+
+  private final Map<String, Timer> timers = new HashMap<>();
+  private final NavigableSet<Timer> byDue = new TreeSet<>(LISTING);
+  private final NavigableMap<Long, Firing> log = new TreeMap<>();
+  private long lastSeq;
+  private boolean closed;
+
+  @Override
+  public String name() {
+    return "memory";
+  }
+
+  @Override
+  public synchronized Future<Void> put(Timer t) {
+    if (closed) {
+      return closedFuture();
+    }
+    store(t);
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public synchronized Future<Void> putAll(List<Timer> list) {
+    if (closed) {
+      return closedFuture();
+    }
+    for (Timer t : list) {
+      store(t);
+    }
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public synchronized Future<Boolean> update(Timer next, long expectedGeneration) {
+    if (closed) {
+      return closedFuture();
+    }
+    Timer old = timers.get(next.id());
+    if (old == null || old.generation() != expectedGeneration) {
+      return Future.succeededFuture(false);
+    }
+    store(next.withPayload(old.payload()));
+    return Future.succeededFuture(true);
+  }
+
+  @Override
+  public synchronized Future<Timer> get(String id) {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture(timers.get(id));
+  }
+
+  @Override
+  public synchronized Future<Boolean> remove(String id) {
+    if (closed) {
+      return closedFuture();
+    }
+    Timer old = timers.remove(id);
+    if (old != null) {
+      byDue.remove(old);
+    }
+    return Future.succeededFuture(old != null);
+  }
+
+  @Override
+  public synchronized Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
+    if (closed) {
+      return closedFuture();
+    }
+    List<FiringResult> results = new ArrayList<>(requests.size());
+    for (FiringRequest r : requests) {
+      Timer stored = timers.get(r.id());
+      if (stored == null || stored.generation() != r.generation() || stored.firings() != r.firingsBefore()) {
+        results.add(FiringResult.stale());
+        continue;
+      }
+      Firing f = null;
+      if (r.fire()) {
+        f = new Firing(++lastSeq, r.id(), stored.topic(), r.firingsBefore() + 1, r.dueAt(), r.firedAt(),
+            stored.payload());
+        log.put(f.seq(), f);
+      }
+      byDue.remove(stored);
+      if (r.next() == null) {
+        timers.remove(r.id());
+      } else {
+        Timer next = r.next().withPayload(stored.payload());
+        timers.put(next.id(), next);
+        byDue.add(next);
+      }
+      results.add(f == null ? FiringResult.advanced() : FiringResult.fired(f));
+    }
+    return Future.succeededFuture(results);
+  }
+
+  @Override
+  public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    List<Timer> snapshot;
+    synchronized (this) {
+      if (closed) {
+        return closedFuture();
+      }
+      snapshot = new ArrayList<>(timers.values());
+    }
+    return feed(snapshot, 0, batchSize, sink).map(v -> (long) snapshot.size());
+  }
+
+  private Future<Void> feed(List<Timer> all, int from, int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    if (from >= all.size()) {
+      return Future.succeededFuture();
+    }
+    int to = Math.min(all.size(), from + batchSize);
+    return sink.apply(Collections.unmodifiableList(all.subList(from, to)))
+        .compose(v -> feed(all, to, batchSize, sink));
+  }
+
+  @Override
+  public synchronized Future<TimerPage> list(String topic, TimerCursor after, int limit) {
+    if (closed) {
+      return closedFuture();
+    }
+    Iterator<Timer> it = (after == null ? byDue
+        : byDue.tailSet(probe(after), false)).iterator();
+    List<Timer> page = new ArrayList<>(Math.min(limit, 1024));
+    while (it.hasNext() && page.size() < limit) {
+      Timer t = it.next();
+      if (topic == null || topic.equals(t.topic())) {
+        page.add(t);
+      }
+    }
+    boolean more = false;
+    while (it.hasNext()) {
+      Timer t = it.next();
+      if (topic == null || topic.equals(t.topic())) {
+        more = true;
+        break;
+      }
+    }
+    TimerCursor next = more && !page.isEmpty() ? TimerCursor.after(page.get(page.size() - 1)) : null;
+    return Future.succeededFuture(new TimerPage(page, next));
+  }
+
+  @Override
+  public synchronized Future<List<Firing>> readFirings(long afterSeq, int limit) {
+    if (closed) {
+      return closedFuture();
+    }
+    List<Firing> out = new ArrayList<>(Math.min(limit, 1024));
+    for (Firing f : log.tailMap(afterSeq, false).values()) {
+      if (out.size() >= limit) {
+        break;
+      }
+      out.add(f);
+    }
+    return Future.succeededFuture(out);
+  }
+
+  @Override
+  public synchronized Future<Long> lastSeq() {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture(lastSeq);
+  }
+
+  @Override
+  public synchronized Future<Long> trimFirings(Retention retention, long nowMs) {
+    if (closed) {
+      return closedFuture();
+    }
+    long removed = 0;
+    while (log.size() > 1
+        && (log.size() > retention.maxCount() || log.firstEntry().getValue().firedAt() < nowMs - retention.maxAgeMs())) {
+      log.pollFirstEntry();
+      removed++;
+    }
+    return Future.succeededFuture(removed);
+  }
+
+  @Override
+  public synchronized Future<Void> close() {
+    closed = true;
+    return Future.succeededFuture();
+  }
+
+  /** A timer that sorts exactly where the cursor points, to search the listing order with. */
+  private static Timer probe(TimerCursor c) {
+    return new Timer(c.id(), "probe", Kind.ONCE, 0, 0, 0, Misfire.FIRE_ONCE, null, 0, c.dueAt(), 0, 0);
+  }
+
+  private void store(Timer t) {
+    Timer old = timers.put(t.id(), t);
+    if (old != null) {
+      byDue.remove(old);
+    }
+    byDue.add(t);
+  }
+
+  private static <T> Future<T> closedFuture() {
+    return Future.failedFuture(new IllegalStateException("store is closed"));
+  }
+}

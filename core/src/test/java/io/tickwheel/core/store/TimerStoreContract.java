@@ -1,0 +1,414 @@
+package io.tickwheel.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link TimerStore} passes. A store's test extends it and says how to open a fresh,
+ * empty store and, for a persistent store, how to reopen the same data.
+ */
+public abstract class TimerStoreContract {
+
+  protected static Vertx vertx;
+  protected TimerStore store;
+
+  /** A new, empty store. */
+  protected abstract TimerStore createStore(Vertx vertx) throws Exception;
+
+  /**
+   * The store over the same data as the last {@link #createStore}, after it was closed; {@code null} for a
+   * store that keeps nothing (the durability tests are then skipped).
+   */
+  protected TimerStore reopenStore(Vertx vertx) throws Exception {
+    return null;
+  }
+
+  @BeforeAll
+  static void startVertx() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stopVertx() {
+    await(vertx.close());
+  }
+
+  @BeforeEach
+  void open() throws Exception {
+    store = createStore(vertx);
+  }
+
+  @AfterEach
+  void closeStore() {
+    if (store != null) {
+      await(store.close());
+    }
+  }
+
+  // ---- helpers ----
+
+  protected static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new AssertionError("store call failed: " + e.getCause(), e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError("store call did not complete: " + e, e);
+    }
+  }
+
+  protected static Timer timer(String id, long due) {
+    return new Timer(id, "t1", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{\"n\":\"" + id + "\"}", 1, due, 0, 1);
+  }
+
+  protected static Timer periodic(String id, long due, long period) {
+    return new Timer(id, "t2", Kind.FIXED_RATE, period, period, 0, Misfire.FIRE_ALL, "[1,2,3]", 1, due, 0, 1);
+  }
+
+  private static FiringRequest fire(Timer t, long firedAt, Timer next) {
+    return new FiringRequest(t.id(), t.generation(), t.firings(), true, t.nextDueAt(), firedAt, next);
+  }
+
+  // ---- timers ----
+
+  @Test
+  void putThenGetReturnsTheTimerWithItsPayload() {
+    Timer t = timer("a.b:c-1", 5000).withPayload("{\"msg\":\"héllo ☃\",\"n\":[1,2]}");
+    await(store.put(t));
+    assertThat(await(store.get("a.b:c-1"))).isEqualTo(t);
+  }
+
+  @Test
+  void getOfAnUnknownIdIsNull() {
+    assertThat(await(store.get("nope"))).isNull();
+  }
+
+  @Test
+  void putReplacesAnExistingTimer() {
+    await(store.put(timer("x", 5000)));
+    Timer replaced = periodic("x", 9000, 100).withGeneration(2);
+    await(store.put(replaced));
+    assertThat(await(store.get("x"))).isEqualTo(replaced);
+  }
+
+  @Test
+  void timerWithoutPayloadRoundTrips() {
+    Timer t = timer("np", 10).withPayload(null);
+    await(store.put(t));
+    assertThat(await(store.get("np"))).isEqualTo(t);
+  }
+
+  @Test
+  void removeSaysWhetherTheTimerExisted() {
+    await(store.put(timer("r", 5000)));
+    assertThat(await(store.remove("r"))).isTrue();
+    assertThat(await(store.remove("r"))).isFalse();
+    assertThat(await(store.get("r"))).isNull();
+  }
+
+  @Test
+  void putAllWritesEveryTimer() {
+    List<Timer> many = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      many.add(timer("bulk-" + i, 10_000 + i));
+    }
+    await(store.putAll(many));
+    assertThat(await(store.get("bulk-0"))).isEqualTo(many.get(0));
+    assertThat(await(store.get("bulk-1999"))).isEqualTo(many.get(1999));
+    assertThat(await(store.loadAll(500, b -> Future.succeededFuture()))).isEqualTo(2000L);
+  }
+
+  @Test
+  void updateKeepsTheStoredPayloadAndAppliesOnlyToTheExpectedGeneration() {
+    Timer t = timer("u", 5000);
+    await(store.put(t));
+    Timer touched = t.touched(8000).withoutPayload();
+    assertThat(await(store.update(touched, 1))).isTrue();
+    assertThat(await(store.get("u"))).isEqualTo(touched.withPayload(t.payload()));
+    assertThat(await(store.update(touched.touched(9000), 1))).as("stale generation").isFalse();
+    assertThat(await(store.get("u")).nextDueAt()).isEqualTo(8000);
+    assertThat(await(store.update(timer("absent", 1), 1))).isFalse();
+    assertThat(await(store.get("absent"))).isNull();
+  }
+
+  @Test
+  void callsFromOneThreadApplyInOrder() {
+    Timer t = timer("order", 1000);
+    store.put(t);
+    store.put(t.withGeneration(2).withNextDueAt(2000));
+    store.remove("order");
+    Future<Void> last = store.put(t.withGeneration(3).withNextDueAt(3000));
+    await(last);
+    assertThat(await(store.get("order")).generation()).isEqualTo(3);
+  }
+
+  // ---- firings ----
+
+  @Test
+  void firstFiringGetsSeqOneAndCarriesTopicAndPayload() {
+    Timer t = timer("f", 100);
+    await(store.put(t));
+    List<FiringResult> r = await(store.recordFirings(List.of(fire(t, 105, null))));
+    assertThat(r).hasSize(1);
+    assertThat(r.get(0).applied()).isTrue();
+    assertThat(r.get(0).firing()).isEqualTo(new Firing(1, "f", "t1", 1, 100, 105, t.payload()));
+    assertThat(await(store.lastSeq())).isEqualTo(1);
+  }
+
+  @Test
+  void lastSeqIsZeroOnAnEmptyStore() {
+    assertThat(await(store.lastSeq())).isZero();
+    assertThat(await(store.readFirings(0, 10))).isEmpty();
+  }
+
+  @Test
+  void firingOfAOnceTimerRemovesIt() {
+    Timer t = timer("once", 100);
+    await(store.put(t));
+    await(store.recordFirings(List.of(fire(t, 100, null))));
+    assertThat(await(store.get("once"))).isNull();
+  }
+
+  @Test
+  void firingOfAPeriodicTimerAdvancesItAndKeepsItsPayload() {
+    Timer t = periodic("p", 100, 50);
+    await(store.put(t));
+    Timer next = t.fired(150).withoutPayload();
+    List<FiringResult> r = await(store.recordFirings(List.of(fire(t, 101, next))));
+    assertThat(r.get(0).firing().payload()).isEqualTo("[1,2,3]");
+    assertThat(await(store.get("p"))).isEqualTo(t.fired(150));
+  }
+
+  @Test
+  void staleFiringRequestsAreRefusedAndConsumeNoSeq() {
+    Timer t = periodic("s", 100, 50);
+    await(store.put(t));
+    FiringRequest wrongGen = new FiringRequest("s", 7, 0, true, 100, 100, t.fired(150));
+    FiringRequest wrongCount = new FiringRequest("s", 1, 3, true, 100, 100, t.fired(150));
+    FiringRequest unknown = new FiringRequest("ghost", 1, 0, true, 100, 100, null);
+    List<FiringResult> r = await(store.recordFirings(List.of(wrongGen, wrongCount, unknown)));
+    assertThat(r).extracting(FiringResult::applied).containsExactly(false, false, false);
+    assertThat(r).extracting(FiringResult::firing).containsOnlyNulls();
+    assertThat(await(store.lastSeq())).isZero();
+    assertThat(await(store.get("s"))).isEqualTo(t);
+    assertThat(await(store.get("ghost"))).as("a stale request never creates a timer").isNull();
+  }
+
+  @Test
+  void aSettledFiringCannotBeRecordedTwice() {
+    Timer t = periodic("twice", 100, 50);
+    await(store.put(t));
+    FiringRequest once = fire(t, 100, t.fired(150));
+    assertThat(await(store.recordFirings(List.of(once))).get(0).applied()).isTrue();
+    assertThat(await(store.recordFirings(List.of(once))).get(0).applied()).isFalse();
+    assertThat(await(store.lastSeq())).isEqualTo(1);
+  }
+
+  @Test
+  void cancelledTimerNeverFiresAfterwards() {
+    Timer t = timer("c", 100);
+    await(store.put(t));
+    await(store.remove("c"));
+    assertThat(await(store.recordFirings(List.of(fire(t, 100, null)))).get(0).applied()).isFalse();
+    assertThat(await(store.readFirings(0, 10))).isEmpty();
+  }
+
+  @Test
+  void aBatchOfFiringsGetsConsecutiveSeqsInListOrder() {
+    List<FiringRequest> reqs = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      Timer t = timer("b" + i, 100 + i);
+      await(store.put(t));
+      reqs.add(fire(t, 200, null));
+    }
+    List<FiringResult> r = await(store.recordFirings(reqs));
+    for (int i = 0; i < 100; i++) {
+      assertThat(r.get(i).firing().seq()).isEqualTo(i + 1);
+      assertThat(r.get(i).firing().id()).isEqualTo("b" + i);
+    }
+  }
+
+  @Test
+  void skippedMisfireAdvancesTheTimerWithoutALogEntry() {
+    Timer t = periodic("skip", 100, 50);
+    await(store.put(t));
+    Timer next = t.withNextDueAt(1050);
+    FiringRequest skip = new FiringRequest("skip", 1, 0, false, 1000, 1020, next);
+    List<FiringResult> r = await(store.recordFirings(List.of(skip)));
+    assertThat(r.get(0).applied()).isTrue();
+    assertThat(r.get(0).firing()).isNull();
+    assertThat(await(store.lastSeq())).isZero();
+    assertThat(await(store.get("skip")).nextDueAt()).isEqualTo(1050);
+  }
+
+  @Test
+  void readFiringsReturnsThoseAfterTheSeqInOrderUpToTheLimit() {
+    recordOnceFirings(10, 1000);
+    List<Firing> after3 = await(store.readFirings(3, 4));
+    assertThat(after3).extracting(Firing::seq).containsExactly(4L, 5L, 6L, 7L);
+    assertThat(await(store.readFirings(0, 100))).hasSize(10);
+    assertThat(await(store.readFirings(10, 100))).isEmpty();
+  }
+
+  @Test
+  void trimByCountKeepsTheNewestFiringsAndTheSequenceGoesOn() {
+    recordOnceFirings(20, 1000);
+    assertThat(await(store.trimFirings(new Retention(5, Long.MAX_VALUE / 4), 2000))).isEqualTo(15);
+    assertThat(await(store.readFirings(0, 100))).extracting(Firing::seq).containsExactly(16L, 17L, 18L, 19L, 20L);
+    assertThat(await(store.lastSeq())).isEqualTo(20);
+    Timer t = timer("after-trim", 3000);
+    await(store.put(t));
+    assertThat(await(store.recordFirings(List.of(fire(t, 3000, null)))).get(0).firing().seq()).isEqualTo(21);
+  }
+
+  @Test
+  void trimByAgeRemovesOldFiringsButAlwaysKeepsTheNewest() {
+    recordOnceFirings(5, 1000);     // fired at 1000
+    assertThat(await(store.trimFirings(new Retention(1000, 500), 10_000))).isEqualTo(4);
+    assertThat(await(store.readFirings(0, 100))).extracting(Firing::seq).containsExactly(5L);
+    assertThat(await(store.lastSeq())).isEqualTo(5);
+  }
+
+  private void recordOnceFirings(int n, long firedAt) {
+    List<FiringRequest> reqs = new ArrayList<>();
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Timer t = timer("log" + i, 100 + i);
+      ts.add(t);
+      reqs.add(fire(t, firedAt, null));
+    }
+    await(store.putAll(ts));
+    await(store.recordFirings(reqs));
+  }
+
+  // ---- recovery and listing ----
+
+  @Test
+  void loadAllStreamsEveryTimerInBoundedBatchesOneAtATime() {
+    List<Timer> many = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      many.add(timer("load-" + i, 10_000 + i));
+    }
+    await(store.putAll(many));
+    List<Timer> seen = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger maxInFlight = new AtomicInteger();
+    AtomicInteger maxBatch = new AtomicInteger();
+    long n = await(store.loadAll(1000, batch -> {
+      maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      maxBatch.accumulateAndGet(batch.size(), Math::max);
+      seen.addAll(batch);
+      Promise<Void> later = Promise.promise();
+      vertx.setTimer(5, id -> {
+        inFlight.decrementAndGet();
+        later.complete();
+      });
+      return later.future();
+    }));
+    assertThat(n).isEqualTo(2500);
+    assertThat(maxBatch.get()).isLessThanOrEqualTo(1000);
+    assertThat(maxInFlight.get()).as("the next batch waits for the sink").isEqualTo(1);
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(many);
+  }
+
+  @Test
+  void listOrdersByDueThenIdAndPagesWithTheCursor() {
+    await(store.putAll(List.of(timer("c", 300), timer("a", 300), timer("b", 100), timer("d", 200),
+        periodic("e", 50, 10))));
+    TimerPage p1 = await(store.list(null, null, 2));
+    assertThat(p1.timers()).extracting(Timer::id).containsExactly("e", "b");
+    assertThat(p1.next()).isNotNull();
+    TimerPage p2 = await(store.list(null, TimerCursor.decode(p1.next().encode()), 2));
+    assertThat(p2.timers()).extracting(Timer::id).containsExactly("d", "a");
+    TimerPage p3 = await(store.list(null, p2.next(), 2));
+    assertThat(p3.timers()).extracting(Timer::id).containsExactly("c");
+    assertThat(p3.next()).isNull();
+  }
+
+  @Test
+  void listFiltersByTopic() {
+    await(store.putAll(List.of(timer("a", 300), periodic("p1", 200, 10), timer("b", 100), periodic("p2", 400, 10))));
+    TimerPage page = await(store.list("t2", null, 10));
+    assertThat(page.timers()).extracting(Timer::id).containsExactly("p1", "p2");
+    assertThat(page.next()).isNull();
+    assertThat(await(store.list("none", null, 10)).timers()).isEmpty();
+  }
+
+  // ---- threading ----
+
+  @Test
+  void futuresCompleteOnTheCallingContext() throws Exception {
+    Context ctx = vertx.getOrCreateContext();
+    CompletableFuture<List<Boolean>> done = new CompletableFuture<>();
+    ctx.runOnContext(v -> {
+      List<Boolean> same = Collections.synchronizedList(new ArrayList<>());
+      Timer t = timer("ctx", 100);
+      store.put(t)
+          .compose(x -> {
+            same.add(Vertx.currentContext() == ctx);
+            return store.get("ctx");
+          })
+          .compose(x -> {
+            same.add(Vertx.currentContext() == ctx);
+            return store.recordFirings(List.of(fire(t, 100, null)));
+          })
+          .compose(x -> {
+            same.add(Vertx.currentContext() == ctx);
+            return store.readFirings(0, 10);
+          })
+          .onComplete(ar -> {
+            same.add(Vertx.currentContext() == ctx);
+            if (ar.failed()) {
+              done.completeExceptionally(ar.cause());
+            } else {
+              done.complete(same);
+            }
+          });
+    });
+    assertThat(done.get(30, TimeUnit.SECONDS)).containsOnly(true).hasSize(4);
+  }
+
+  // ---- durability ----
+
+  @Test
+  void timersFiringLogAndSequenceSurviveAReopen() throws Exception {
+    Timer keep = periodic("keep", 100, 50);
+    Timer gone = timer("gone", 100);
+    await(store.putAll(List.of(keep, gone, timer("far", 99_999_999_999L))));
+    await(store.recordFirings(List.of(fire(gone, 120, null), fire(keep, 120, keep.fired(150)))));
+    await(store.close());
+    TimerStore reopened = reopenStore(vertx);
+    if (reopened == null) {
+      store = null;
+      return; // nothing to check for a store that keeps nothing
+    }
+    store = reopened;
+    assertThat(await(store.get("keep"))).isEqualTo(keep.fired(150));
+    assertThat(await(store.get("gone"))).isNull();
+    assertThat(await(store.get("far")).nextDueAt()).isEqualTo(99_999_999_999L);
+    assertThat(await(store.lastSeq())).isEqualTo(2);
+    assertThat(await(store.readFirings(0, 10))).extracting(Firing::id).containsExactly("gone", "keep");
+    Timer more = timer("more", 300);
+    await(store.put(more));
+    assertThat(await(store.recordFirings(List.of(fire(more, 300, null)))).get(0).firing().seq()).isEqualTo(3);
+  }
+}
