@@ -1,5 +1,7 @@
 package io.tickwheel.core.wheel;
 
+import java.util.Objects;
+
 /**
  * A hierarchical timing wheel keyed by string (Varghese &amp; Lauck; in the spirit of Kafka's
  * {@code TimingWheel} and the Linux timer wheel).
@@ -8,18 +10,37 @@ package io.tickwheel.core.wheel;
  * thread routes its requests to that owner (in tickwheel: the verticle's event loop).
  *
  * <p><b>Time.</b> The wheel never reads a clock: the owner passes the current time (epoch
- * milliseconds) to {@link #advance}. All times are epoch milliseconds.
+ * milliseconds) to {@link #advance}. All times are epoch milliseconds. Time is cut into ticks of
+ * {@link #tickMs()}; tick {@code n} is the instant {@code n * tickMs}. A timer due at {@code dueAt} belongs
+ * to the first tick at or after it ({@code ceil(dueAt / tickMs)}), so it is handed out by the first
+ * {@code advance} whose {@code now} reaches that tick: never early, at most one tick minus 1 ms late.
  *
  * <p><b>Contract.</b>
  * <ul>
  *   <li>A timer is handed out only by an {@code advance(now, …)} with {@code now >= dueAt}: never early.</li>
  *   <li>Once the wheel has been advanced to {@code now >= dueAt + tickMs}, the timer has been handed out
  *       (unless the {@code limit} of that call was exhausted: then it is handed out by the next calls).</li>
- *   <li>Timers are handed out in due-tick order across ticks; within one tick, see the implementation notes.</li>
+ *   <li>Timers are handed out in due-tick order across ticks. <b>Within one tick</b> they are handed out in
+ *       the order of their last {@link #schedule} call (FIFO by (re)schedule time), not by exact due time.</li>
  *   <li>Keys are unique: {@link #schedule} of a pending key replaces its due time and value; the old due time
  *       never fires.</li>
- *   <li>A due time in the past (or now) is accepted and fires at the next {@code advance}.</li>
+ *   <li>A due time in the past (or within the current tick) is accepted and fires at the next {@code advance}:
+ *       it is treated as due at the wheel's current tick, after the timers already there. Scheduled from inside
+ *       an {@link ExpiryHandler}, it is handed out by the same {@code advance} (within its {@code limit}).</li>
+ *   <li>Time going backwards is harmless: {@code advance(now, …)} with {@code now} below the time already reached
+ *       hands out only timers due at or before that {@code now} (usually none) and moves nothing back.</li>
  * </ul>
+ *
+ * <p><b>Structure and costs.</b> Level {@code L} has {@code 2^slotBits} slots of
+ * {@code tickMs << (L * slotBits)} ms each. A timer lives at the lowest level whose slot tells its due tick apart
+ * from the wheel's cursor tick (the highest {@code slotBits}-digit in which they differ), so each level only
+ * holds timers ahead of the cursor in its current rotation, and a timer is moved down ("cascaded") at most once
+ * per level. Levels are added on demand up to the whole {@code long} range of ticks (11 levels of 64 slots);
+ * the horizon is thus unlimited (about 292 million years at 1 ms): no clamping, no re-cascading loops, and
+ * due times up to {@link Long#MAX_VALUE} do not overflow. Each level keeps a 64-bit occupancy bitmap, so
+ * {@link #advance} jumps straight over empty ticks and empty levels: advancing over an idle stretch of any
+ * length costs a few steps per level, not one per tick. Schedule, cancel and reschedule are O(1) expected
+ * (open-addressing key index plus intrusive slot lists); {@code advance} allocates nothing.
  *
  * @param <V> a value attached to each timer and handed back on expiry
  */
@@ -31,96 +52,520 @@ public final class TimerWheel<V> {
   /** Default tick, milliseconds. */
   public static final long DEFAULT_TICK_MS = 10;
 
+  /** Default number of bits of tick per level: 64 slots per level. */
+  public static final int DEFAULT_SLOT_BITS_PER_LEVEL = 6;
+
+  /** Largest {@code slotBitsPerLevel}: one 64-bit occupancy word per level. */
+  public static final int MAX_SLOT_BITS_PER_LEVEL = 6;
+
+  private final long tickMs;
+  /** {@code floorDiv(startMs, tickMs)}: the absolute tick that relative tick 0 stands for. */
+  private final long originTick;
+  private final int slotBits;
+  private final int slotMask;
+  private final int maxLevels;
+  /** Level of a bit position of a relative tick: {@code bit / slotBits}. */
+  private final byte[] levelOfBit = new byte[64];
+
+  /** Slot lists, flat: index {@code level << slotBits | slot}. */
+  private final TimerEntry<V>[] heads;
+  private final TimerEntry<V>[] tails;
+  private final int[] counts;
+  /** Per level, bit {@code s} set iff slot {@code s} is non-empty. */
+  private final long[] occupied;
+  /** Bit {@code L} set iff {@code occupied[L] != 0}. */
+  private long occupiedLevels;
+  private int levels = 1;
+
+  private final EntryIndex<V> index;
+
   /**
+   * The cursor, a tick relative to {@link #originTick}: every tick before it has been handed out completely;
+   * its slot (level 0) holds the timers due at or before it. Never decreases.
+   */
+  private long cursor;
+  private long currentTimeMs;
+  /** Lower bound of the due times put in the cursor slot since the cursor last moved (past due times). */
+  private long cursorSlotMinDueMs = NO_DEADLINE;
+  private boolean advancing;
+  /** Number of cursor moves; package-private for tests that check idle stretches are skipped. */
+  long cursorMoves;
+  /** Number of timer moves from a level to a lower one. */
+  long cascaded;
+
+  /**
+   * A wheel of 64 slots per level that makes room for 16 timers before growing its key index.
+   *
    * @param tickMs  the resolution, milliseconds, {@code >= 1}
    * @param startMs the wheel's initial time, epoch milliseconds
+   * @throws IllegalArgumentException if {@code tickMs < 1}
    */
   public TimerWheel(long tickMs, long startMs) {
-    throw new UnsupportedOperationException("being implemented");
+    this(tickMs, startMs, DEFAULT_SLOT_BITS_PER_LEVEL, 16);
+  }
+
+  /**
+   * @param tickMs           the resolution, milliseconds, {@code >= 1}
+   * @param startMs          the wheel's initial time, epoch milliseconds
+   * @param slotBitsPerLevel log2 of the number of slots per level, 1 to {@value #MAX_SLOT_BITS_PER_LEVEL}
+   * @param initialCapacity  how many timers the key index holds before it first grows, {@code >= 0}
+   * @throws IllegalArgumentException if an argument is out of range (the message names it and its value)
+   */
+  @SuppressWarnings("unchecked")
+  public TimerWheel(long tickMs, long startMs, int slotBitsPerLevel, int initialCapacity) {
+    if (tickMs < 1) {
+      throw new IllegalArgumentException("tickMs must be >= 1, was " + tickMs);
+    }
+    if (slotBitsPerLevel < 1 || slotBitsPerLevel > MAX_SLOT_BITS_PER_LEVEL) {
+      throw new IllegalArgumentException(
+          "slotBitsPerLevel must be in [1, " + MAX_SLOT_BITS_PER_LEVEL + "], was " + slotBitsPerLevel);
+    }
+    if (initialCapacity < 0) {
+      throw new IllegalArgumentException("initialCapacity must be >= 0, was " + initialCapacity);
+    }
+    this.tickMs = tickMs;
+    this.originTick = Math.floorDiv(startMs, tickMs);
+    this.currentTimeMs = startMs;
+    this.slotBits = slotBitsPerLevel;
+    this.slotMask = (1 << slotBitsPerLevel) - 1;
+    // Relative ticks of pending timers are in [0, Long.MAX_VALUE]: bits 0..62.
+    this.maxLevels = 62 / slotBitsPerLevel + 1;
+    for (int bit = 0; bit < 64; bit++) {
+      levelOfBit[bit] = (byte) Math.min(bit / slotBitsPerLevel, maxLevels - 1);
+    }
+    int flat = maxLevels << slotBitsPerLevel;
+    this.heads = (TimerEntry<V>[]) new TimerEntry<?>[flat];
+    this.tails = (TimerEntry<V>[]) new TimerEntry<?>[flat];
+    this.counts = new int[flat];
+    this.occupied = new long[maxLevels];
+    this.index = new EntryIndex<>(initialCapacity);
   }
 
   /** The tick, in milliseconds. */
   public long tickMs() {
-    throw new UnsupportedOperationException("being implemented");
+    return tickMs;
   }
 
-  /** The time the wheel has been advanced to, epoch milliseconds. */
-  public long currentTimeMs() {
-    throw new UnsupportedOperationException("being implemented");
+  /** log2 of the number of slots per level. */
+  public int slotBitsPerLevel() {
+    return slotBits;
   }
 
   /**
-   * Schedules {@code key} to expire at {@code dueAtMs}, replacing any pending timer with that key.
+   * The time the wheel has been advanced to, epoch milliseconds: the largest {@code now} passed to
+   * {@link #advance} (or the start time). Timers due at or before it may still be pending if a {@code limit}
+   * stopped an advance.
+   */
+  public long currentTimeMs() {
+    return currentTimeMs;
+  }
+
+  /**
+   * Schedules {@code key} to expire at {@code dueAtMs}, replacing any pending timer with that key
+   * (its due time, value and place in the firing order of its tick). Any {@code long} due time is accepted:
+   * in the past means due now; {@link Long#MAX_VALUE} means practically never.
    *
+   * @param key     the timer's key, not null
+   * @param dueAtMs the due time, epoch milliseconds
+   * @param value   handed back on expiry; may be null
    * @return {@code true} if the key was not pending, {@code false} if a pending timer was replaced
+   * @throws NullPointerException if {@code key} is null
    */
   public boolean schedule(String key, long dueAtMs, V value) {
-    throw new UnsupportedOperationException("being implemented");
+    Objects.requireNonNull(key, "key");
+    int hash = key.hashCode();
+    TimerEntry<V> e = index.find(key, hash);
+    if (e != null) {
+      unlink(e);
+      e.dueAtMs = dueAtMs;
+      e.value = value;
+      place(e);
+      return false;
+    }
+    e = new TimerEntry<>(key, hash, dueAtMs, value);
+    index.add(e);
+    place(e);
+    return true;
   }
 
-  /** Cancels the pending timer {@code key}; returns whether there was one. */
+  /**
+   * Cancels the pending timer {@code key}; returns whether there was one. A cancelled timer is never handed out.
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
   public boolean cancel(String key) {
-    throw new UnsupportedOperationException("being implemented");
+    TimerEntry<V> e = find(key);
+    if (e == null) {
+      return false;
+    }
+    unlink(e);
+    index.remove(e);
+    return true;
   }
 
-  /** The value of pending timer {@code key}, or {@code null}. */
+  /**
+   * The value of pending timer {@code key}, or {@code null} (also when its value is null: see {@link #contains}).
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
   public V get(String key) {
-    throw new UnsupportedOperationException("being implemented");
+    TimerEntry<V> e = find(key);
+    return e == null ? null : e.value;
   }
 
-  /** The due time of pending timer {@code key}, or {@link #NO_DEADLINE}. */
+  /**
+   * Whether {@code key} is pending.
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public boolean contains(String key) {
+    return find(key) != null;
+  }
+
+  /**
+   * The due time of pending timer {@code key} as scheduled (not rounded), or {@link #NO_DEADLINE}.
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
   public long dueAt(String key) {
-    throw new UnsupportedOperationException("being implemented");
+    TimerEntry<V> e = find(key);
+    return e == null ? NO_DEADLINE : e.dueAtMs;
   }
 
   /** Number of pending timers. */
   public int size() {
-    throw new UnsupportedOperationException("being implemented");
+    return index.size();
   }
 
   /**
-   * The earliest due time of any pending timer, or {@link #NO_DEADLINE} if none.
-   * May be rounded down to a tick boundary; never later than the true earliest due time.
+   * The earliest due time of any pending timer, or {@link #NO_DEADLINE} if none. O(levels).
+   * It is a lower bound: never later than the true earliest due time, usually the first millisecond of the
+   * earliest occupied tick (or of the earliest occupied slot of a higher level), and capped at
+   * {@code Long.MAX_VALUE - 1} while a timer is pending. To know when an {@code advance} can next hand
+   * something out, see {@link #nextExpiryAtMs()}.
    */
   public long earliestDueAt() {
-    throw new UnsupportedOperationException("being implemented");
+    if (index.size() == 0) {
+      return NO_DEADLINE;
+    }
+    long rel = nextEventTick();
+    long bound = firstMsOfTick(absoluteTick(rel));
+    if (rel == cursor && cursorSlotMinDueMs < bound) {
+      bound = cursorSlotMinDueMs;
+    }
+    return Math.min(bound, Long.MAX_VALUE - 1);
+  }
+
+  /**
+   * The earliest {@code now} at which {@link #advance} may hand out a timer, or {@link #NO_DEADLINE} if none is
+   * pending. O(levels). Never later than the time a pending timer would be handed out; may be earlier (when the
+   * earliest timers sit in a higher level, it is the start of their slot; an advance to it moves them down and
+   * the next call tells the exact tick). At or before {@link #currentTimeMs()} when timers are due now.
+   */
+  public long nextExpiryAtMs() {
+    if (index.size() == 0) {
+      return NO_DEADLINE;
+    }
+    return Math.min(tickStartMs(absoluteTick(nextEventTick())), Long.MAX_VALUE - 1);
   }
 
   /**
    * Advances the wheel to {@code nowMs} and hands every timer due at or before it to {@code handler},
-   * at most {@code limit} of them; the rest stay due and are handed out by the next calls.
+   * at most {@code limit} of them; the rest stay due and are handed out by the next calls (with the same or a
+   * later {@code now}), in order. Each timer is no longer pending when the handler gets it; the handler may
+   * schedule and cancel any key, including the one it was given and keys due in the same tick. Work is
+   * proportional to the timers handed out plus the timers cascaded plus a few steps per level, whatever the
+   * length of the stretch advanced over. Allocates nothing.
    *
+   * <p>If the handler throws, the timer it was given stays handed out (it is not pending any more), the
+   * exception propagates and the wheel stays consistent; the next call continues.
+   *
+   * @param nowMs   the current time, epoch milliseconds; a value below {@link #currentTimeMs()} hands out only
+   *                timers due at or before it and leaves {@link #currentTimeMs()} unchanged
+   * @param handler receives each expired timer, in due-tick order
+   * @param limit   the most timers to hand out, {@code >= 0}; 0 moves the wheel over empty ticks only
    * @return how many timers were handed out
+   * @throws NullPointerException     if {@code handler} is null
+   * @throws IllegalArgumentException if {@code limit < 0}
+   * @throws IllegalStateException    if called from inside an {@link ExpiryHandler} of this wheel
    */
   public int advance(long nowMs, ExpiryHandler<V> handler, int limit) {
-    throw new UnsupportedOperationException("being implemented");
+    Objects.requireNonNull(handler, "handler");
+    if (limit < 0) {
+      throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+    }
+    if (advancing) {
+      throw new IllegalStateException("advance called from inside an ExpiryHandler");
+    }
+    if (nowMs > currentTimeMs) {
+      currentTimeMs = nowMs;
+    }
+    long target = relativeTick(Math.floorDiv(nowMs, tickMs));
+    if (target < cursor) {
+      return 0;
+    }
+    advancing = true;
+    try {
+      int fired = 0;
+      while (true) {
+        int slot = (int) cursor & slotMask;
+        TimerEntry<V> e = heads[slot];
+        if (e != null) {
+          if (fired >= limit) {
+            break;
+          }
+          unlink(e);
+          index.remove(e);
+          fired++;
+          handler.onExpiry(e.key, e.dueAtMs, e.value);
+        } else if (cursor < target) {
+          moveCursor(Math.min(nextEventTick(), target));
+        } else {
+          break;
+        }
+      }
+      return fired;
+    } finally {
+      advancing = false;
+    }
   }
 
-  /** Number of levels currently in use (grows as far timers are scheduled). */
+  /** Number of levels in use so far (at least 1; grows as far timers are scheduled, never shrinks). */
   public int levels() {
-    throw new UnsupportedOperationException("being implemented");
+    return levels;
   }
 
-  /** Number of slots of {@code level}. */
+  /**
+   * Number of slots of {@code level}.
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= level < levels()}
+   */
   public int slots(int level) {
-    throw new UnsupportedOperationException("being implemented");
+    checkLevel(level);
+    return slotMask + 1;
   }
 
-  /** Milliseconds covered by one slot of {@code level}. */
+  /**
+   * Milliseconds covered by one slot of {@code level}: {@code tickMs << (level * slotBitsPerLevel)}, saturated
+   * at {@link Long#MAX_VALUE}.
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= level < levels()}
+   */
   public long spanMs(int level) {
-    throw new UnsupportedOperationException("being implemented");
+    checkLevel(level);
+    int shift = level * slotBits;
+    if (shift >= Long.numberOfLeadingZeros(tickMs)) {
+      return Long.MAX_VALUE;
+    }
+    return tickMs << shift;
   }
 
-  /** The slot index of {@code level} the wheel's current time falls in. */
+  /**
+   * The slot index of {@code level} the wheel's cursor falls in: the tick of {@link #currentTimeMs()}, or the
+   * earliest tick with timers still due when a {@code limit} stopped the last advance. At levels above 0 that
+   * slot is always empty (its timers have been cascaded down); slots after it hold the later timers.
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= level < levels()}
+   */
   public int cursor(int level) {
-    throw new UnsupportedOperationException("being implemented");
+    checkLevel(level);
+    return (int) (cursor >>> (level * slotBits)) & slotMask;
   }
 
   /**
    * Copies the number of timers in each slot of {@code level} into {@code into}
-   * (length {@code >= slots(level)}); returns the total at that level.
+   * (length {@code >= slots(level)}); returns the total at that level. O(slots).
+   *
+   * @throws IndexOutOfBoundsException unless {@code 0 <= level < levels()}
+   * @throws IllegalArgumentException  if {@code into} is too short
    */
   public int occupancy(int level, int[] into) {
-    throw new UnsupportedOperationException("being implemented");
+    checkLevel(level);
+    int n = slotMask + 1;
+    if (into.length < n) {
+      throw new IllegalArgumentException("into must have length >= " + n + ", was " + into.length);
+    }
+    System.arraycopy(counts, level << slotBits, into, 0, n);
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+      total += into[i];
+    }
+    return total;
+  }
+
+  /** Number of times a timer was moved from a level to a lower one since the wheel was created. */
+  public long cascadedTotal() {
+    return cascaded;
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  private void checkLevel(int level) {
+    if (level < 0 || level >= levels) {
+      throw new IndexOutOfBoundsException("level must be in [0, " + levels + "), was " + level);
+    }
+  }
+
+  private TimerEntry<V> find(String key) {
+    Objects.requireNonNull(key, "key");
+    return index.find(key, key.hashCode());
+  }
+
+  /** Links {@code e} into the slot its due time and the cursor call for. */
+  private void place(TimerEntry<V> e) {
+    long rel = relativeTick(ceilTick(e.dueAtMs));
+    int flat;
+    if (rel <= cursor) {
+      flat = (int) cursor & slotMask;
+      if (e.dueAtMs < cursorSlotMinDueMs) {
+        cursorSlotMinDueMs = e.dueAtMs;
+      }
+    } else {
+      int level = levelOfBit[63 - Long.numberOfLeadingZeros(rel ^ cursor)];
+      if (level >= levels) {
+        levels = level + 1;
+      }
+      flat = (level << slotBits) | ((int) (rel >>> (level * slotBits)) & slotMask);
+    }
+    TimerEntry<V> t = tails[flat];
+    e.slot = flat;
+    e.prev = t;
+    e.next = null;
+    if (t == null) {
+      heads[flat] = e;
+      int level = flat >>> slotBits;
+      occupied[level] |= 1L << (flat & slotMask);
+      occupiedLevels |= 1L << level;
+    } else {
+      t.next = e;
+    }
+    tails[flat] = e;
+    counts[flat]++;
+  }
+
+  private void unlink(TimerEntry<V> e) {
+    int flat = e.slot;
+    TimerEntry<V> p = e.prev;
+    TimerEntry<V> n = e.next;
+    if (p == null) {
+      heads[flat] = n;
+    } else {
+      p.next = n;
+    }
+    if (n == null) {
+      tails[flat] = p;
+    } else {
+      n.prev = p;
+    }
+    e.prev = null;
+    e.next = null;
+    if (--counts[flat] == 0) {
+      int level = flat >>> slotBits;
+      if ((occupied[level] &= ~(1L << (flat & slotMask))) == 0) {
+        occupiedLevels &= ~(1L << level);
+      }
+    }
+  }
+
+  /**
+   * The earliest relative tick at which something happens: the cursor itself if its slot holds timers, else the
+   * next occupied tick of level 0, else the start of the earliest occupied slot of the lowest occupied level
+   * (where it must be cascaded). {@link Long#MAX_VALUE} when empty. Timers at a level are all later than those
+   * at the levels below, so the lowest occupied level holds the earliest.
+   */
+  private long nextEventTick() {
+    if (occupiedLevels == 0) {
+      return Long.MAX_VALUE;
+    }
+    int level = Long.numberOfTrailingZeros(occupiedLevels);
+    int slot = Long.numberOfTrailingZeros(occupied[level]);
+    int shift = level * slotBits;
+    int above = shift + slotBits;
+    long prefix = above >= 63 ? 0 : (cursor >>> above) << above;
+    return prefix | ((long) slot << shift);
+  }
+
+  /**
+   * Moves the cursor forward to {@code to} (no timer is due in between: the caller moves to at most
+   * {@link #nextEventTick()}), then cascades, from the top level down, the slots the new cursor falls in at
+   * every level whose digit changed. Those land at lower levels, possibly in the cursor slot.
+   */
+  private void moveCursor(long to) {
+    long changed = cursor ^ to;
+    cursor = to;
+    cursorSlotMinDueMs = NO_DEADLINE;
+    cursorMoves++;
+    int top = Math.min(levelOfBit[63 - Long.numberOfLeadingZeros(changed)], levels - 1);
+    for (int level = top; level >= 1; level--) {
+      int slot = (int) (to >>> (level * slotBits)) & slotMask;
+      if ((occupied[level] & (1L << slot)) != 0) {
+        cascade((level << slotBits) | slot);
+      }
+    }
+  }
+
+  /** Empties slot {@code flat} and places its timers again, in order (which keeps every slot FIFO). */
+  private void cascade(int flat) {
+    TimerEntry<V> e = heads[flat];
+    heads[flat] = null;
+    tails[flat] = null;
+    counts[flat] = 0;
+    int level = flat >>> slotBits;
+    if ((occupied[level] &= ~(1L << (flat & slotMask))) == 0) {
+      occupiedLevels &= ~(1L << level);
+    }
+    while (e != null) {
+      TimerEntry<V> next = e.next;
+      place(e);
+      cascaded++;
+      e = next;
+    }
+  }
+
+  /** {@code ceil(ms / tickMs)}, without overflow. */
+  private long ceilTick(long ms) {
+    if (tickMs == 1) {
+      return ms;
+    }
+    long q = Math.floorDiv(ms, tickMs);
+    return Math.floorMod(ms, tickMs) == 0 ? q : q + 1;
+  }
+
+  /** {@code absoluteTick - originTick}, saturated. */
+  private long relativeTick(long absoluteTick) {
+    long r = absoluteTick - originTick;
+    if (((absoluteTick ^ originTick) & (absoluteTick ^ r)) < 0) {
+      return absoluteTick < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
+  }
+
+  /** {@code relativeTick + originTick}, saturated. */
+  private long absoluteTick(long relativeTick) {
+    long a = relativeTick + originTick;
+    if (((relativeTick ^ a) & (originTick ^ a)) < 0) {
+      return relativeTick < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return a;
+  }
+
+  /** {@code tick * tickMs}, saturated: the instant at which tick {@code tick} is reached. */
+  private long tickStartMs(long tick) {
+    if (tick > Long.MAX_VALUE / tickMs) {
+      return Long.MAX_VALUE;
+    }
+    if (tick < Long.MIN_VALUE / tickMs) {
+      return Long.MIN_VALUE;
+    }
+    return tick * tickMs;
+  }
+
+  /** {@code (tick - 1) * tickMs + 1}, saturated: the first due time that belongs to tick {@code tick}. */
+  private long firstMsOfTick(long tick) {
+    if (tick == Long.MIN_VALUE) {
+      return Long.MIN_VALUE;
+    }
+    long start = tickStartMs(tick - 1);
+    return start == Long.MAX_VALUE ? start : start + 1;
   }
 }
