@@ -3,8 +3,8 @@ package io.tickwheel.core.wheel;
 /**
  * One pending timer: a node of an intrusive doubly-linked slot list and of the key index.
  *
- * <p>Package-private; owned by one {@link TimerWheel}. Layout (compressed oops): 12 byte header, 8 byte
- * {@code dueAtMs}, six 4 byte fields = 44, padded to 48 bytes.
+ * <p>Package-private; owned by one {@link TimerWheel}. Layout (compressed oops): 12 byte header, two 8 byte
+ * longs, five 4 byte fields = 48 bytes, no padding.
  */
 final class TimerEntry<V> {
 
@@ -24,8 +24,11 @@ final class TimerEntry<V> {
   TimerEntry<V> prev;
   TimerEntry<V> next;
 
-  /** The flat slot index ({@code level << slotBits | slot}) of the list this entry is linked into. */
-  int slot;
+  /**
+   * The tick (relative to the wheel's start tick) this entry is filed under: {@code ceil(dueAtMs / tickMs)}, or
+   * the wheel's current tick if it was already due when scheduled. Its slot follows from it and the cursor.
+   */
+  long tick;
 
   TimerEntry(String key, int hash, long dueAtMs, V value) {
     this.key = key;

@@ -24,9 +24,11 @@ import java.util.Objects;
  *       the order of their last {@link #schedule} call (FIFO by (re)schedule time), not by exact due time.</li>
  *   <li>Keys are unique: {@link #schedule} of a pending key replaces its due time and value; the old due time
  *       never fires.</li>
- *   <li>A due time in the past (or within the current tick) is accepted and fires at the next {@code advance}:
- *       it is treated as due at the wheel's current tick, after the timers already there. Scheduled from inside
- *       an {@link ExpiryHandler}, it is handed out by the same {@code advance} (within its {@code limit}).</li>
+ *   <li>A due time in the past (at or before {@link #currentTimeMs()}) is accepted and fires at the next
+ *       {@code advance}: it is treated as due at the wheel's current tick, after the timers already there (if a
+ *       {@code limit} left earlier ticks pending, after those). Scheduled from inside an {@link ExpiryHandler}, it
+ *       is handed out by the same {@code advance} (within its {@code limit}); a handler that always re-schedules
+ *       into the past therefore keeps that call busy until its {@code limit}.</li>
  *   <li>Time going backwards is harmless: {@code advance(now, …)} with {@code now} below the time already reached
  *       hands out only timers due at or before that {@code now} (usually none) and moves nothing back.</li>
  * </ul>
@@ -85,6 +87,8 @@ public final class TimerWheel<V> {
    */
   private long cursor;
   private long currentTimeMs;
+  /** {@code floorDiv(currentTimeMs, tickMs)} as a relative tick. */
+  private long currentTick;
   /** Lower bound of the due times put in the cursor slot since the cursor last moved (past due times). */
   private long cursorSlotMinDueMs = NO_DEADLINE;
   private boolean advancing;
@@ -179,12 +183,12 @@ public final class TimerWheel<V> {
       unlink(e);
       e.dueAtMs = dueAtMs;
       e.value = value;
-      place(e);
+      file(e);
       return false;
     }
     e = new TimerEntry<>(key, hash, dueAtMs, value);
     index.add(e);
-    place(e);
+    file(e);
     return true;
   }
 
@@ -297,10 +301,11 @@ public final class TimerWheel<V> {
     if (advancing) {
       throw new IllegalStateException("advance called from inside an ExpiryHandler");
     }
+    long target = relativeTick(Math.floorDiv(nowMs, tickMs));
     if (nowMs > currentTimeMs) {
       currentTimeMs = nowMs;
+      currentTick = target;
     }
-    long target = relativeTick(Math.floorDiv(nowMs, tickMs));
     if (target < cursor) {
       return 0;
     }
@@ -311,7 +316,8 @@ public final class TimerWheel<V> {
         int slot = (int) cursor & slotMask;
         TimerEntry<V> e = heads[slot];
         if (e != null) {
-          if (fired >= limit) {
+          // dueAt > now only for a timer due earlier in the current tick, after time went backwards.
+          if (fired >= limit || e.dueAtMs > nowMs) {
             break;
           }
           unlink(e);
@@ -411,29 +417,45 @@ public final class TimerWheel<V> {
     return index.find(key, key.hashCode());
   }
 
-  /** Links {@code e} into the slot its due time and the cursor call for. */
-  private void place(TimerEntry<V> e) {
+  /** Files {@code e}, whose {@link TimerEntry#dueAtMs} has just been set, under its tick. */
+  private void file(TimerEntry<V> e) {
     long rel = relativeTick(ceilTick(e.dueAtMs));
-    int flat;
+    if (rel > currentTick && e.dueAtMs <= currentTimeMs) {
+      // Already due, in the part of the current tick the wheel has been advanced over: due now.
+      rel = currentTick;
+    }
+    e.tick = rel;
+    link(e);
+  }
+
+  /**
+   * The flat slot index of an entry filed under relative tick {@code rel}: the cursor slot if it is at or before
+   * the cursor, else the slot of the lowest level that tells it apart from the cursor. Entries stay where this
+   * says between cursor moves, because {@link #moveCursor} cascades exactly those it changes for.
+   */
+  private int slotOf(long rel) {
     if (rel <= cursor) {
-      flat = (int) cursor & slotMask;
-      if (e.dueAtMs < cursorSlotMinDueMs) {
-        cursorSlotMinDueMs = e.dueAtMs;
-      }
-    } else {
-      int level = levelOfBit[63 - Long.numberOfLeadingZeros(rel ^ cursor)];
-      if (level >= levels) {
-        levels = level + 1;
-      }
-      flat = (level << slotBits) | ((int) (rel >>> (level * slotBits)) & slotMask);
+      return (int) cursor & slotMask;
+    }
+    int level = levelOfBit[63 - Long.numberOfLeadingZeros(rel ^ cursor)];
+    return (level << slotBits) | ((int) (rel >>> (level * slotBits)) & slotMask);
+  }
+
+  /** Appends {@code e} to the slot of its {@link TimerEntry#tick}. */
+  private void link(TimerEntry<V> e) {
+    int flat = slotOf(e.tick);
+    if (flat == ((int) cursor & slotMask) && e.dueAtMs < cursorSlotMinDueMs) {
+      cursorSlotMinDueMs = e.dueAtMs;
     }
     TimerEntry<V> t = tails[flat];
-    e.slot = flat;
     e.prev = t;
     e.next = null;
     if (t == null) {
       heads[flat] = e;
       int level = flat >>> slotBits;
+      if (level >= levels) {
+        levels = level + 1;
+      }
       occupied[level] |= 1L << (flat & slotMask);
       occupiedLevels |= 1L << level;
     } else {
@@ -444,7 +466,7 @@ public final class TimerWheel<V> {
   }
 
   private void unlink(TimerEntry<V> e) {
-    int flat = e.slot;
+    int flat = slotOf(e.tick);
     TimerEntry<V> p = e.prev;
     TimerEntry<V> n = e.next;
     if (p == null) {
@@ -504,7 +526,7 @@ public final class TimerWheel<V> {
     }
   }
 
-  /** Empties slot {@code flat} and places its timers again, in order (which keeps every slot FIFO). */
+  /** Empties slot {@code flat} and files its timers again under their ticks, in order (keeps every slot FIFO). */
   private void cascade(int flat) {
     TimerEntry<V> e = heads[flat];
     heads[flat] = null;
@@ -516,7 +538,7 @@ public final class TimerWheel<V> {
     }
     while (e != null) {
       TimerEntry<V> next = e.next;
-      place(e);
+      link(e);
       cascaded++;
       e = next;
     }
