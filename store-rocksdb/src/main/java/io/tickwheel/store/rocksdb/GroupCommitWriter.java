@@ -1,0 +1,152 @@
+package io.tickwheel.store.rocksdb;
+
+import io.vertx.core.Context;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The store's single writer thread: takes the oldest queued write call and everything queued behind it (up
+ * to {@code maxGroupOps}), folds them in queue order into one {@link WriteGroup}, writes it with one
+ * {@code db.write} (WAL on; fsynced when so configured), then publishes how far the queue is applied and
+ * completes the calls' futures on their callers' contexts. A call that fails while being applied (e.g. an
+ * undecodable stored record) is rolled back to its save point and fails alone; a failed {@code db.write}
+ * fails the whole group and advances no counter. The only mutable state is the sequence counters.
+ */
+final class GroupCommitWriter implements Runnable {
+
+  private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class.getName());
+
+  private final Db db;
+  private final EventLoopGuard guard;
+  private final BlockingQueue<WriteOp<?>> queue;
+  private final int maxGroupOps;
+  private final LongConsumer onApplied;
+  private final Runnable shutdown;
+  /** Writer-confined. */
+  private long lastSeq;
+  private long firstRetained;
+  private volatile long publishedLastSeq;
+  final LongAdder groups = new LongAdder();
+  final LongAdder ops = new LongAdder();
+
+  /**
+   * @param onApplied called with the highest ticket of a group once it is written (or failed), before any of
+   *                  its futures completes
+   * @param shutdown  runs on this thread after the last group, before the close call completes
+   */
+  GroupCommitWriter(Db db, EventLoopGuard guard, BlockingQueue<WriteOp<?>> queue, int maxGroupOps,
+      long lastSeq, long firstRetained, LongConsumer onApplied, Runnable shutdown) {
+    this.db = db;
+    this.guard = guard;
+    this.queue = queue;
+    this.maxGroupOps = maxGroupOps;
+    this.lastSeq = lastSeq;
+    this.firstRetained = firstRetained;
+    this.publishedLastSeq = lastSeq;
+    this.onApplied = onApplied;
+    this.shutdown = shutdown;
+  }
+
+  /** The seq of the latest firing written; any thread. */
+  long lastSeq() {
+    return publishedLastSeq;
+  }
+
+  @Override
+  public void run() {
+    List<WriteOp<?>> group = new ArrayList<>(Math.min(maxGroupOps, 4096));
+    while (true) {
+      WriteOp<?> first;
+      try {
+        first = queue.take();
+      } catch (InterruptedException e) {
+        continue; // only a Close ends this thread: queued calls must never be dropped
+      }
+      group.add(first);
+      if (!(first instanceof WriteOp.Close)) {
+        queue.drainTo(group, maxGroupOps - 1);
+      }
+      WriteOp<?> close = null;
+      if (group.get(group.size() - 1) instanceof WriteOp.Close) {
+        close = group.remove(group.size() - 1); // always last: nothing is queued after a Close
+      }
+      if (!group.isEmpty()) {
+        commit(group);
+        onApplied.accept(group.get(group.size() - 1).ticket);
+        completeAll(group);
+        group.clear();
+      }
+      if (close != null) {
+        onApplied.accept(close.ticket);
+        try {
+          shutdown.run();
+        } catch (RuntimeException | Error e) {
+          close.failure = e;
+        }
+        completeAll(List.of(close));
+        return;
+      }
+    }
+  }
+
+  private void commit(List<WriteOp<?>> group) {
+    try (WriteGroup g = new WriteGroup(db, guard, lastSeq, firstRetained)) {
+      for (WriteOp<?> op : group) {
+        applyOne(g, op);
+      }
+      g.finish();
+      if (g.batch.count() > 0) {
+        guard.check();
+        db.db.write(db.writeOptions, g.batch);
+      }
+      lastSeq = g.lastSeq;
+      firstRetained = g.firstRetained;
+      publishedLastSeq = lastSeq;
+      groups.increment();
+      ops.add(group.size());
+    } catch (Throwable e) {
+      LOG.log(Level.WARNING, "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
+      RuntimeException failure = new IllegalStateException("rocksdb write failed in " + db.dir + ": " + e, e);
+      for (WriteOp<?> op : group) {
+        if (op.failure == null) {
+          op.failure = failure;
+        }
+      }
+    }
+  }
+
+  private static <T> void applyOne(WriteGroup g, WriteOp<T> op) throws Exception {
+    g.begin();
+    try {
+      op.result = op.apply(g);
+      g.commitOp();
+    } catch (Exception e) {
+      g.rollbackOp();
+      op.failure = e;
+    }
+  }
+
+  /** Completes each call on its caller's context, one task per context, in queue order within a context. */
+  private static void completeAll(List<WriteOp<?>> done) {
+    Map<Context, List<WriteOp<?>>> byContext = new IdentityHashMap<>();
+    for (WriteOp<?> op : done) {
+      byContext.computeIfAbsent(op.context, c -> new ArrayList<>()).add(op);
+    }
+    byContext.forEach((ctx, list) -> ctx.runOnContext(v -> {
+      for (WriteOp<?> op : list) {
+        try {
+          op.complete();
+        } catch (RuntimeException e) {
+          LOG.log(Level.WARNING, "a store callback threw", e);
+        }
+      }
+    }));
+  }
+}

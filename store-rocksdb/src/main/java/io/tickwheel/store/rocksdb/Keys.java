@@ -1,0 +1,74 @@
+package io.tickwheel.store.rocksdb;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The key layout (RocksDB's default bytewise comparator orders every family):
+ * <ul>
+ *   <li>{@code timers}: the id as UTF-8 → {@code Codec.encodeTimer}.</li>
+ *   <li>{@code due}: {@code dueAt} as 8 big-endian bytes with the sign bit flipped (so negative times sort
+ *       first), then the id as UTF-8 → the topic as UTF-8 (so a topic-filtered listing reads only the
+ *       timers it returns). For the ASCII ids the API admits, byte order of the id equals
+ *       {@link String#compareTo} order, hence the listing order of {@code TimerCursor}.</li>
+ *   <li>{@code firings}: {@code seq} as 8 big-endian bytes → {@code Codec.encodeFiring}.</li>
+ *   <li>{@code meta}: {@code "lastSeq"} → 8 big-endian bytes.</li>
+ * </ul>
+ */
+final class Keys {
+
+  static final byte[] LAST_SEQ = "lastSeq".getBytes(StandardCharsets.US_ASCII);
+
+  private Keys() {}
+
+  static byte[] id(String id) {
+    return id.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static byte[] due(long dueAt, String id) {
+    return due(dueAt, id(id));
+  }
+
+  static byte[] due(long dueAt, byte[] id) {
+    byte[] k = new byte[8 + id.length];
+    putLong(k, 0, dueAt ^ Long.MIN_VALUE);
+    System.arraycopy(id, 0, k, 8, id.length);
+    return k;
+  }
+
+  static long dueAtOf(byte[] dueKey) {
+    return getLong(dueKey, 0) ^ Long.MIN_VALUE;
+  }
+
+  static String idOfDue(byte[] dueKey) {
+    return new String(dueKey, 8, dueKey.length - 8, StandardCharsets.UTF_8);
+  }
+
+  static byte[] seq(long seq) {
+    return u64(seq);
+  }
+
+  static long seqOf(byte[] key) {
+    return getLong(key, 0);
+  }
+
+  static byte[] u64(long v) {
+    byte[] b = new byte[8];
+    putLong(b, 0, v);
+    return b;
+  }
+
+  static long getLong(byte[] b, int off) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (b[off + i] & 0xff);
+    }
+    return v;
+  }
+
+  private static void putLong(byte[] b, int off, long v) {
+    for (int i = 7; i >= 0; i--) {
+      b[off + i] = (byte) v;
+      v >>>= 8;
+    }
+  }
+}

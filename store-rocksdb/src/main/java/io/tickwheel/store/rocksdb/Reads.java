@@ -1,0 +1,161 @@
+package io.tickwheel.store.rocksdb;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.Codec;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerPage;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Snapshot;
+
+/** The blocking read paths; run on the store's reader threads only. Stateless apart from the handles. */
+final class Reads {
+
+  /** A listing examines at most this many index entries per call (bounded work; the cursor goes on). */
+  static final int LIST_MAX_SCAN = 100_000;
+
+  private final Db db;
+  private final EventLoopGuard guard;
+
+  Reads(Db db, EventLoopGuard guard) {
+    this.db = db;
+    this.guard = guard;
+  }
+
+  Timer get(String id) throws RocksDBException {
+    guard.check();
+    byte[] v = db.db.get(db.timers, Keys.id(id));
+    return v == null ? null : Codec.decodeTimer(v);
+  }
+
+  /**
+   * A page by {@code nextDueAt} then id, read from one snapshot (index and timers agree). When
+   * {@link #LIST_MAX_SCAN} index entries did not yield {@code limit} timers of {@code topic}, the page is short
+   * and {@code next} points after the last examined entry.
+   */
+  TimerPage list(String topic, TimerCursor after, int limit) throws RocksDBException {
+    if (limit == 0) {
+      return new TimerPage(List.of(), null);
+    }
+    byte[] topicBytes = topic == null ? null : topic.getBytes(StandardCharsets.UTF_8);
+    guard.check();
+    Snapshot snap = db.db.getSnapshot();
+    try (ReadOptions ro = new ReadOptions().setSnapshot(snap);
+        RocksIterator it = db.db.newIterator(db.due, ro)) {
+      if (after == null) {
+        it.seekToFirst();
+      } else {
+        byte[] k = Keys.due(after.dueAt(), after.id());
+        it.seek(k);
+        if (it.isValid() && Arrays.equals(it.key(), k)) {
+          it.next();
+        }
+      }
+      List<byte[]> ids = new ArrayList<>(Math.min(limit, 1024));
+      byte[] lastKey = null;
+      int scanned = 0;
+      for (; it.isValid() && ids.size() < limit && scanned < LIST_MAX_SCAN; scanned++, it.next()) {
+        lastKey = it.key();
+        if (topicBytes == null || Arrays.equals(it.value(), topicBytes)) {
+          ids.add(Arrays.copyOfRange(lastKey, 8, lastKey.length));
+        }
+      }
+      TimerCursor next = null;
+      if (ids.size() == limit) {
+        boolean more = false;
+        for (; it.isValid() && scanned < LIST_MAX_SCAN; scanned++, it.next()) {
+          if (topicBytes == null || Arrays.equals(it.value(), topicBytes)) {
+            more = true;
+            break;
+          }
+        }
+        more |= it.isValid(); // scan bound reached: there may be more
+        if (more) {
+          next = new TimerCursor(Keys.dueAtOf(lastKey), Keys.idOfDue(lastKey));
+        }
+      } else if (it.isValid() && lastKey != null) {
+        next = new TimerCursor(Keys.dueAtOf(lastKey), Keys.idOfDue(lastKey));
+      }
+      it.status();
+      List<Timer> timers = new ArrayList<>(ids.size());
+      if (!ids.isEmpty()) {
+        List<byte[]> values = db.db.multiGetAsList(ro, Collections.nCopies(ids.size(), db.timers), ids);
+        for (byte[] v : values) {
+          if (v != null) {
+            timers.add(Codec.decodeTimer(v));
+          }
+        }
+      }
+      return new TimerPage(timers, next);
+    } finally {
+      db.db.releaseSnapshot(snap);
+    }
+  }
+
+  List<Firing> readFirings(long afterSeq, int limit) throws RocksDBException {
+    List<Firing> out = new ArrayList<>(Math.min(limit, 1024));
+    if (limit == 0 || afterSeq == Long.MAX_VALUE) {
+      return out;
+    }
+    guard.check();
+    try (RocksIterator it = db.db.newIterator(db.firings)) {
+      it.seek(Keys.seq(Math.max(0, afterSeq + 1)));
+      for (; it.isValid() && out.size() < limit; it.next()) {
+        out.add(Codec.decodeFiring(it.value()));
+      }
+      it.status();
+    }
+    return out;
+  }
+
+  /** An iterator over the timers family for {@code loadAll}: large readahead, no block-cache pollution. */
+  static final class TimerScan implements AutoCloseable {
+    private final ReadOptions ro;
+    private final RocksIterator it;
+    private final EventLoopGuard guard;
+    private boolean closed;
+
+    TimerScan(Db db, EventLoopGuard guard) {
+      this.guard = guard;
+      guard.check();
+      this.ro = new ReadOptions().setReadaheadSize(4L << 20).setFillCache(false);
+      this.it = db.db.newIterator(db.timers, ro);
+      it.seekToFirst();
+    }
+
+    /** The next at most {@code n} timers; empty at the end. */
+    synchronized List<Timer> next(int n) throws RocksDBException {
+      if (closed) {
+        throw new IllegalStateException("store is closed");
+      }
+      guard.check();
+      List<Timer> batch = new ArrayList<>(Math.min(n, 4096));
+      for (; it.isValid() && batch.size() < n; it.next()) {
+        batch.add(Codec.decodeTimer(it.value()));
+      }
+      it.status();
+      return batch;
+    }
+
+    synchronized boolean exhausted() {
+      return closed || !it.isValid();
+    }
+
+    @Override
+    public synchronized void close() {
+      if (!closed) {
+        closed = true;
+        guard.check();
+        it.close();
+        ro.close();
+      }
+    }
+  }
+}

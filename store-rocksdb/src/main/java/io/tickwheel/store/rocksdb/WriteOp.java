@@ -1,0 +1,210 @@
+package io.tickwheel.store.rocksdb;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.Codec;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.Retention;
+import io.vertx.core.Context;
+import io.vertx.core.Promise;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+
+/**
+ * One queued write call. {@link #apply} runs on the writer thread inside a {@link WriteGroup} and computes
+ * the result; the result is handed out (on the caller's context) only after the group's batch was written.
+ *
+ * @param <T> the result type of the call
+ */
+abstract class WriteOp<T> {
+
+  final Context context;
+  final Promise<T> promise = Promise.promise();
+  /** Position in the write queue; assigned under the store's submission lock. */
+  long ticket;
+  T result;
+  Throwable failure;
+
+  WriteOp(Context context) {
+    this.context = context;
+  }
+
+  /** Adds this call's writes to the group and returns its result. Writer thread only. */
+  abstract T apply(WriteGroup g) throws Exception;
+
+  /** Completes the caller's promise; runs on {@link #context}. */
+  final void complete() {
+    if (failure != null) {
+      promise.fail(failure);
+    } else {
+      promise.complete(result);
+    }
+  }
+
+  /** put / putAll: creates or replaces every timer, payload included. */
+  static final class Put extends WriteOp<Void> {
+    private final List<Timer> timers;
+
+    Put(Context c, List<Timer> timers) {
+      super(c);
+      this.timers = timers;
+    }
+
+    @Override
+    Void apply(WriteGroup g) throws RocksDBException {
+      for (Timer t : timers) {
+        g.putTimer(t, g.current(t.id()));
+      }
+      return null;
+    }
+  }
+
+  /** update: replaces the schedule if the stored generation matches, keeping the stored payload. */
+  static final class Update extends WriteOp<Boolean> {
+    private final Timer next;
+    private final long expectedGeneration;
+
+    Update(Context c, Timer next, long expectedGeneration) {
+      super(c);
+      this.next = next;
+      this.expectedGeneration = expectedGeneration;
+    }
+
+    @Override
+    Boolean apply(WriteGroup g) throws RocksDBException {
+      Timer old = g.current(next.id());
+      if (old == null || old.generation() != expectedGeneration) {
+        return false;
+      }
+      g.putTimer(next.withPayload(old.payload()), old);
+      return true;
+    }
+  }
+
+  /** remove: deletes a timer and its index entry; says whether it existed. */
+  static final class Remove extends WriteOp<Boolean> {
+    private final String id;
+
+    Remove(Context c, String id) {
+      super(c);
+      this.id = id;
+    }
+
+    @Override
+    Boolean apply(WriteGroup g) throws RocksDBException {
+      Timer old = g.current(id);
+      if (old == null) {
+        return false;
+      }
+      g.deleteTimer(old);
+      return true;
+    }
+  }
+
+  /** recordFirings: per request, append its firing and advance or remove its timer unless stale. */
+  static final class RecordFirings extends WriteOp<List<FiringResult>> {
+    private final List<FiringRequest> requests;
+
+    RecordFirings(Context c, List<FiringRequest> requests) {
+      super(c);
+      this.requests = requests;
+    }
+
+    @Override
+    List<FiringResult> apply(WriteGroup g) throws RocksDBException {
+      List<FiringResult> out = new ArrayList<>(requests.size());
+      for (FiringRequest r : requests) {
+        Timer stored = g.current(r.id());
+        if (stored == null || stored.generation() != r.generation() || stored.firings() != r.firingsBefore()) {
+          out.add(FiringResult.stale());
+          continue;
+        }
+        Firing f = null;
+        if (r.fire()) {
+          f = g.appendFiring(new Firing(0, r.id(), stored.topic(), r.firingsBefore() + 1, r.dueAt(), r.firedAt(),
+              stored.payload()));
+        }
+        if (r.next() == null) {
+          g.deleteTimer(stored);
+        } else {
+          g.putTimer(r.next().withPayload(stored.payload()), stored);
+        }
+        out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f));
+      }
+      return out;
+    }
+  }
+
+  /**
+   * trimFirings: the retained log is always the contiguous range {@code [firstRetained, lastSeq]}, so trimming
+   * is one {@code deleteRange} of a prefix. By count the cut is computed; by age at most {@code maxScan}
+   * entries are examined (bounded work per call; the next call goes on). The newest firing is never cut.
+   */
+  static final class Trim extends WriteOp<Long> {
+    private final Retention retention;
+    private final long nowMs;
+    private final int maxScan;
+    private final EventLoopGuard guard;
+
+    Trim(Context c, Retention retention, long nowMs, int maxScan, EventLoopGuard guard) {
+      super(c);
+      this.retention = retention;
+      this.nowMs = nowMs;
+      this.maxScan = maxScan;
+      this.guard = guard;
+    }
+
+    @Override
+    Long apply(WriteGroup g) throws RocksDBException {
+      long first = g.firstRetained;
+      long last = g.lastSeq;
+      if (first >= last) {
+        return 0L; // empty, or only the newest firing left
+      }
+      long cut = Math.max(first, last - retention.maxCount() + 1);
+      long cutoff; // a firing fired before this is too old
+      try {
+        cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
+      } catch (ArithmeticException e) {
+        cutoff = Long.MIN_VALUE;
+      }
+      if (cut < last) {
+        guard.check();
+        try (ReadOptions ro = new ReadOptions().setFillCache(false);
+            RocksIterator it = g.db.db.newIterator(g.db.firings, ro)) {
+          it.seek(Keys.seq(cut));
+          for (int scanned = 0; it.isValid() && scanned < maxScan; scanned++, it.next()) {
+            long seq = Keys.seqOf(it.key());
+            if (seq >= last || Codec.decodeFiring(it.value()).firedAt() >= cutoff) {
+              break;
+            }
+            cut = seq + 1;
+          }
+          it.status();
+        }
+      }
+      if (cut <= first) {
+        return 0L;
+      }
+      g.batch.deleteRange(g.db.firings, Keys.seq(first), Keys.seq(cut));
+      g.firstRetained = cut;
+      return cut - first;
+    }
+  }
+
+  /** The last call of a store: the writer thread writes everything queued before it, then closes. */
+  static final class Close extends WriteOp<Void> {
+    Close(Context c) {
+      super(c);
+    }
+
+    @Override
+    Void apply(WriteGroup g) {
+      throw new IllegalStateException("Close is handled by the writer loop");
+    }
+  }
+}
