@@ -178,6 +178,9 @@ final class Db {
     Status.Code code = st == null ? null : st.getCode();
     String msg = e.getMessage() == null ? String.valueOf(code) : e.getMessage().replace('\n', ' ');
     String lower = msg.toLowerCase(java.util.Locale.ROOT);
+    if (lower.contains("lock") && lower.contains("current process")) {
+      return new StoreOpenException("data dir " + dir + " is already open by another store in this process: " + msg, e);
+    }
     if (lower.contains("lock")) {
       return new StoreOpenException("data dir " + dir + " is locked by another process (RocksDB LOCK file held: "
           + "is another tickwheel running on it?): " + msg, e);
