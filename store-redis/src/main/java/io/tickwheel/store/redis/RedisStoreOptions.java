@@ -1,5 +1,6 @@
 package io.tickwheel.store.redis;
 
+import io.vertx.core.net.NetClientOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -30,6 +31,7 @@ public final class RedisStoreOptions {
   private long reconnectBackoffMs = 100;
   private long maxReconnectBackoffMs = 5_000;
   private long connectTimeoutMs = 2_000;
+  private NetClientOptions netClientOptions;
 
   public RedisStoreOptions() {}
 
@@ -44,6 +46,7 @@ public final class RedisStoreOptions {
     this.reconnectBackoffMs = other.reconnectBackoffMs;
     this.maxReconnectBackoffMs = other.maxReconnectBackoffMs;
     this.connectTimeoutMs = other.connectTimeoutMs;
+    this.netClientOptions = other.netClientOptions == null ? null : new NetClientOptions(other.netClientOptions);
   }
 
   /** The Redis endpoint: {@code redis://[[user]:password@]host:port[/db]} or {@code rediss://…} for TLS. */
@@ -198,6 +201,20 @@ public final class RedisStoreOptions {
       throw new IllegalArgumentException("connectTimeoutMs must be in [1, 2^31), was " + connectTimeoutMs);
     }
     this.connectTimeoutMs = connectTimeoutMs;
+    return this;
+  }
+
+  /** TCP/TLS options for the client, or {@code null} for the defaults. */
+  public NetClientOptions getNetClientOptions() {
+    return netClientOptions;
+  }
+
+  /**
+   * TCP/TLS options for the client (e.g. the trust store or {@code setTrustAll} for {@code rediss://}); the
+   * store still sets the connect timeout, TCP keep-alive and no-delay on a copy. {@code null} = defaults.
+   */
+  public RedisStoreOptions setNetClientOptions(NetClientOptions netClientOptions) {
+    this.netClientOptions = netClientOptions == null ? null : new NetClientOptions(netClientOptions);
     return this;
   }
 

@@ -5,42 +5,430 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.store.redis.impl.RedisLink;
+import io.tickwheel.store.redis.impl.Script;
+import io.tickwheel.store.redis.impl.TimerRecord;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * A {@link TimerStore} on Redis (standalone or Cluster). API placeholder: the implementation follows in the next
- * commit; every call fails until then.
+ * A {@link TimerStore} on Redis (standalone or Redis Cluster), through the async {@code vertx-redis-client}.
+ *
+ * <h2>Data model</h2>
+ * All keys of one store start with the hash tag {@code {PREFIX}} ({@link RedisStoreOptions#setKeyPrefix}, default
+ * {@code tw}), so on a Cluster they all hash to one slot: every multi-key Lua script runs atomically on the master
+ * that owns it. (The flip side: one store's data and load live on one master; run several stores with different
+ * prefixes to spread them.)
+ * <ul>
+ *   <li>{@code {tw}:timers} — hash, id → timer record (header + payload; see {@link TimerRecord}). Access by id
+ *       is one {@code HGET}.</li>
+ *   <li>{@code {tw}:due} — sorted set, all scores 0, member = 16 hex digits of {@code nextDueAt} + id. Because
+ *       the scores are equal, Redis orders members bytewise: exactly the listing order (due, then id). A cursor
+ *       {@code (due, id)} is then a lex bound, so listing and the ordered recovery of {@link #loadAll} page in
+ *       O(log n + page) with {@code ZRANGE … BYLEX}, also when a million timers share one due time (with
+ *       score = due, ties would have to be skipped one by one).</li>
+ *   <li>{@code {tw}:due:TOPIC} — the same index per topic, so listing one topic is exact and as cheap.</li>
+ *   <li>{@code {tw}:log} — the firing log, a Redis Stream with explicit ids {@code SEQ-0}: append-only, compact
+ *       (radix tree of delta-encoded listpacks, field names stored once), range reads by seq ({@code XRANGE}),
+ *       and cheap trimming from the head ({@code XTRIM}); Redis itself refuses an id that does not increase.</li>
+ *   <li>{@code {tw}:seq} — the last seq ({@code INCR}); kept apart from the log so it survives trimming.</li>
+ *   <li>{@code {tw}:meta} — the data format version, checked at open.</li>
+ * </ul>
+ * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
+ * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
+ * for the whole batch), {@code update} (keeps the stored payload), {@code remove}, {@code recordFirings} (one call
+ * for the whole batch; per request: check generation and firing count, {@code INCR} the seq, {@code XADD} the
+ * firing with the stored topic and payload, advance or remove the timer — a stale request writes nothing and
+ * consumes no seq), {@code trimFirings}.
+ *
+ * <h2>Thread model and ordering</h2>
+ * Thread safe. Every method returns at once; nothing blocks. A call made on a Vert.x context completes on that
+ * context. All calls go over one pipelined connection (many commands in flight; the round-trip time does not cap
+ * throughput), which Redis serves in order: calls made from one thread are applied in the order they were made.
+ * The exceptions are a {@code NOSCRIPT} retry (only after an operator's {@code SCRIPT FLUSH} on a live
+ * connection) and a Cluster {@code MOVED}/{@code ASK} redirect during resharding: the retried call is applied after
+ * calls sent meanwhile.
+ *
+ * <h2>Failures</h2>
+ * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. When Redis is unreachable (stopped,
+ * restarting, loading its data, connection killed) calls fail fast with {@link StoreUnavailableException}, the
+ * store reconnects by itself with exponential backoff, and works again once Redis is back. A timed-out or failed
+ * write may or may not have been applied. Other Redis errors are {@link RedisStoreException}. The password of the
+ * connection string never appears in a message.
+ *
+ * <h2>Durability</h2>
+ * A completed write has been executed by Redis; whether it survives a Redis crash is Redis's persistence setting:
+ * <ul>
+ *   <li>{@code appendonly yes} + {@code appendfsync always}: Redis fsyncs the AOF before answering, so an
+ *       acknowledged write survives a crash or power loss of the Redis host.</li>
+ *   <li>{@code appendfsync everysec} (Redis's default AOF mode): up to about one second (two in the worst case)
+ *       of acknowledged writes can be lost if the Redis host crashes or loses power; a Redis process crash alone
+ *       loses nothing already written to the OS.</li>
+ *   <li>RDB snapshots only, or no persistence: everything since the last snapshot (or everything) is lost on a Redis
+ *       restart; timers are then not durable.</li>
+ * </ul>
+ * Replication to replicas is asynchronous: a failover can lose the latest acknowledged writes.
  */
 public final class RedisTimerStore implements TimerStore {
 
-  private RedisTimerStore() {}
+  /** The version of the data layout under the prefix; open refuses another one. */
+  public static final String DATA_FORMAT = "1";
 
-  /** Connects to Redis as {@code options} say and returns the open store. */
-  public static Future<RedisTimerStore> open(Vertx vertx, RedisStoreOptions options) {
-    return Future.failedFuture(new UnsupportedOperationException("RedisTimerStore is not implemented yet"));
+  /** The most log entries one trim script inspects by age before yielding Redis to other clients. */
+  static final int TRIM_BUDGET = 10_000;
+
+  private final RedisLink link;
+  private final String prefix;
+  private final List<String> timerKeys;
+  private final List<String> fireKeys;
+  private final List<String> logKey;
+  private final String timersKey;
+  private final String dueKey;
+  private final String seqKey;
+  private final String log;
+
+  private RedisTimerStore(RedisLink link, String keyPrefix) {
+    this.link = link;
+    this.prefix = "{" + keyPrefix + "}:";
+    this.timersKey = prefix + "timers";
+    this.dueKey = prefix + "due";
+    this.seqKey = prefix + "seq";
+    this.log = prefix + "log";
+    this.timerKeys = List.of(timersKey, dueKey);
+    this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
+    this.logKey = List.of(log);
   }
 
-  @Override public String name() { return "redis"; }
-  @Override public Future<Void> put(Timer t) { return todo(); }
-  @Override public Future<Void> putAll(List<Timer> timers) { return todo(); }
-  @Override public Future<Boolean> update(Timer next, long expectedGeneration) { return todo(); }
-  @Override public Future<Timer> get(String id) { return todo(); }
-  @Override public Future<Boolean> remove(String id) { return todo(); }
-  @Override public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) { return todo(); }
-  @Override public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) { return todo(); }
-  @Override public Future<TimerPage> list(String topic, TimerCursor after, int limit) { return todo(); }
-  @Override public Future<List<Firing>> readFirings(long afterSeq, int limit) { return todo(); }
-  @Override public Future<Long> lastSeq() { return todo(); }
-  @Override public Future<Long> trimFirings(Retention retention, long nowMs) { return todo(); }
-  @Override public Future<Void> close() { return Future.succeededFuture(); }
+  /**
+   * Connects to Redis as {@code options} say (a copy is taken), loads the scripts and checks the data format
+   * under the key prefix.
+   *
+   * @return the open store; failed with {@link StoreUnavailableException} when Redis cannot be reached (the
+   *     message names the endpoint, password masked), {@link RedisStoreException} when Redis answers with an error
+   *     (wrong data format, …)
+   */
+  public static Future<RedisTimerStore> open(Vertx vertx, RedisStoreOptions options) {
+    Objects.requireNonNull(vertx, "vertx");
+    RedisStoreOptions opts = new RedisStoreOptions(Objects.requireNonNull(options, "options"));
+    Context ctx = Vertx.currentContext();
+    String meta = "{" + opts.getKeyPrefix() + "}:meta";
+    Future<RedisTimerStore> f = RedisLink.open(vertx, opts, link ->
+            link.eval(Script.INIT, List.of(meta), List.of(DATA_FORMAT), Response::toString).compose(format ->
+                DATA_FORMAT.equals(format) ? Future.succeededFuture()
+                    : Future.failedFuture(new RedisStoreException(link.where() + " holds timer data of format "
+                        + format + " under {" + opts.getKeyPrefix() + "}; this version reads format " + DATA_FORMAT))))
+        .map(link -> new RedisTimerStore(link, opts.getKeyPrefix()));
+    return onContext(ctx, f);
+  }
 
-  private static <T> Future<T> todo() {
-    return Future.failedFuture(new UnsupportedOperationException("RedisTimerStore is not implemented yet"));
+  @Override
+  public String name() {
+    return "redis";
+  }
+
+  /** Whether the store is connected to Redis right now (false while it reconnects). */
+  public boolean isConnected() {
+    return link.connected();
+  }
+
+  @Override
+  public Future<Void> put(Timer t) {
+    try {
+      TimerRecord.check(t);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return link.eval(Script.PUT, timerKeys,
+        List.of(t.id(), TimerRecord.member(t.nextDueAt(), t.id()), t.topic(), TimerRecord.encode(t)), r -> null);
+  }
+
+  @Override
+  public Future<Void> putAll(List<Timer> timers) {
+    if (timers.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Object> args = new ArrayList<>(timers.size() * 4);
+    try {
+      for (Timer t : timers) {
+        TimerRecord.check(t);
+        args.add(t.id());
+        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+        args.add(t.topic());
+        args.add(TimerRecord.encode(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return link.eval(Script.PUT, timerKeys, args, r -> null);
+  }
+
+  @Override
+  public Future<Boolean> update(Timer next, long expectedGeneration) {
+    try {
+      TimerRecord.check(next);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return link.eval(Script.UPDATE, timerKeys, List.of(next.id(), Long.toString(expectedGeneration),
+        TimerRecord.member(next.nextDueAt(), next.id()), next.topic(), TimerRecord.header(next)),
+        r -> r.toInteger() == 1);
+  }
+
+  @Override
+  public Future<Timer> get(String id) {
+    return link.send(Request.cmd(Command.HGET).arg(timersKey).arg(id),
+        r -> r == null ? null : TimerRecord.decode(id, r.toBytes()));
+  }
+
+  @Override
+  public Future<Boolean> remove(String id) {
+    return link.eval(Script.REMOVE, timerKeys, List.of(id), r -> r.toInteger() == 1);
+  }
+
+  @Override
+  public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
+    if (requests.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Object> args = new ArrayList<>(requests.size() * 7);
+    for (FiringRequest q : requests) {
+      Timer next = q.next();
+      if (next != null) {
+        try {
+          TimerRecord.check(next);
+        } catch (IllegalArgumentException e) {
+          return Future.failedFuture(e);
+        }
+      }
+      args.add(q.id());
+      args.add(Long.toString(q.generation()));
+      args.add(Long.toString(q.firingsBefore()));
+      args.add(q.fire() ? (q.firingsBefore() + 1) + " " + q.dueAt() + " " + q.firedAt() + " " + q.id() : "");
+      args.add(next == null ? "" : TimerRecord.member(next.nextDueAt(), next.id()));
+      args.add(next == null ? "" : next.topic());
+      args.add(next == null ? "" : TimerRecord.header(next));
+    }
+    return link.eval(Script.FIRE, fireKeys, args, r -> {
+      List<FiringResult> out = new ArrayList<>(requests.size());
+      for (int i = 0; i < requests.size(); i++) {
+        long st = r.get(3 * i).toLong();
+        if (st == 0) {
+          out.add(FiringResult.stale());
+        } else if (st < 0) {
+          out.add(FiringResult.advanced());
+        } else {
+          FiringRequest q = requests.get(i);
+          out.add(FiringResult.fired(new Firing(st, q.id(), r.get(3 * i + 1).toString(), q.firingsBefore() + 1,
+              q.dueAt(), q.firedAt(), TimerRecord.payloadOf(r.get(3 * i + 2).toBytes(), 0))));
+        }
+      }
+      return out;
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Streams in {@code (nextDueAt, id)} order, one {@code ZRANGE BYLEX} + {@code HMGET} script call per batch;
+   * the next batch is read only after the sink's future completes.
+   */
+  @Override
+  public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    Context ctx = Vertx.currentContext();
+    Promise<Long> done = Promise.promise();
+    loadFrom("-", batchSize, sink, 0, done);
+    return onContext(ctx, done.future());
+  }
+
+  private void loadFrom(String start, int batchSize, Function<List<Timer>, Future<Void>> sink, long count,
+      Promise<Long> done) {
+    page(dueKey, start, batchSize).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      Page p = ar.result();
+      if (p.timers.isEmpty()) {
+        done.complete(count);
+        return;
+      }
+      long total = count + p.timers.size();
+      Future<Void> sunk;
+      try {
+        sunk = Objects.requireNonNull(sink.apply(p.timers), "the sink returned null");
+      } catch (RuntimeException e) {
+        done.fail(e);
+        return;
+      }
+      sunk.onComplete(s -> {
+        if (s.failed()) {
+          done.fail(s.cause());
+        } else if (p.timers.size() < batchSize) {
+          done.complete(total);
+        } else {
+          loadFrom("(" + p.lastMember, batchSize, sink, total, done);
+        }
+      });
+    });
+  }
+
+  @Override
+  public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
+    if (limit < 1) {
+      return Future.failedFuture(new IllegalArgumentException("limit must be >= 1, was " + limit));
+    }
+    String index = topic == null ? dueKey : dueKey + ":" + topic;
+    String start = after == null ? "-" : "(" + TimerRecord.member(after.dueAt(), after.id());
+    int ask = limit == Integer.MAX_VALUE ? limit : limit + 1;
+    return page(index, start, ask).map(p -> {
+      if (p.timers.size() <= limit) {
+        return new TimerPage(p.timers, null);
+      }
+      List<Timer> ts = new ArrayList<>(p.timers.subList(0, limit));
+      return new TimerPage(ts, TimerCursor.after(ts.get(limit - 1)));
+    });
+  }
+
+  private record Page(List<Timer> timers, String lastMember) {}
+
+  private Future<Page> page(String index, String start, int count) {
+    return link.eval(Script.PAGE, List.of(timersKey, index), List.of(start, Long.toString(count)), r -> {
+      int n = r.size() / 2;
+      List<Timer> ts = new ArrayList<>(n);
+      String last = null;
+      for (int i = 0; i < n; i++) {
+        last = r.get(2 * i).toString();
+        ts.add(TimerRecord.decode(TimerRecord.idOfMember(last), r.get(2 * i + 1).toBytes()));
+      }
+      return new Page(ts, last);
+    });
+  }
+
+  @Override
+  public Future<List<Firing>> readFirings(long afterSeq, int limit) {
+    if (limit < 1) {
+      return Future.failedFuture(new IllegalArgumentException("limit must be >= 1, was " + limit));
+    }
+    if (afterSeq == Long.MAX_VALUE) {
+      return Future.succeededFuture(List.of());
+    }
+    String start = afterSeq < 0 ? "-" : (afterSeq + 1) + "-0";
+    return link.send(Request.cmd(Command.XRANGE).arg(log).arg(start).arg("+").arg("COUNT").arg(limit), r -> {
+      List<Firing> out = new ArrayList<>(r == null ? 0 : r.size());
+      if (r == null) {
+        return out;
+      }
+      for (Response e : r) {
+        out.add(firing(e.get(0).toString(), e.get(1)));
+      }
+      return out;
+    });
+  }
+
+  /** Decodes a log entry: id {@code SEQ-0}, fields f = "N DUEAT FIREDAT ID", t = topic, p = payload segment. */
+  private static Firing firing(String streamId, Response fields) {
+    long seq = Long.parseLong(streamId.substring(0, streamId.indexOf('-')));
+    String f = null;
+    String topic = null;
+    byte[] pseg = null;
+    if (fields.isMap()) {
+      f = fields.get("f").toString();
+      topic = fields.get("t").toString();
+      pseg = fields.get("p").toBytes();
+    } else {
+      for (int i = 0; i + 1 < fields.size(); i += 2) {
+        switch (fields.get(i).toString()) {
+          case "f" -> f = fields.get(i + 1).toString();
+          case "t" -> topic = fields.get(i + 1).toString();
+          case "p" -> pseg = fields.get(i + 1).toBytes();
+          default -> { }
+        }
+      }
+    }
+    if (f == null || topic == null || pseg == null) {
+      throw new RedisStoreException("firing log entry " + streamId + " is malformed");
+    }
+    String[] parts = f.split(" ", 4);
+    return new Firing(seq, parts[3], topic, Long.parseLong(parts[0]), Long.parseLong(parts[1]),
+        Long.parseLong(parts[2]), TimerRecord.payloadOf(pseg, 0));
+  }
+
+  @Override
+  public Future<Long> lastSeq() {
+    return link.send(Request.cmd(Command.GET).arg(seqKey), r -> r == null ? 0L : r.toLong());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call trims by count and inspects at most {@value #TRIM_BUDGET} entries by age; the store repeats
+   * it (other clients run in between) until nothing is left to trim.
+   */
+  @Override
+  public Future<Long> trimFirings(Retention retention, long nowMs) {
+    long cutoff;
+    try {
+      cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
+    } catch (ArithmeticException e) {
+      cutoff = Long.MIN_VALUE;
+    }
+    Context ctx = Vertx.currentContext();
+    Promise<Long> done = Promise.promise();
+    trimStep(retention.maxCount(), cutoff, 0, done);
+    return onContext(ctx, done.future());
+  }
+
+  private void trimStep(long maxCount, long cutoff, long removed, Promise<Long> done) {
+    link.eval(Script.TRIM, logKey, List.of(Long.toString(maxCount), Long.toString(cutoff),
+        Integer.toString(TRIM_BUDGET)), r -> new long[] {r.get(0).toLong(), r.get(1).toLong()})
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            done.fail(ar.cause());
+          } else if (ar.result()[1] == 1) {
+            trimStep(maxCount, cutoff, removed + ar.result()[0], done);
+          } else {
+            done.complete(removed + ar.result()[0]);
+          }
+        });
+  }
+
+  @Override
+  public Future<Void> close() {
+    return link.close();
+  }
+
+  /** {@code f}, completing on {@code ctx} when there is one. */
+  private static <T> Future<T> onContext(Context ctx, Future<T> f) {
+    if (ctx == null) {
+      return f;
+    }
+    Promise<T> p = Promise.promise();
+    f.onComplete(ar -> deliver(ctx, p, ar));
+    return p.future();
+  }
+
+  private static <T> void deliver(Context ctx, Promise<T> p, AsyncResult<T> ar) {
+    if (Vertx.currentContext() == ctx) {
+      p.handle(ar);
+    } else {
+      ctx.runOnContext(v -> p.handle(ar));
+    }
   }
 }

@@ -1,0 +1,431 @@
+package io.tickwheel.store.redis.impl;
+
+import io.tickwheel.core.store.StoreUnavailableException;
+import io.tickwheel.store.redis.RedisStoreException;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import io.tickwheel.store.redis.RedisUris;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
+import io.vertx.redis.client.RedisCluster;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import io.vertx.redis.client.impl.types.ErrorType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The store's one pipelined connection to Redis: sending, per-call timeouts, completion on the caller's context,
+ * script loading, error mapping, and reconnection with backoff.
+ *
+ * <h2>Why one connection</h2>
+ * Redis runs commands one at a time, and all of a store's keys share one hash tag, so on a Cluster too they live
+ * on one master: more connections would not add server capacity, while one connection gives the ordering
+ * guarantee for free (the client writes commands to the socket in call order, Redis answers in order).
+ * Commands are pipelined: many can be in flight, so the round-trip time does not cap throughput.
+ *
+ * <h2>Failures</h2>
+ * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. While disconnected a call fails at
+ * once. Reachability problems ({@code LOADING}, {@code BUSY}, {@code CLUSTERDOWN}, …, closed sockets, timeouts,
+ * a full pipeline) become {@link StoreUnavailableException}; other Redis errors {@link RedisStoreException}.
+ * Messages name the endpoint with its password masked.
+ *
+ * <p>Thread safe: calls may come from any thread; a call made on a Vert.x context completes on that context.
+ */
+public final class RedisLink {
+
+  private static final System.Logger LOG = System.getLogger(RedisLink.class.getName());
+
+  /** Redis error codes that mean "not reachable now, retry later". */
+  private static final Set<String> UNAVAILABLE_CODES = Set.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN",
+      "TRYAGAIN", "READONLY", "NOAUTH", "NOREPLICAS", "MISCONF", "NOPERM", "WRONGPASS", "MOVED", "ASK");
+
+  /** The most commands in flight on the connection; more fail with {@link StoreUnavailableException}. */
+  static final int MAX_IN_FLIGHT = 65_536;
+
+  private final Vertx vertx;
+  private final RedisStoreOptions options;
+  private final Redis client;
+  private final String where;
+  private final long timeoutMs;
+  private final ConcurrentLinkedQueue<Pending<?>> inFlight = new ConcurrentLinkedQueue<>();
+  private final long sweeper;
+
+  private volatile RedisConnection conn;
+  private volatile String lastError = "not connected yet";
+  private volatile boolean closed;
+  private boolean reconnecting; // guarded by this
+
+  private RedisLink(Vertx vertx, RedisStoreOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    this.timeoutMs = options.getCommandTimeoutMs();
+    List<String> endpoints = new ArrayList<>();
+    endpoints.add(options.getConnectionString());
+    endpoints.addAll(options.getClusterEndpoints());
+    this.where = (options.isCluster() ? "redis cluster " : "redis ")
+        + String.join(",", endpoints.stream().map(RedisUris::mask).toList());
+    NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
+        : new NetClientOptions(options.getNetClientOptions());
+    net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
+    RedisOptions ro = new RedisOptions()
+        .setType(options.isCluster() ? RedisClientType.CLUSTER : RedisClientType.STANDALONE)
+        .setEndpoints(endpoints)
+        .setMaxPoolSize(options.getMaxPoolSize())
+        .setMaxPoolWaiting(Math.max(24, options.getMaxPoolSize() * 4))
+        .setMaxWaitingHandlers(MAX_IN_FLIGHT)
+        .setNetClientOptions(net);
+    this.client = Redis.createClient(vertx, ro);
+    long tick = Math.max(5, Math.min(100, timeoutMs / 10));
+    this.sweeper = vertx.setPeriodic(tick, id -> sweep());
+  }
+
+  /**
+   * Connects and loads the scripts; fails with {@link StoreUnavailableException} when Redis cannot be reached,
+   * {@link RedisStoreException} when it answers with an error (e.g. data of another format under the prefix).
+   */
+  public static Future<RedisLink> open(Vertx vertx, RedisStoreOptions options, Function<RedisLink, Future<Void>> init) {
+    RedisLink link = new RedisLink(vertx, options);
+    return link.connectOnce()
+        .compose(c -> {
+          synchronized (link) {
+            link.conn = c;
+          }
+          return init.apply(link).map(link);
+        })
+        .recover(e -> {
+          link.shutdown();
+          return Future.failedFuture(e);
+        });
+  }
+
+  /** The masked endpoint description, for messages. */
+  public String where() {
+    return where;
+  }
+
+  /** Whether a connection is up right now. */
+  public boolean connected() {
+    return conn != null;
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  /** Sends one plain command. */
+  public <T> Future<T> send(Request request, Function<Response, T> map) {
+    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
+        request.command().toString());
+    RedisConnection c = admit(p);
+    if (c != null) {
+      c.send(request).onComplete(p::settle);
+    }
+    return p.promise.future();
+  }
+
+  /**
+   * Runs a script by {@code EVALSHA}; after a {@code NOSCRIPT} (script cache flushed) it loads the script again and
+   * retries once. {@code args} are {@code String}, {@code byte[]} or {@code Long}.
+   */
+  public <T> Future<T> eval(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
+    Request req = evalRequest(script, keys, args);
+    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
+        script.file());
+    RedisConnection c = admit(p);
+    if (c != null) {
+      c.send(req).onComplete(ar -> {
+        if (ar.failed() && isNoScript(ar.cause())) {
+          LOG.log(System.Logger.Level.WARNING, "{0}: script {1} was missing from the script cache; reloading it",
+              where, script.file());
+          loadScripts(c, List.of(script))
+              .compose(v -> c.send(evalRequest(script, keys, args)))
+              .onComplete(p::settle);
+        } else {
+          p.settle(ar);
+        }
+      });
+    }
+    return p.promise.future();
+  }
+
+  private static Request evalRequest(Script script, List<String> keys, List<?> args) {
+    Request req = Request.cmd(Command.EVALSHA).arg(script.sha()).arg(keys.size());
+    for (String k : keys) {
+      req.arg(k);
+    }
+    for (Object a : args) {
+      if (a instanceof byte[] b) {
+        req.arg(b);
+      } else if (a instanceof Long l) {
+        req.arg(l);
+      } else if (a instanceof Integer i) {
+        req.arg(i.longValue());
+      } else {
+        req.arg((String) a);
+      }
+    }
+    return req;
+  }
+
+  private RedisConnection admit(Pending<?> p) {
+    if (closed) {
+      p.fail(new IllegalStateException("store is closed"));
+      return null;
+    }
+    RedisConnection c = conn;
+    if (c == null) {
+      p.fail(new StoreUnavailableException(where + " is unavailable (reconnecting; last error: " + lastError + ")"));
+      return null;
+    }
+    inFlight.add(p);
+    return c;
+  }
+
+  private static boolean isNoScript(Throwable t) {
+    return t instanceof ErrorType e && e.is("NOSCRIPT");
+  }
+
+  /** Maps a client failure to the store's exception types. */
+  private Throwable mapFailure(Throwable t, String what) {
+    if (t instanceof StoreUnavailableException || t instanceof RedisStoreException) {
+      return t;
+    }
+    if (t instanceof ErrorType e) {
+      String msg = String.valueOf(e.getMessage());
+      int sp = msg.indexOf(' ');
+      String code = sp > 0 ? msg.substring(0, sp) : msg;
+      if (UNAVAILABLE_CODES.contains(code)) {
+        return new StoreUnavailableException(where + " is unavailable for " + what + ": " + msg, null);
+      }
+      return new RedisStoreException(where + " failed " + what + ": " + msg, null);
+    }
+    if (!closed) {
+      lastError = describe(t);
+    }
+    return new StoreUnavailableException(where + " is unavailable for " + what + ": " + describe(t), t);
+  }
+
+  private String describe(Throwable t) {
+    String m = t.getMessage();
+    String s = t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    // the client may put the endpoint (with its user-info) into messages: mask any URI
+    return s.replaceAll("(rediss?://)[^@\\s/]*@", "$1***@");
+  }
+
+  // ---------------------------------------------------------------- timeouts
+
+  private void sweep() {
+    long now = System.nanoTime();
+    Pending<?> h;
+    while ((h = inFlight.peek()) != null) {
+      if (h.done.get()) {
+        inFlight.poll();
+      } else if (now - h.deadline >= 0) {
+        inFlight.poll();
+        h.fail(new StoreUnavailableException(where + " did not answer " + h.what + " within " + timeoutMs + " ms"));
+      } else {
+        break;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- connection lifecycle
+
+  private Future<RedisConnection> connectOnce() {
+    Promise<RedisConnection> result = Promise.promise();
+    long bound = options.getConnectTimeoutMs() + timeoutMs;
+    long timer = vertx.setTimer(bound, id -> result.tryFail(
+        new StoreUnavailableException(where + " did not accept a connection within " + bound + " ms")));
+    client.connect()
+        .compose(c -> {
+          c.exceptionHandler(e -> {
+            if (e instanceof IllegalStateException) {
+              LOG.log(System.Logger.Level.WARNING, "{0}: client reported {1}", where, describe(e));
+            } else {
+              lost(c, e);
+            }
+          });
+          c.endHandler(v -> lost(c, null));
+          return loadScripts(c, Script.ALL).map(c);
+        })
+        .onComplete(ar -> {
+          vertx.cancelTimer(timer);
+          if (ar.succeeded()) {
+            if (!result.tryComplete(ar.result())) {
+              ar.result().close(); // timed out meanwhile
+            }
+          } else {
+            result.tryFail(mapFailure(ar.cause(), "connect"));
+          }
+        });
+    return result.future();
+  }
+
+  private Future<Void> loadScripts(RedisConnection c, List<Script> scripts) {
+    List<Future<?>> loads = new ArrayList<>();
+    for (Script s : scripts) {
+      Request load = Request.cmd(Command.SCRIPT).arg("LOAD").arg(s.body());
+      if (options.isCluster()) {
+        // SCRIPT LOAD has no key: load it on every master, so whichever owns the hash tag has it
+        loads.add(RedisCluster.create(c).onAllMasterNodes(load).map(rs -> {
+          for (Response r : rs) {
+            checkSha(s, r);
+          }
+          return null;
+        }));
+      } else {
+        loads.add(c.send(load).map(r -> {
+          checkSha(s, r);
+          return null;
+        }));
+      }
+    }
+    return Future.all(loads).mapEmpty();
+  }
+
+  private void checkSha(Script s, Response r) {
+    if (r == null || !s.sha().equals(r.toString())) {
+      throw new RedisStoreException(where + " loaded script " + s.file() + " as " + r + ", expected " + s.sha());
+    }
+  }
+
+  private void lost(RedisConnection c, Throwable cause) {
+    synchronized (this) {
+      if (conn != c || closed) {
+        return;
+      }
+      conn = null;
+      lastError = cause == null ? "connection closed" : describe(cause);
+      LOG.log(System.Logger.Level.WARNING, "{0}: connection lost ({1}); reconnecting", where, lastError);
+      if (reconnecting) {
+        return;
+      }
+      reconnecting = true;
+    }
+    c.close();
+    scheduleReconnect(options.getReconnectBackoffMs());
+  }
+
+  private void scheduleReconnect(long delay) {
+    vertx.setTimer(delay, id -> {
+      if (closed) {
+        return;
+      }
+      connectOnce().onComplete(ar -> {
+        if (ar.succeeded()) {
+          boolean keep;
+          synchronized (this) {
+            reconnecting = false;
+            keep = !closed;
+            if (keep) {
+              conn = ar.result();
+            }
+          }
+          if (keep) {
+            LOG.log(System.Logger.Level.INFO, "{0}: reconnected", where);
+          } else {
+            ar.result().close();
+          }
+        } else {
+          lastError = ar.cause().getMessage();
+          LOG.log(System.Logger.Level.DEBUG, "{0}: reconnect failed ({1}); next attempt in {2} ms", where,
+              lastError, Math.min(delay * 2, options.getMaxReconnectBackoffMs()));
+          scheduleReconnect(Math.min(delay * 2, options.getMaxReconnectBackoffMs()));
+        }
+      });
+    });
+  }
+
+  /** Closes the connection and the client; calls fail afterwards. Idempotent. */
+  public Future<Void> close() {
+    Context ctx = Vertx.currentContext();
+    Future<Void> f = shutdown();
+    if (ctx == null) {
+      return f;
+    }
+    Promise<Void> p = Promise.promise();
+    f.onComplete(ar -> deliver(ctx, p, ar));
+    return p.future();
+  }
+
+  private Future<Void> shutdown() {
+    RedisConnection c;
+    synchronized (this) {
+      if (closed) {
+        return Future.succeededFuture();
+      }
+      closed = true;
+      c = conn;
+      conn = null;
+    }
+    vertx.cancelTimer(sweeper);
+    Future<Void> fc = c == null ? Future.succeededFuture() : c.close().otherwiseEmpty();
+    return fc.eventually(() -> client.close().otherwiseEmpty())
+        .onComplete(ar -> {
+          Pending<?> h;
+          while ((h = inFlight.poll()) != null) {
+            h.fail(new IllegalStateException("store is closed"));
+          }
+        }).mapEmpty();
+  }
+
+  private static <T> void deliver(Context ctx, Promise<T> p, AsyncResult<T> ar) {
+    if (ctx == null || Vertx.currentContext() == ctx) {
+      p.handle(ar);
+    } else {
+      ctx.runOnContext(v -> p.handle(ar));
+    }
+  }
+
+  /** One call in flight: its deadline, the caller's context, and how to map the reply. */
+  private final class Pending<T> {
+    final Context ctx;
+    final long deadline;
+    final Function<Response, T> map;
+    final String what;
+    final Promise<T> promise = Promise.promise();
+    final AtomicBoolean done = new AtomicBoolean();
+
+    Pending(Context ctx, long deadline, Function<Response, T> map, String what) {
+      this.ctx = ctx;
+      this.deadline = deadline;
+      this.map = map;
+      this.what = what;
+    }
+
+    void settle(AsyncResult<Response> ar) {
+      if (!done.compareAndSet(false, true)) {
+        return;
+      }
+      if (ar.failed()) {
+        deliver(ctx, promise, Future.failedFuture(mapFailure(ar.cause(), what)));
+        return;
+      }
+      AsyncResult<T> mapped;
+      try {
+        mapped = Future.succeededFuture(map.apply(ar.result()));
+      } catch (RuntimeException e) {
+        mapped = Future.failedFuture(e instanceof RedisStoreException || e instanceof IllegalArgumentException ? e
+            : new RedisStoreException(where + " answered " + what + " unexpectedly: " + e, e));
+      }
+      deliver(ctx, promise, mapped);
+    }
+
+    void fail(Throwable t) {
+      if (done.compareAndSet(false, true)) {
+        deliver(ctx, promise, Future.failedFuture(t));
+      }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package io.tickwheel.store.redis.impl;
+
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The Redis value of a timer, laid out so the Lua scripts can read what they need with one pattern match:
+ *
+ * <pre>
+ * GEN FIRINGS DUEHEX TOPIC KIND MISFIRE DELAYMS PERIODMS MAXFIRINGS CREATEDAT\n(N | P&lt;payload utf-8&gt;)
+ * </pre>
+ *
+ * The header is ASCII, space separated; generation and firing count are compared as decimal strings by the
+ * scripts (exact, no float rounding). {@code DUEHEX} is {@link #dueHex}: 16 lowercase hex digits whose byte order
+ * is the numeric order of {@code nextDueAt}; {@code DUEHEX + id} is the member of the lex-ordered due indexes.
+ * The part after the newline (the "payload segment") is {@code N} for no payload or {@code P} followed by the
+ * payload; scripts copy it verbatim into the firing log and keep it on update. The id is the hash field, not
+ * part of the value. Stateless, thread safe.
+ */
+public final class TimerRecord {
+
+  private static final Kind[] KINDS = Kind.values();
+  private static final Misfire[] MISFIRES = Misfire.values();
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private TimerRecord() {}
+
+  /** The 16 hex digits of {@code due} with the sign bit flipped, so byte order equals numeric order. */
+  public static String dueHex(long due) {
+    long u = due ^ Long.MIN_VALUE;
+    char[] c = new char[16];
+    for (int i = 15; i >= 0; i--) {
+      c[i] = HEX[(int) (u & 0xf)];
+      u >>>= 4;
+    }
+    return new String(c);
+  }
+
+  /** Inverse of {@link #dueHex}. */
+  public static long parseDueHex(String hex) {
+    return Long.parseUnsignedLong(hex, 16) ^ Long.MIN_VALUE;
+  }
+
+  /** The member of a due index: {@code dueHex(due) + id}. */
+  public static String member(long due, String id) {
+    return dueHex(due) + id;
+  }
+
+  /** The id in a due-index member. */
+  public static String idOfMember(String member) {
+    return member.substring(16);
+  }
+
+  /**
+   * Checks what the record layout needs: id and topic are non-empty and free of whitespace (the API's id and
+   * topic rules already guarantee it).
+   *
+   * @throws IllegalArgumentException naming the field and value
+   */
+  public static void check(Timer t) {
+    checkToken("id", t.id());
+    checkToken("topic", t.topic());
+  }
+
+  private static void checkToken(String field, String v) {
+    if (v.isEmpty()) {
+      throw new IllegalArgumentException(field + " must not be empty");
+    }
+    for (int i = 0; i < v.length(); i++) {
+      if (Character.isWhitespace(v.charAt(i))) {
+        throw new IllegalArgumentException(field + " must not contain whitespace, was \"" + v + "\"");
+      }
+    }
+  }
+
+  /** The header line (no newline) of {@code t}. */
+  public static String header(Timer t) {
+    return new StringBuilder(96)
+        .append(t.generation()).append(' ')
+        .append(t.firings()).append(' ')
+        .append(dueHex(t.nextDueAt())).append(' ')
+        .append(t.topic()).append(' ')
+        .append(t.kind().ordinal()).append(' ')
+        .append(t.misfire().ordinal()).append(' ')
+        .append(t.delayMs()).append(' ')
+        .append(t.periodMs()).append(' ')
+        .append(t.maxFirings()).append(' ')
+        .append(t.createdAt())
+        .toString();
+  }
+
+  /** The whole value of {@code t}, payload included. */
+  public static byte[] encode(Timer t) {
+    byte[] h = header(t).getBytes(StandardCharsets.US_ASCII);
+    byte[] p = t.payload() == null ? null : t.payload().getBytes(StandardCharsets.UTF_8);
+    byte[] out = new byte[h.length + 2 + (p == null ? 0 : p.length)];
+    System.arraycopy(h, 0, out, 0, h.length);
+    out[h.length] = '\n';
+    out[h.length + 1] = (byte) (p == null ? 'N' : 'P');
+    if (p != null) {
+      System.arraycopy(p, 0, out, h.length + 2, p.length);
+    }
+    return out;
+  }
+
+  /** The payload in a payload segment ({@code N} or {@code P...}), or {@code null}. */
+  public static String payloadOf(byte[] seg, int from) {
+    if (from >= seg.length) {
+      throw new IllegalArgumentException("payload segment is empty");
+    }
+    if (seg[from] == 'N') {
+      return null;
+    }
+    if (seg[from] != 'P') {
+      throw new IllegalArgumentException("payload segment starts with " + (char) seg[from]);
+    }
+    return new String(seg, from + 1, seg.length - from - 1, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Decodes a value written by {@link #encode} (or by a script from a header and a payload segment).
+   *
+   * @throws IllegalArgumentException naming the id when the value is not a timer record
+   */
+  public static Timer decode(String id, byte[] v) {
+    try {
+      Cursor c = new Cursor(v);
+      long gen = c.nextLong();
+      long firings = c.nextLong();
+      long due = parseDueHex(c.nextToken());
+      String topic = c.nextToken();
+      Kind kind = KINDS[(int) c.nextLong()];
+      Misfire misfire = MISFIRES[(int) c.nextLong()];
+      long delay = c.nextLong();
+      long period = c.nextLong();
+      long max = c.nextLong();
+      long created = c.nextLong();
+      if (c.pos >= v.length || v[c.pos - 1] != '\n') {
+        throw new IllegalArgumentException("no newline after the header");
+      }
+      String payload = payloadOf(v, c.pos);
+      return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("stored record of timer \"" + id + "\" is malformed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads space/newline separated ASCII tokens. */
+  static final class Cursor {
+    private final byte[] b;
+    int pos;
+
+    Cursor(byte[] b) {
+      this.b = b;
+    }
+
+    String nextToken() {
+      int start = pos;
+      while (pos < b.length && b[pos] != ' ' && b[pos] != '\n') {
+        pos++;
+      }
+      if (pos == start) {
+        throw new IllegalArgumentException("empty field at byte " + start);
+      }
+      String s = new String(b, start, pos - start, StandardCharsets.US_ASCII);
+      pos++; // skip the separator
+      return s;
+    }
+
+    long nextLong() {
+      int start = pos;
+      boolean neg = false;
+      if (pos < b.length && b[pos] == '-') {
+        neg = true;
+        pos++;
+      }
+      long r = 0;
+      int digits = 0;
+      while (pos < b.length && b[pos] >= '0' && b[pos] <= '9') {
+        r = r * 10 + (b[pos] - '0');
+        pos++;
+        digits++;
+      }
+      if (digits == 0 || digits > 19 || (pos < b.length && b[pos] != ' ' && b[pos] != '\n')) {
+        throw new IllegalArgumentException("bad number at byte " + start);
+      }
+      pos++;
+      return neg ? -r : r;
+    }
+  }
+}
