@@ -1,0 +1,331 @@
+package io.tickwheel.server.push;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.core.store.TimerStore;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Pushes firings to subscribers over WebSocket ({@code /v1/ws}) and Server-Sent Events ({@code GET /v1/events}),
+ * as the contract's "Firings", "WebSocket" and {@code /v1/events} sections describe. See the package
+ * documentation for the wire protocol.
+ *
+ * <h2>Thread model</h2>
+ * Everything runs on one <em>owner</em> context: the event-loop context the hub is created on (the server
+ * verticle's). {@link #publish}, {@link #handleWebSocket}, {@link #handleSse} and {@link #close} must be called
+ * there, and the sockets handed over must belong to it (an HTTP server listening from that verticle); a call from
+ * another thread throws {@link IllegalStateException}. {@link #subscribers()} may be called from any thread.
+ * Store reads complete on the owner context (the {@link TimerStore} contract).
+ *
+ * <h2>Ordering and delivery</h2>
+ * {@link #publish} must be called in strictly increasing seq order, after the store recorded the firing. Each
+ * subscriber receives the firings of its topics in seq order, each at most once; one that resumes with
+ * {@code from} gets every retained firing after it, then the live ones, exactly once (see {@link Subscriber}).
+ * Firings already trimmed from the log are announced with a gap notice.
+ *
+ * <h2>Cost and bounds</h2>
+ * A publish visits only the subscribers of the firing's topic plus the all-topics ones (a {@link TopicIndex}),
+ * builds the firing's JSON text once for all of them, and never blocks or waits for a write. Per subscriber at
+ * most {@link PushOptions#maxQueuedPerSubscriber} messages and {@link #MAX_QUEUED_BYTES_PER_SUBSCRIBER} wait
+ * beyond the socket's own write queue, and as much again of live firings while it replays; a subscriber over
+ * that is closed (WebSocket close code 1013, reason {@value WsSubscriber#SLOW_REASON}; SSE: an error event and the
+ * end of the response). A replaying subscriber holds at most one batch ({@link PushOptions#replayBatch}) read from
+ * the store, and reads the next only when it has written the last. At most {@link #MAX_TOPICS_PER_SUBSCRIBER}
+ * topics per subscriber.
+ *
+ * <h2>Close codes (WebSocket)</h2>
+ * 1013 too slow (resume with {@code from}); 1009 client message over {@link PushOptions#maxWsFrameBytes};
+ * 1001 the hub is closing; 1011 the firing log could not be read during a replay.
+ *
+ * <h2>Metrics</h2>
+ * See {@link PushMetrics}: subscribers by transport, firings delivered, firings replayed, slow-consumer closes,
+ * gaps.
+ */
+public final class FiringHub {
+
+  /** The most topics one subscriber (socket or event stream) may have. */
+  public static final int MAX_TOPICS_PER_SUBSCRIBER = 1024;
+  /** The most bytes (approximately: JSON characters) that may wait for one subscriber, and be buffered for it while it replays. */
+  public static final long MAX_QUEUED_BYTES_PER_SUBSCRIBER = 8L << 20;
+  /** How often an idle event stream gets a comment, ms. */
+  public static final long SSE_HEARTBEAT_MS = 15_000;
+  /** How long {@link #close()} waits for subscribers to close, ms. */
+  static final long CLOSE_GRACE_MS = 3_000;
+
+  static final System.Logger LOG = System.getLogger(FiringHub.class.getName());
+
+  final Vertx vertx;
+  final TimerStore store;
+  final PushOptions options;
+  final PushMetrics metrics;
+
+  private final Context owner;
+  private final Thread ownerThread;
+  private final TopicIndex index = new TopicIndex();
+  private final Set<Subscriber> all = new LinkedHashSet<>();
+  private final Set<SseSubscriber> sse = new LinkedHashSet<>();
+  private final Future<Void> ready;
+  private final long heartbeatTimer;
+
+  /** The store's last seq when the hub started (0 until known). */
+  private long storeSeq;
+  private long lastPublished;
+  private boolean publishing;
+  private final List<Subscriber> deferredDetach = new ArrayList<>();
+  private Future<Void> closed;
+
+  /**
+   * Creates the hub on the current context, which becomes its owner.
+   *
+   * @param registry where the push meters are registered (removed again by {@link #close()})
+   * @throws IllegalStateException if not called on an event-loop context
+   */
+  public FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry) {
+    this(vertx, store, options, registry, SSE_HEARTBEAT_MS);
+  }
+
+  /** As the public constructor, with another heartbeat period (tests). */
+  FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry, long heartbeatMs) {
+    this.vertx = Objects.requireNonNull(vertx, "vertx");
+    this.store = Objects.requireNonNull(store, "store");
+    this.options = Objects.requireNonNull(options, "options");
+    Context ctx = Vertx.currentContext();
+    if (ctx == null || !ctx.isEventLoopContext()) {
+      throw new IllegalStateException("FiringHub must be created on its owner event-loop context (the server "
+          + "verticle's), was created on thread " + Thread.currentThread().getName());
+    }
+    this.owner = ctx;
+    this.ownerThread = Thread.currentThread();
+    this.metrics = new PushMetrics(Objects.requireNonNull(registry, "registry"));
+    this.ready = store.lastSeq()
+        .<Void>map(seq -> {
+          storeSeq = seq;
+          return null;
+        })
+        .recover(t -> {
+          LOG.log(System.Logger.Level.WARNING, "Could not read the store's last firing seq; subscribers are told "
+              + "the last published seq instead", t);
+          return Future.succeededFuture();
+        });
+    this.heartbeatTimer = vertx.setPeriodic(heartbeatMs, id -> {
+      for (SseSubscriber s : sse) {
+        s.heartbeat();
+      }
+    });
+  }
+
+  /**
+   * Delivers a recorded firing to the subscribers of its topic. O(matching subscribers); never blocks, never
+   * waits for a socket: a subscriber that cannot take it is closed as too slow. Ignored once the hub is closed.
+   *
+   * @param f a firing the store has recorded, with a seq greater than any published before
+   * @throws IllegalArgumentException if {@code f.seq()} is not greater than the previous one
+   */
+  public void publish(Firing f) {
+    checkOwner("publish");
+    if (f.seq() <= lastPublished) {
+      throw new IllegalArgumentException("publish must follow seq order: seq " + f.seq()
+          + " after " + lastPublished);
+    }
+    lastPublished = f.seq();
+    if (closed != null) {
+      return;
+    }
+    Set<Subscriber> named = index.topic(f.topic());
+    Set<Subscriber> wildcard = index.wildcard();
+    if (named.isEmpty() && wildcard.isEmpty()) {
+      return;
+    }
+    EncodedFiring e = EncodedFiring.of(f);
+    publishing = true;
+    try {
+      for (Subscriber s : named) {
+        s.offer(e);
+      }
+      for (Subscriber s : wildcard) {
+        s.offer(e);
+      }
+    } finally {
+      publishing = false;
+    }
+    if (!deferredDetach.isEmpty()) {
+      for (Subscriber s : deferredDetach) {
+        detach(s);
+      }
+      deferredDetach.clear();
+    }
+  }
+
+  /**
+   * Serves one {@code /v1/ws} connection (already authenticated and Origin-checked) until it closes.
+   * The socket must belong to the owner context.
+   */
+  public void handleWebSocket(ServerWebSocket ws) {
+    checkOwner("handleWebSocket");
+    if (closed != null) {
+      ws.close(WsSubscriber.CLOSE_GOING_AWAY, "server shutting down");
+      return;
+    }
+    WsSubscriber s = new WsSubscriber(this, ws);
+    attach(s);
+    s.start();
+    if (!ready.isComplete()) {
+      ws.pause();
+      ready.onComplete(v -> ws.resume());
+    }
+  }
+
+  /**
+   * Serves one {@code GET /v1/events} request (already authenticated): 400 {@code invalid_argument} for a bad
+   * {@code topic}, {@code from} or {@code Last-Event-ID}, else a {@code text/event-stream} until the client goes
+   * or the hub closes.
+   */
+  public void handleSse(RoutingContext rc) {
+    checkOwner("handleSse");
+    if (closed != null) {
+      rc.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end(errorBody("unavailable", null, "the server is shutting down"));
+      return;
+    }
+    if (ready.isComplete()) {
+      startSse(rc);
+    } else {
+      ready.onComplete(v -> startSse(rc));
+    }
+  }
+
+  private void startSse(RoutingContext rc) {
+    if (rc.response().closed() || rc.response().ended()) {
+      return;
+    }
+    SseRequest request;
+    try {
+      request = SseRequest.parse(rc);
+      if (request.from() != null && request.from() > latestSeq()) {
+        String field = rc.request().getHeader(SseRequest.LAST_EVENT_ID) != null ? SseRequest.LAST_EVENT_ID : "from";
+        throw new ValidationException(field, field + " " + request.from() + " is after the latest firing seq "
+            + latestSeq());
+      }
+    } catch (ValidationException e) {
+      rc.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+          .end(errorBody("invalid_argument", e.field(), e.getMessage()));
+      return;
+    }
+    SseSubscriber s = new SseSubscriber(this, rc);
+    attach(s);
+    sse.add(s);
+    s.start(request);
+  }
+
+  /** How many subscribers are connected, both transports. Thread safe. */
+  public int subscribers() {
+    return metrics.ws.subscribers.get() + metrics.sse.subscribers.get();
+  }
+
+  /**
+   * Closes every subscriber (WebSocket close 1001, SSE end of response), refuses new ones, stops the heartbeat
+   * and removes the meters. Completes once all are closed, or after {@link #CLOSE_GRACE_MS} at most.
+   * Idempotent.
+   */
+  public Future<Void> close() {
+    checkOwner("close");
+    if (closed != null) {
+      return closed;
+    }
+    vertx.cancelTimer(heartbeatTimer);
+    List<Future<Void>> closing = new ArrayList<>(all.size());
+    for (Subscriber s : new ArrayList<>(all)) {
+      closing.add(s.shutdown());
+    }
+    Promise<Void> done = Promise.promise();
+    long timer = vertx.setTimer(CLOSE_GRACE_MS, id -> done.tryComplete());
+    Future.join(closing).onComplete(ar -> {
+      vertx.cancelTimer(timer);
+      done.tryComplete();
+    });
+    closed = done.future().onComplete(ar -> metrics.unregister());
+    return closed;
+  }
+
+  // ---- package-private: used by subscribers and tests ----
+
+  /** The latest seq a new subscriber is told about: the last published, or the store's at start. */
+  long latestSeq() {
+    return Math.max(lastPublished, storeSeq);
+  }
+
+  /** Runs {@code r} on the owner context in a later turn. */
+  void onOwner(Runnable r) {
+    owner.runOnContext(v -> r.run());
+  }
+
+  /** Lists {@code s} under its current topics. */
+  void reindex(Subscriber s) {
+    if (s.attached) {
+      index.update(s, s.topics);
+    }
+  }
+
+  /** Unlists {@code s} (deferred to the end of a publish in progress). Idempotent. */
+  void detach(Subscriber s) {
+    if (!s.attached) {
+      return;
+    }
+    if (publishing) {
+      deferredDetach.add(s);
+      return;
+    }
+    s.attached = false;
+    index.remove(s);
+    all.remove(s);
+    if (s instanceof SseSubscriber x) {
+      sse.remove(x);
+    }
+    s.meters.subscribers.decrementAndGet();
+  }
+
+  /** How many subscribers are replaying the log now (tests). */
+  int replaying() {
+    int n = 0;
+    for (Subscriber s : all) {
+      if (s.state() == Subscriber.State.REPLAYING) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private void attach(Subscriber s) {
+    s.attached = true;
+    all.add(s);
+    s.meters.subscribers.incrementAndGet();
+  }
+
+  private void checkOwner(String method) {
+    if (Thread.currentThread() != ownerThread) {
+      throw new IllegalStateException("FiringHub." + method + " must be called on its owner context (thread "
+          + ownerThread.getName() + "), was called on " + Thread.currentThread().getName());
+    }
+  }
+
+  static String errorBody(String code, String field, String message) {
+    JsonObject error = new JsonObject().put("code", code).put("message", message);
+    if (field != null) {
+      error.put("field", field);
+    }
+    return new JsonObject().put("error", error).encode();
+  }
+}

@@ -1,0 +1,35 @@
+package io.tickwheel.server.push;
+
+/**
+ * Bounds of the firing push ({@link FiringHub}).
+ *
+ * @param maxQueuedPerSubscriber how many outgoing messages (firings and replies) may wait for one subscriber
+ *                               once its socket's own write queue is full; one more and the subscriber is
+ *                               closed as too slow. It also bounds the live firings buffered for a subscriber
+ *                               while it replays the log. {@code >= 1}
+ * @param replayBatch            how many firings a resuming subscriber reads from the store at a time
+ *                               ({@code TimerStore.readFirings(afterSeq, replayBatch)}); one batch per
+ *                               event-loop turn. {@code 1..maxQueuedPerSubscriber}
+ * @param maxWsFrameBytes        the largest WebSocket message a client may send, bytes (all its frames
+ *                               together); a larger one closes the socket with 1009. {@code >= 1024}
+ */
+public record PushOptions(int maxQueuedPerSubscriber, int replayBatch, int maxWsFrameBytes) {
+
+  public PushOptions {
+    if (maxQueuedPerSubscriber < 1) {
+      throw new IllegalArgumentException("maxQueuedPerSubscriber must be >= 1, was " + maxQueuedPerSubscriber);
+    }
+    if (replayBatch < 1 || replayBatch > maxQueuedPerSubscriber) {
+      throw new IllegalArgumentException("replayBatch must be between 1 and maxQueuedPerSubscriber ("
+          + maxQueuedPerSubscriber + "), was " + replayBatch);
+    }
+    if (maxWsFrameBytes < 1024) {
+      throw new IllegalArgumentException("maxWsFrameBytes must be >= 1024, was " + maxWsFrameBytes);
+    }
+  }
+
+  /** 1,024 queued messages per subscriber, replay batches of 256, client messages up to 64 KiB. */
+  public static PushOptions defaults() {
+    return new PushOptions(1024, 256, 64 * 1024);
+  }
+}

@@ -1,0 +1,59 @@
+package io.tickwheel.server.push;
+
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * The Server-Sent Events wire format (WHATWG HTML, "Server-sent events"): fields {@code id}, {@code event},
+ * {@code data}, comments starting with {@code :}, an empty line ending each event. Stateless, thread safe.
+ */
+final class SseFormat {
+
+  /** The media type of the stream. */
+  static final String CONTENT_TYPE = "text/event-stream; charset=utf-8";
+
+  private SseFormat() {}
+
+  /**
+   * One event. {@code data} is split on line breaks into several {@code data:} lines (a client joins them back
+   * with {@code \n}), so no data can break the framing.
+   *
+   * @param id    the event id (what a client sends back as {@code Last-Event-ID}), or {@code null} for none:
+   *              the client then keeps its previous last event id
+   * @param event the event type
+   * @param data  the event data
+   */
+  static Buffer event(String id, String event, String data) {
+    Buffer b = Buffer.buffer(data.length() + 48);
+    if (id != null) {
+      b.appendString("id: ").appendString(id).appendString("\n");
+    }
+    b.appendString("event: ").appendString(event).appendString("\n");
+    appendData(b, data);
+    return b.appendString("\n");
+  }
+
+  /** A comment: ignored by clients, keeps proxies and the connection alive. */
+  static Buffer comment(String text) {
+    return Buffer.buffer(": " + text.replace('\r', ' ').replace('\n', ' ') + "\n\n");
+  }
+
+  private static void appendData(Buffer b, String data) {
+    if (data.indexOf('\n') < 0 && data.indexOf('\r') < 0) {
+      b.appendString("data: ").appendString(data).appendString("\n");
+      return;
+    }
+    int start = 0;
+    int n = data.length();
+    for (int i = 0; i < n; i++) {
+      char c = data.charAt(i);
+      if (c == '\n' || c == '\r') {
+        b.appendString("data: ").appendString(data.substring(start, i)).appendString("\n");
+        if (c == '\r' && i + 1 < n && data.charAt(i + 1) == '\n') {
+          i++;
+        }
+        start = i + 1;
+      }
+    }
+    b.appendString("data: ").appendString(data.substring(start)).appendString("\n");
+  }
+}

@@ -1,0 +1,74 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.model.ValidationException;
+import io.vertx.ext.web.RoutingContext;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The parameters of {@code GET /v1/events}, validated.
+ *
+ * <ul>
+ *   <li>{@code topic}: topic names separated by commas, the parameter may repeat; absent means all topics
+ *       ({@code *} also does);</li>
+ *   <li>{@code Last-Event-ID} header, else {@code from} query parameter: the last seq the client saw; it
+ *       then gets every retained firing after it. The header wins because a browser's EventSource sends it
+ *       on reconnection while the URL still carries the original {@code from}.</li>
+ * </ul>
+ * Other parameters ({@code access_token}, …) are not this class's business and are ignored.
+ *
+ * @param topics the topics, {@code ["*"]} for all
+ * @param from   the seq to resume after, or {@code null} for new firings only
+ */
+record SseRequest(List<String> topics, Long from) {
+
+  static final String LAST_EVENT_ID = "Last-Event-ID";
+
+  /**
+   * @throws ValidationException naming the parameter and the bad value
+   */
+  static SseRequest parse(RoutingContext rc) {
+    Set<String> topics = new LinkedHashSet<>();
+    for (String value : rc.queryParam("topic")) {
+      for (String t : value.split(",", -1)) {
+        topics.add(TopicFilter.check("topic", t));
+        if (topics.size() > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
+          throw new ValidationException("topic", "topic may list at most " + FiringHub.MAX_TOPICS_PER_SUBSCRIBER
+              + " topics");
+        }
+      }
+    }
+    if (topics.isEmpty()) {
+      topics.add(TopicFilter.ALL);
+    }
+    Long from = null;
+    String header = rc.request().getHeader(LAST_EVENT_ID);
+    if (header != null && !header.isEmpty()) {
+      from = seq(LAST_EVENT_ID, header);
+    } else {
+      List<String> values = rc.queryParam("from");
+      if (values.size() > 1) {
+        throw new ValidationException("from", "from must be given once, was given " + values.size() + " times");
+      }
+      if (values.size() == 1) {
+        from = seq("from", values.get(0));
+      }
+    }
+    return new SseRequest(List.copyOf(topics), from);
+  }
+
+  private static long seq(String field, String value) {
+    long v;
+    try {
+      v = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      v = -1;
+    }
+    if (v < 0) {
+      throw new ValidationException(field, field + " must be an integer >= 0 (the last seq you saw), was "
+          + TopicFilter.quote(value));
+    }
+    return v;
+  }
+}

@@ -1,0 +1,131 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.ValidationException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The topics one subscriber receives, each with the seq it applies after: a topic subscribed without
+ * {@code from} only brings firings newer than the latest seq at the time it was added, even when the subscriber
+ * is still replaying older firings of its other topics. {@code "*"} (all topics) is kept as its own entry.
+ *
+ * <p>Not thread safe: owner context only.
+ */
+final class TopicFilter {
+
+  /** The wildcard topic: every topic. */
+  static final String ALL = "*";
+
+  /** How long a bad value may be when quoted back in an error message. */
+  private static final int QUOTE_MAX = 120;
+
+  private final Map<String, Long> since = new HashMap<>();
+  private long allSince = -1;
+
+  /** Adds topics (or {@link #ALL}) that apply to firings with {@code seq > afterSeq}; keeps existing ones as they are. */
+  void add(Collection<String> topics, long afterSeq) {
+    for (String t : topics) {
+      if (ALL.equals(t)) {
+        if (allSince < 0) {
+          allSince = afterSeq;
+        }
+      } else {
+        since.putIfAbsent(t, afterSeq);
+      }
+    }
+  }
+
+  /** How many of {@code topics} are not entries yet (what {@link #add} would add). */
+  int countNew(Collection<String> topics) {
+    int n = 0;
+    for (String t : topics) {
+      if (ALL.equals(t) ? allSince < 0 : !since.containsKey(t)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Removes topics (or {@link #ALL}); absent ones are ignored. */
+  void remove(Collection<String> topics) {
+    for (String t : topics) {
+      if (ALL.equals(t)) {
+        allSince = -1;
+      } else {
+        since.remove(t);
+      }
+    }
+  }
+
+  void clear() {
+    since.clear();
+    allSince = -1;
+  }
+
+  boolean isEmpty() {
+    return allSince < 0 && since.isEmpty();
+  }
+
+  boolean all() {
+    return allSince >= 0;
+  }
+
+  /** The named topics (without {@link #ALL}). */
+  Collection<String> named() {
+    return since.keySet();
+  }
+
+  /** How many entries, {@link #ALL} included. */
+  int size() {
+    return since.size() + (allSince >= 0 ? 1 : 0);
+  }
+
+  /** Whether a firing of {@code topic} with {@code seq} is for this subscriber. */
+  boolean matches(String topic, long seq) {
+    if (allSince >= 0 && seq > allSince) {
+      return true;
+    }
+    Long s = since.get(topic);
+    return s != null && seq > s;
+  }
+
+  /** The entries, sorted, {@code "*"} first when present: what replies report. */
+  List<String> sorted() {
+    List<String> out = new ArrayList<>(size());
+    if (allSince >= 0) {
+      out.add(ALL);
+    }
+    List<String> named = new ArrayList<>(since.keySet());
+    named.sort(null);
+    out.addAll(named);
+    return out;
+  }
+
+  /**
+   * Checks one topic name of a client's list: {@code "*"} or a topic as the contract defines it
+   * ({@link TimerParser#TOPIC}).
+   *
+   * @param field where the value came from, e.g. {@code topics[2]}, named in the error
+   * @throws ValidationException naming the field and the bad value
+   */
+  static String check(String field, Object value) {
+    if (!(value instanceof String s)) {
+      throw new ValidationException(field, field + " must be a topic name (a string), was " + quote(value));
+    }
+    if (!ALL.equals(s) && !TimerParser.TOPIC.matcher(s).matches()) {
+      throw new ValidationException(field, field + " " + quote(s)
+          + " is not a valid topic: expected [A-Za-z0-9._-]{1,100} or \"*\" for all topics");
+    }
+    return s;
+  }
+
+  /** A client value for an error message: JSON-ish, cut to a readable length. */
+  static String quote(Object value) {
+    String s = value instanceof String str ? "\"" + str + "\"" : String.valueOf(value);
+    return s.length() <= QUOTE_MAX ? s : s.substring(0, QUOTE_MAX) + "…(" + s.length() + " chars)";
+  }
+}

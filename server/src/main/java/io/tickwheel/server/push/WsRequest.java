@@ -1,0 +1,94 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.model.ValidationException;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A client's WebSocket message, validated: {@code {"op":"subscribe","topics":[…],"from":SEQ?}},
+ * {@code {"op":"unsubscribe","topics":[…]}} or {@code {"op":"ping"}}. Unknown fields are ignored.
+ * Stateless parsing, thread safe.
+ */
+sealed interface WsRequest {
+
+  /** Subscribe to {@code topics} ({@code "*"} = all); {@code from} is the last seq the client saw, or {@code null}. */
+  record Subscribe(List<String> topics, Long from) implements WsRequest {}
+
+  /** Stop receiving {@code topics}. */
+  record Unsubscribe(List<String> topics) implements WsRequest {}
+
+  /** Answered with {@code {"type":"pong"}}. */
+  record Ping() implements WsRequest {}
+
+  /**
+   * Parses one text message.
+   *
+   * @throws ValidationException naming the field and the bad value: not JSON, not an object, unknown op,
+   *                             missing or bad topics, bad from
+   */
+  static WsRequest parse(String text) {
+    JsonObject o;
+    try {
+      Object v = io.vertx.core.json.Json.decodeValue(text);
+      if (!(v instanceof JsonObject obj)) {
+        throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
+            + TopicFilter.quote(text));
+      }
+      o = obj;
+    } catch (DecodeException e) {
+      throw new ValidationException(null, "message is not valid JSON: " + TopicFilter.quote(text));
+    }
+    Object op = o.getValue("op");
+    if (op == null) {
+      throw new ValidationException("op", "op is required: subscribe, unsubscribe or ping");
+    }
+    if (!(op instanceof String name)) {
+      throw new ValidationException("op", "op must be a string (subscribe, unsubscribe or ping), was "
+          + TopicFilter.quote(op));
+    }
+    switch (name) {
+      case "subscribe":
+        return new Subscribe(topics(o), from(o));
+      case "unsubscribe":
+        return new Unsubscribe(topics(o));
+      case "ping":
+        return new Ping();
+      default:
+        throw new ValidationException("op", "op " + TopicFilter.quote(name)
+            + " is unknown: expected subscribe, unsubscribe or ping");
+    }
+  }
+
+  private static List<String> topics(JsonObject o) {
+    Object v = o.getValue("topics");
+    if (!(v instanceof JsonArray arr) || arr.isEmpty()) {
+      throw new ValidationException("topics", "topics must be a non-empty array of topic names (\"*\" for all), was "
+          + (v == null ? "missing" : TopicFilter.quote(v)));
+    }
+    if (arr.size() > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
+      throw new ValidationException("topics", "topics may list at most " + FiringHub.MAX_TOPICS_PER_SUBSCRIBER
+          + " topics, had " + arr.size());
+    }
+    Set<String> out = new LinkedHashSet<>();
+    for (int i = 0; i < arr.size(); i++) {
+      out.add(TopicFilter.check("topics[" + i + "]", arr.getValue(i)));
+    }
+    return List.copyOf(out);
+  }
+
+  private static Long from(JsonObject o) {
+    Object v = o.getValue("from");
+    if (v == null) {
+      return null;
+    }
+    if ((v instanceof Integer || v instanceof Long) && ((Number) v).longValue() >= 0) {
+      return ((Number) v).longValue();
+    }
+    throw new ValidationException("from", "from must be an integer >= 0 (the last seq you saw), was "
+        + TopicFilter.quote(v));
+  }
+}

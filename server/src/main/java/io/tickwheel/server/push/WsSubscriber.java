@@ -1,0 +1,233 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.model.ValidationException;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.http.WebSocketFrame;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * A {@code /v1/ws} subscriber: the client protocol (subscribe, unsubscribe, ping) on top of a {@link Subscriber}
+ * stream. Firings and replies are text messages, written with {@code writeTextMessage} (Vert.x has no public way
+ * to share one encoded text frame between sockets, so each socket gets its own UTF-8 copy of the shared JSON
+ * text; the JSON itself is built once per publish).
+ *
+ * <p>Client messages are aggregated from their frames here, so the size bound holds before anything is buffered:
+ * a message over {@link PushOptions#maxWsFrameBytes} closes the socket with 1009. Binary messages get an error
+ * reply. A bad message gets {@code {"type":"error","code":"invalid_argument","message":…,"field":…}} and the
+ * socket stays open.
+ *
+ * <p>Not thread safe: owner context only.
+ */
+final class WsSubscriber extends Subscriber {
+
+  /** Close code: the client did not keep up; it should reconnect and resume with {@code from}. */
+  static final short CLOSE_TRY_AGAIN_LATER = 1013;
+  /** Close code: a client message was over the size limit. */
+  static final short CLOSE_TOO_BIG = 1009;
+  /** Close code: the server is stopping. */
+  static final short CLOSE_GOING_AWAY = 1001;
+  /** Close code: the firing log could not be read. */
+  static final short CLOSE_INTERNAL_ERROR = 1011;
+
+  static final String SLOW_REASON = "subscriber too slow, resume with from";
+
+  private static final String PONG = new JsonObject().put("type", "pong").encode();
+
+  private final ServerWebSocket ws;
+  private final int maxMessageBytes;
+  /** Bytes of the message being received (its frames so far); {@code -1} between messages. */
+  private int messageBytes = -1;
+  private Buffer messageText;
+  private boolean messageBinary;
+
+  WsSubscriber(FiringHub hub, ServerWebSocket ws) {
+    super(hub, hub.metrics.ws);
+    this.ws = ws;
+    this.maxMessageBytes = hub.options.maxWsFrameBytes();
+  }
+
+  /** Installs the handlers; messages are processed from then on (or once the socket is resumed). */
+  void start() {
+    ws.frameHandler(this::onFrame);
+    ws.drainHandler(v -> flush());
+    ws.closeHandler(v -> transportEnded());
+    ws.exceptionHandler(t -> FiringHub.LOG.log(System.Logger.Level.DEBUG, "WebSocket subscriber error", t));
+  }
+
+  // ---- client messages ----
+
+  private void onFrame(WebSocketFrame frame) {
+    if (state() == State.CLOSED) {
+      return;
+    }
+    if (frame.isText() || frame.isBinary()) {
+      messageBytes = 0;
+      messageBinary = frame.isBinary();
+      messageText = null;
+    } else if (!frame.isContinuation() || messageBytes < 0) {
+      return; // ping, pong, close: Vert.x answers them
+    }
+    Buffer data = frame.binaryData();
+    messageBytes += data.length();
+    if (messageBytes > maxMessageBytes) {
+      terminate();
+      ws.close(CLOSE_TOO_BIG, "message over " + maxMessageBytes + " bytes");
+      return;
+    }
+    if (!messageBinary) {
+      if (frame.isFinal() && messageText == null) {
+        messageBytes = -1;
+        onText(data.toString(StandardCharsets.UTF_8));
+        return;
+      }
+      messageText = messageText == null ? Buffer.buffer(data.length() * 2).appendBuffer(data)
+          : messageText.appendBuffer(data);
+    }
+    if (frame.isFinal()) {
+      messageBytes = -1;
+      Buffer text = messageText;
+      messageText = null;
+      if (messageBinary) {
+        sendControl(error("invalid_argument", null, "binary messages are not supported: send JSON text"));
+      } else {
+        onText(text.toString(StandardCharsets.UTF_8));
+      }
+    }
+  }
+
+  private void onText(String text) {
+    WsRequest request;
+    try {
+      request = WsRequest.parse(text);
+    } catch (ValidationException e) {
+      sendControl(error("invalid_argument", e.field(), e.getMessage()));
+      return;
+    }
+    if (request instanceof WsRequest.Ping) {
+      sendControl(PONG);
+    } else if (request instanceof WsRequest.Subscribe s) {
+      subscribe(s.topics(), s.from());
+    } else if (request instanceof WsRequest.Unsubscribe u) {
+      unsubscribe(u.topics());
+    }
+  }
+
+  private void subscribe(List<String> add, Long from) {
+    long latest = hub.latestSeq();
+    int total = topics.size() + topics.countNew(add);
+    if (total > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
+      sendControl(error("invalid_argument", "topics", "a socket may subscribe to at most "
+          + FiringHub.MAX_TOPICS_PER_SUBSCRIBER + " topics, this would make " + total));
+      return;
+    }
+    if (from != null) {
+      if (!topics.isEmpty()) {
+        sendControl(error("invalid_argument", "from", "from is only accepted while nothing is subscribed on this socket"
+            + " (subscribed: " + topics.sorted() + "); unsubscribe first or use another socket"));
+        return;
+      }
+      if (from > latest) {
+        sendControl(error("invalid_argument", "from", "from " + from + " is after the latest firing seq " + latest));
+        return;
+      }
+      topics.add(add, from);
+      hub.reindex(this);
+      if (sendControl(subscribed(latest))) {
+        startReplay(from);
+      }
+      return;
+    }
+    boolean fresh = topics.isEmpty();
+    topics.add(add, latest);
+    hub.reindex(this);
+    if (sendControl(subscribed(latest)) && fresh) {
+      startLive(latest);
+    }
+  }
+
+  private void unsubscribe(List<String> remove) {
+    topics.remove(remove);
+    hub.reindex(this);
+    if (topics.isEmpty()) {
+      stop();
+    }
+    sendControl(new JsonObject().put("type", "unsubscribed").put("topics", new JsonArray(topics.sorted())).encode());
+  }
+
+  private String subscribed(long latest) {
+    return new JsonObject().put("type", "subscribed").put("topics", new JsonArray(topics.sorted()))
+        .put("seq", latest).encode();
+  }
+
+  static String error(String code, String field, String message) {
+    JsonObject o = new JsonObject().put("type", "error").put("code", code).put("message", message);
+    if (field != null) {
+      o.put("field", field);
+    }
+    return o.encode();
+  }
+
+  // ---- transport ----
+
+  @Override
+  boolean transportClosed() {
+    return ws.isClosed();
+  }
+
+  @Override
+  boolean transportFull() {
+    try {
+      return ws.writeQueueFull();
+    } catch (IllegalStateException closed) {
+      return true;
+    }
+  }
+
+  @Override
+  void writeFiring(EncodedFiring e) {
+    ws.writeTextMessage(e.json);
+  }
+
+  @Override
+  void writeControl(Object message) {
+    ws.writeTextMessage((String) message);
+  }
+
+  @Override
+  int controlSize(Object message) {
+    return ((String) message).length();
+  }
+
+  @Override
+  Object gapNotice(long fromSeq, long toSeq) {
+    return new JsonObject().put("type", "error").put("code", "gap")
+        .put("message", "firings " + fromSeq + ".." + toSeq + " were trimmed from the firing log before they could"
+            + " be replayed; what is retained follows")
+        .put("from", fromSeq).put("to", toSeq).encode();
+  }
+
+  @Override
+  void closeSlowTransport() {
+    ws.close(CLOSE_TRY_AGAIN_LATER, SLOW_REASON);
+  }
+
+  @Override
+  void closeFailedTransport(Throwable cause) {
+    FiringHub.LOG.log(System.Logger.Level.WARNING, "Replay failed, closing WebSocket subscriber", cause);
+    if (!ws.isClosed()) {
+      ws.writeTextMessage(error("unavailable", null, "the firing log could not be read: " + cause.getMessage()
+          + "; reconnect and resume with from"));
+      ws.close(CLOSE_INTERNAL_ERROR, "firing log unavailable");
+    }
+  }
+
+  @Override
+  Future<Void> closeShutdownTransport() {
+    return ws.isClosed() ? Future.succeededFuture() : ws.close(CLOSE_GOING_AWAY, "server shutting down");
+  }
+}
