@@ -92,6 +92,8 @@ public final class RocksDbTimerStore implements TimerStore {
   private final ArrayDeque<PendingRead> waitingReads = new ArrayDeque<>();
   /** Guarded by lock. */
   private WriteOp.Close closeOp;
+  /** Set once close() was called; a running loadAll stops at its next batch. */
+  private volatile boolean closing;
 
   private record PendingRead(long ticket, Runnable task) {}
 
@@ -265,6 +267,11 @@ public final class RocksDbTimerStore implements TimerStore {
   /** One loadAll step: read a batch on a reader thread, then feed it to the sink on {@code ctx}. */
   private void pump(Reads.TimerScan scan, int batchSize, Function<List<Timer>, Future<Void>> sink, long count,
       Promise<Long> done, Context ctx) {
+    if (closing) {
+      abortScan(scan);
+      ctx.runOnContext(v -> done.fail(new IllegalStateException("store was closed during loadAll")));
+      return;
+    }
     Runnable step = () -> {
       List<Timer> batch;
       boolean end;
@@ -381,6 +388,7 @@ public final class RocksDbTimerStore implements TimerStore {
   public Future<Void> close() {
     synchronized (lock) {
       if (closeOp == null) {
+        closing = true;
         closeOp = new WriteOp.Close(callerContext());
         closeOp.ticket = ++lastTicket;
         queue.add(closeOp);

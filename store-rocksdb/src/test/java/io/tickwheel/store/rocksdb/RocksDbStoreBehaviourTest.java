@@ -1,0 +1,484 @@
+package io.tickwheel.store.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreUnavailableException;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerPage;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** RocksDB-specific behaviour beyond the shared contract: threads, ordering, group commit, close, trimming. */
+class RocksDbStoreBehaviourTest {
+
+  private static Vertx vertx;
+
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void start() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  private RocksDbStoreOptions options() {
+    return new RocksDbStoreOptions().setDataDir(tmp.resolve("db")).setBlockCacheBytes(4 << 20)
+        .setWriteBufferBytes(2 << 20);
+  }
+
+  private RocksDbTimerStore open(RocksDbStoreOptions o) {
+    return await(RocksDbTimerStore.open(vertx, o));
+  }
+
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError("store call failed: " + e.getCause(), e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError("store call did not complete: " + e, e);
+    }
+  }
+
+  private static Throwable failureOf(Future<?> f) {
+    try {
+      f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      throw new AssertionError("expected a failure");
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static Timer timer(String id, long due) {
+    return new Timer(id, "t1", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{\"id\":\"" + id + "\"}", 1, due, 0, 1);
+  }
+
+  private static Timer periodic(String id, long due, long period) {
+    return new Timer(id, "t2", Kind.FIXED_RATE, period, period, 0, Misfire.FIRE_ALL, "[1]", 1, due, 0, 1);
+  }
+
+  private static FiringRequest fire(Timer t, long firedAt, Timer next) {
+    return new FiringRequest(t.id(), t.generation(), t.firings(), true, t.nextDueAt(), firedAt, next);
+  }
+
+  private void recordOnceFirings(RocksDbTimerStore s, int n, long firedAt) {
+    List<Timer> ts = new ArrayList<>();
+    List<FiringRequest> reqs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Timer t = timer("f" + i, 100 + i);
+      ts.add(t);
+      reqs.add(fire(t, firedAt, null));
+    }
+    await(s.putAll(ts));
+    await(s.recordFirings(reqs));
+  }
+
+  // ---- threads ----
+
+  @Test
+  void everyOperationDrivenFromAnEventLoopMakesNoRocksDbCallOnIt() throws Exception {
+    Context ctx = vertx.getOrCreateContext();
+    CompletableFuture<RocksDbTimerStore> result = new CompletableFuture<>();
+    List<Boolean> onLoop = new ArrayList<>();
+    ctx.runOnContext(v -> {
+      Timer p = periodic("p", 100, 50);
+      Timer o = timer("o", 200);
+      RocksDbTimerStore[] s = new RocksDbTimerStore[1];
+      RocksDbTimerStore.open(vertx, options())
+          .compose(store -> {
+            s[0] = store;
+            onLoop.add(Context.isOnEventLoopThread());
+            return store.put(p);
+          })
+          .compose(x -> s[0].putAll(List.of(o, timer("x", 300))))
+          .compose(x -> s[0].update(o.touched(250), 1))
+          .compose(x -> s[0].get("o"))
+          .compose(x -> s[0].list("t1", null, 10))
+          .compose(x -> s[0].list(null, new TimerCursor(100, "p"), 1))
+          .compose(x -> s[0].remove("x"))
+          .compose(x -> s[0].recordFirings(List.of(fire(p, 101, p.fired(150)))))
+          .compose(x -> s[0].readFirings(0, 10))
+          .compose(x -> s[0].lastSeq())
+          .compose(x -> s[0].trimFirings(new Retention(1, 0), 10_000))
+          .compose(x -> s[0].loadAll(1, batch -> {
+            onLoop.add(Context.isOnEventLoopThread());
+            return Future.succeededFuture();
+          }))
+          .compose(x -> {
+            onLoop.add(Context.isOnEventLoopThread());
+            return s[0].close();
+          })
+          .onComplete(ar -> {
+            onLoop.add(Context.isOnEventLoopThread());
+            if (ar.failed()) {
+              result.completeExceptionally(ar.cause());
+            } else {
+              result.complete(s[0]);
+            }
+          });
+    });
+    RocksDbTimerStore store = result.get(30, TimeUnit.SECONDS);
+    assertThat(onLoop).as("the calls were really driven from an event loop").hasSize(5).containsOnly(true);
+    assertThat(store.writeCalls()).isEqualTo(6);
+    assertThat(store.eventLoopNativeCalls()).isZero();
+  }
+
+  @Test
+  void theEventLoopGuardCountsARocksDbCallMadeOnAnEventLoop() throws Exception {
+    EventLoopGuard guard = new EventLoopGuard();
+    guard.check();
+    assertThat(guard.violations()).as("a plain thread is not an event loop").isZero();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    vertx.getOrCreateContext().runOnContext(v -> {
+      guard.check();
+      done.complete(null);
+    });
+    done.get(10, TimeUnit.SECONDS);
+    assertThat(guard.violations()).isEqualTo(1);
+  }
+
+  // ---- ordering and group commit ----
+
+  @Test
+  void aReadCalledRightAfterAWriteWithoutWaitingSeesTheWrite() {
+    RocksDbTimerStore s = open(options());
+    try {
+      List<Future<Timer>> gets = new ArrayList<>();
+      List<Future<TimerPage>> lists = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        s.put(timer("ryw-" + i, 1000 + i));
+        gets.add(s.get("ryw-" + i));
+        lists.add(s.list(null, null, 1000));
+      }
+      for (int i = 0; i < 300; i++) {
+        assertThat(await(gets.get(i))).as("get after put #%d", i).isNotNull();
+        // at least every earlier write; a read is not isolated from writes called after it
+        assertThat(await(lists.get(i)).timers()).as("list after put #%d", i).extracting(Timer::id)
+            .contains("ryw-0", "ryw-" + i);
+      }
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void concurrentWriteCallsAreFoldedIntoFewerBatches() {
+    RocksDbTimerStore s = open(options());
+    try {
+      List<Future<Void>> puts = new ArrayList<>();
+      for (int i = 0; i < 5000; i++) {
+        puts.add(s.put(timer("g-" + i, i)));
+      }
+      puts.forEach(RocksDbStoreBehaviourTest::await);
+      assertThat(s.writeCalls()).isEqualTo(5000);
+      assertThat(s.writeGroups()).isLessThan(5000);
+      assertThat(await(s.loadAll(1000, b -> Future.succeededFuture()))).isEqualTo(5000);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void withMaxGroupOpsOneEveryCallIsItsOwnBatch() {
+    RocksDbTimerStore s = open(options().setMaxGroupOps(1));
+    try {
+      List<Future<Void>> puts = new ArrayList<>();
+      for (int i = 0; i < 500; i++) {
+        puts.add(s.put(timer("g-" + i, i)));
+      }
+      puts.forEach(RocksDbStoreBehaviourTest::await);
+      assertThat(s.writeGroups()).isEqualTo(500);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void conditionalChecksSeeTheEarlierCallsOfTheSameGroup() {
+    RocksDbTimerStore s = open(options());
+    try {
+      Timer p = periodic("cond", 100, 50);
+      Timer touched = p.touched(400);
+      Future<Void> put = s.put(p);
+      Future<Boolean> upd = s.update(touched.withoutPayload(), 1);
+      Future<Boolean> staleUpd = s.update(touched.touched(900), 1);
+      Future<List<FiringResult>> staleFire = s.recordFirings(List.of(fire(p, 100, p.fired(150))));
+      Future<List<FiringResult>> fired = s.recordFirings(List.of(fire(touched, 400, touched.fired(450))));
+      Future<List<FiringResult>> twice = s.recordFirings(List.of(fire(touched, 400, touched.fired(450))));
+      Future<Boolean> removed = s.remove("cond");
+      Future<Boolean> removedAgain = s.remove("cond");
+      await(put);
+      assertThat(await(upd)).isTrue();
+      assertThat(await(staleUpd)).isFalse();
+      assertThat(await(staleFire).get(0).applied()).isFalse();
+      FiringResult r = await(fired).get(0);
+      assertThat(r.firing()).isEqualTo(new Firing(1, "cond", "t2", 1, 400, 400, "[1]"));
+      assertThat(await(twice).get(0).applied()).isFalse();
+      assertThat(await(removed)).isTrue();
+      assertThat(await(removedAgain)).isFalse();
+      assertThat(await(s.lastSeq())).isEqualTo(1);
+      assertThat(await(s.list(null, null, 10)).timers()).isEmpty();
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void theDueIndexFollowsEveryRescheduleAndRemovalAcrossAReopen() {
+    RocksDbTimerStore s = open(options());
+    Timer p = periodic("moving", 100, 50);
+    await(s.putAll(List.of(p, timer("other", 700))));
+    Timer touched = p.touched(500);
+    assertThat(await(s.update(touched, 1))).isTrue();
+    await(s.recordFirings(List.of(fire(touched, 500, touched.fired(900)))));
+    await(s.put(timer("gone", 50)));
+    await(s.remove("gone"));
+    await(s.close());
+    s = open(options());
+    try {
+      TimerPage page = await(s.list(null, null, 10));
+      assertThat(page.timers()).extracting(Timer::id).containsExactly("other", "moving");
+      assertThat(page.timers()).extracting(Timer::nextDueAt).containsExactly(700L, 900L);
+      assertThat(page.timers().get(1).payload()).isEqualTo("[1]");
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void aTopicFilteredListingPagesThroughEveryMatchInOrder() {
+    RocksDbTimerStore s = open(options());
+    try {
+      List<Timer> all = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        all.add(i % 2 == 0 ? timer(String.format("k%02d", i), 1000 - i) : periodic(String.format("k%02d", i), 1000 - i, 10));
+      }
+      await(s.putAll(all));
+      List<String> seen = new ArrayList<>();
+      TimerCursor cursor = null;
+      int pages = 0;
+      do {
+        TimerPage page = await(s.list("t2", cursor, 4));
+        page.timers().forEach(t -> seen.add(t.id()));
+        cursor = page.next();
+        pages++;
+      } while (cursor != null);
+      List<String> expected = new ArrayList<>();
+      for (int i = 29; i >= 1; i -= 2) {
+        expected.add(String.format("k%02d", i));
+      }
+      assertThat(seen).isEqualTo(expected);
+      assertThat(pages).isEqualTo(4);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void aFullWriteQueueFailsFastWithStoreUnavailableAndLosesNoAcceptedWrite() {
+    RocksDbTimerStore s = open(options().setMaxQueuedWrites(2));
+    try {
+      List<Future<Void>> puts = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        puts.add(s.put(timer("q-" + i, i)));
+      }
+      int accepted = 0;
+      int refused = 0;
+      for (Future<Void> f : puts) {
+        try {
+          f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+          accepted++;
+        } catch (ExecutionException e) {
+          assertThat(e.getCause()).isInstanceOf(StoreUnavailableException.class)
+              .hasMessageContaining("write queue is full");
+          refused++;
+        } catch (Exception e) {
+          throw new AssertionError(e);
+        }
+      }
+      assertThat(refused).isPositive();
+      assertThat(await(s.loadAll(1000, b -> Future.succeededFuture()))).isEqualTo(accepted);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  // ---- close ----
+
+  @Test
+  void closeWritesEverythingQueuedBeforeItAndLaterCallsFail() {
+    RocksDbTimerStore s = open(options());
+    List<Future<Void>> puts = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      puts.add(s.put(timer("c-" + i, i)));
+    }
+    Future<Timer> readBeforeClose = s.get("c-1999");
+    Future<Void> closed = s.close();
+    assertThat(s.close()).as("idempotent").isSameAs(closed);
+    await(closed);
+    puts.forEach(RocksDbStoreBehaviourTest::await);
+    assertThat(await(readBeforeClose)).isNotNull();
+    assertThat(failureOf(s.put(timer("late", 1)))).isInstanceOf(IllegalStateException.class)
+        .hasMessage("store is closed");
+    assertThat(failureOf(s.get("c-1"))).isInstanceOf(IllegalStateException.class);
+    RocksDbTimerStore reopened = open(options());
+    try {
+      assertThat(await(reopened.loadAll(500, b -> Future.succeededFuture()))).isEqualTo(2000);
+    } finally {
+      await(reopened.close());
+    }
+  }
+
+  @Test
+  void aFailingSinkEndsLoadAllWithItsFailureAndReleasesTheIterator() {
+    RocksDbTimerStore s = open(options());
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      ts.add(timer("l-" + i, i));
+    }
+    await(s.putAll(ts));
+    AtomicInteger batches = new AtomicInteger();
+    Throwable t = failureOf(s.loadAll(10, b -> batches.incrementAndGet() == 2
+        ? Future.failedFuture(new IllegalStateException("sink is full")) : Future.succeededFuture()));
+    assertThat(t).hasMessage("sink is full");
+    assertThat(batches.get()).isEqualTo(2);
+    assertThat(await(s.get("l-5"))).isNotNull();
+    await(s.close());
+  }
+
+  @Test
+  void closingDuringLoadAllFailsTheStreamAndStillCloses() {
+    RocksDbTimerStore s = open(options());
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      ts.add(timer("l-" + i, i));
+    }
+    await(s.putAll(ts));
+    Promise<Void> firstBatchHeld = Promise.promise();
+    CompletableFuture<Void> inSink = new CompletableFuture<>();
+    Future<Long> load = s.loadAll(10, b -> {
+      inSink.complete(null);
+      return firstBatchHeld.future();
+    });
+    inSink.join();
+    Future<Void> closed = s.close();
+    firstBatchHeld.complete();
+    await(closed);
+    assertThat(failureOf(load)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+  }
+
+  // ---- firing log ----
+
+  @Test
+  void trimByAgeDoesBoundedWorkPerCallAndTheNextCallGoesOn() {
+    RocksDbTimerStore s = open(options().setTrimMaxScan(10));
+    try {
+      recordOnceFirings(s, 35, 1000);
+      Retention byAge = new Retention(1_000_000, 0);
+      assertThat(await(s.trimFirings(byAge, 5000))).isEqualTo(10);
+      assertThat(await(s.trimFirings(byAge, 5000))).isEqualTo(10);
+      assertThat(await(s.trimFirings(byAge, 5000))).isEqualTo(10);
+      assertThat(await(s.trimFirings(byAge, 5000))).as("the newest is kept").isEqualTo(4);
+      assertThat(await(s.trimFirings(byAge, 5000))).isZero();
+      assertThat(await(s.readFirings(0, 100))).extracting(Firing::seq).containsExactly(35L);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void trimByAgeStopsAtTheFirstFiringYoungEnough() {
+    RocksDbTimerStore s = open(options());
+    try {
+      recordOnceFirings(s, 5, 1000);
+      Timer late = timer("late", 100);
+      await(s.put(late));
+      await(s.recordFirings(List.of(fire(late, 4000, null))));
+      recordOnceFirings(s, 3, 1000); // older firedAt after a young one: only a prefix is ever trimmed
+      assertThat(await(s.trimFirings(new Retention(1000, 2000), 5000))).isEqualTo(5);
+      assertThat(await(s.readFirings(0, 100))).extracting(Firing::seq).containsExactly(6L, 7L, 8L, 9L);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void theSequenceSurvivesTrimmingToTheNewestFiringAndAReopen() {
+    RocksDbTimerStore s = open(options());
+    recordOnceFirings(s, 50, 1000);
+    assertThat(await(s.trimFirings(new Retention(1, Long.MAX_VALUE), 2000))).isEqualTo(49);
+    await(s.close());
+    s = open(options());
+    try {
+      assertThat(await(s.lastSeq())).isEqualTo(50);
+      assertThat(await(s.readFirings(0, 100))).extracting(Firing::seq).containsExactly(50L);
+      assertThat(await(s.trimFirings(new Retention(1, Long.MAX_VALUE), 2000))).isZero();
+      Timer t = timer("next", 10);
+      await(s.put(t));
+      assertThat(await(s.recordFirings(List.of(fire(t, 20, null)))).get(0).firing().seq()).isEqualTo(51);
+      assertThat(await(s.trimFirings(new Retention(1, Long.MAX_VALUE), 2000))).isEqualTo(1);
+      assertThat(await(s.readFirings(0, 100))).extracting(Firing::seq).containsExactly(51L);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void withFsyncWritesAreDurableAcrossAReopen() {
+    RocksDbTimerStore s = open(options().setFsync(true));
+    recordOnceFirings(s, 3, 1000);
+    await(s.put(timer("synced", 5)));
+    await(s.close());
+    s = open(options().setFsync(true));
+    try {
+      assertThat(await(s.get("synced"))).isEqualTo(timer("synced", 5));
+      assertThat(await(s.lastSeq())).isEqualTo(3);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void invalidArgumentsFailWithMessagesNamingTheField() {
+    RocksDbTimerStore s = open(options());
+    try {
+      assertThat(failureOf(s.loadAll(0, b -> Future.succeededFuture()))).hasMessage("batchSize must be >= 1, was 0");
+      assertThat(failureOf(s.list(null, null, -1))).hasMessage("limit must be >= 0, was -1");
+      assertThat(failureOf(s.readFirings(0, -5))).hasMessage("limit must be >= 0, was -5");
+      assertThatThrownBy(() -> new RocksDbStoreOptions().setMaxGroupOps(0))
+          .hasMessage("maxGroupOps must be >= 1, was 0");
+      assertThatThrownBy(() -> new RocksDbStoreOptions().setBlockCacheBytes(-1))
+          .hasMessage("blockCacheBytes must be >= 0, was -1");
+    } finally {
+      await(s.close());
+    }
+  }
+}
