@@ -9,7 +9,8 @@ import java.util.SplittableRandom;
  *   <li>Keys are {@code "timer-" + i} (hash codes computed up front, so no peer pays for the first
  *       {@link String#hashCode}).</li>
  *   <li>Far delays, for the pre-filled and re-armed timers, are uniform in [1 h, 2 h): far enough not to
- *       fire during a trial, spread over many slots of every wheel.</li>
+ *       fire during a trial, spread over many slots of every wheel. A table of 2<sup>20</sup> random delays,
+ *       so that a million timers get (nearly) distinct due times rather than clumps on a few.</li>
  *   <li>{@link #order} is a random permutation of the pending timers, so that cancel and churn touch them in
  *       random order (as heartbeats do), not in allocation order.</li>
  * </ul>
@@ -20,7 +21,7 @@ public final class Fixtures {
   public static final int DRAIN_WINDOW_MS = 100;
 
   private static final long HOUR_MS = 3_600_000L;
-  private static final int DELAYS = 1 << 16;
+  private static final int DELAYS = 1 << 20;
 
   private final String[] keys;
   private final long[] farDelaysMs = new long[DELAYS];
