@@ -210,8 +210,9 @@ public final class RedisStoreOptions {
   }
 
   /**
-   * TCP/TLS options for the client (e.g. the trust store or {@code setTrustAll} for {@code rediss://}); the
-   * store still sets the connect timeout, TCP keep-alive and no-delay on a copy. {@code null} = defaults.
+   * TCP/TLS options for the client (e.g. the trust store for {@code rediss://}); the store still sets the connect
+   * timeout, TCP keep-alive and no-delay on a copy, and hostname verification {@code HTTPS} unless these options
+   * set another algorithm ({@code ""} turns it off). {@code null} = defaults (the JVM's trust store).
    */
   public RedisStoreOptions setNetClientOptions(NetClientOptions netClientOptions) {
     this.netClientOptions = netClientOptions == null ? null : new NetClientOptions(netClientOptions);

@@ -80,6 +80,9 @@ public final class RedisLink {
     NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
         : new NetClientOptions(options.getNetClientOptions());
     net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
+    if (options.getNetClientOptions() == null || net.getHostnameVerificationAlgorithm() == null) {
+      net.setHostnameVerificationAlgorithm("HTTPS"); // rediss:// checks the server's name unless told otherwise
+    }
     RedisOptions ro = new RedisOptions()
         .setType(options.isCluster() ? RedisClientType.CLUSTER : RedisClientType.STANDALONE)
         .setEndpoints(endpoints)
