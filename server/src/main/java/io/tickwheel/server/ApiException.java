@@ -1,0 +1,68 @@
+package io.tickwheel.server;
+
+/**
+ * A request that cannot be served, with the HTTP status and the contract's error code it is answered with:
+ * {@code {"error":{"code","message","field"?}}}. Carries no stack trace (it is an answer, not a fault).
+ */
+public final class ApiException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+  private final String code;
+  private final String field;
+
+  public ApiException(int status, String code, String message, String field) {
+    super(message, null, false, false);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+
+  /** The HTTP status. */
+  public int status() {
+    return status;
+  }
+
+  /** The contract's error code, e.g. {@code invalid_argument}. */
+  public String code() {
+    return code;
+  }
+
+  /** The offending field, or {@code null}. */
+  public String field() {
+    return field;
+  }
+
+  public static ApiException invalid(String field, String message) {
+    return new ApiException(400, "invalid_argument", message, field);
+  }
+
+  public static ApiException tooLarge(String field, String message) {
+    return new ApiException(413, "payload_too_large", message, field);
+  }
+
+  public static ApiException notFound(String message) {
+    return new ApiException(404, "not_found", message, null);
+  }
+
+  public static ApiException alreadyExists(String id) {
+    return new ApiException(409, "already_exists", "a timer with id \"" + id + "\" already exists", "id");
+  }
+
+  public static ApiException exhausted(long max) {
+    return new ApiException(429, "resource_exhausted",
+        "the server holds its maximum of " + max + " pending timers (--max-pending); retry later", null);
+  }
+
+  public static ApiException unavailable(String message) {
+    return new ApiException(503, "unavailable", message, null);
+  }
+
+  public static ApiException unauthenticated(String message) {
+    return new ApiException(401, "unauthenticated", message, null);
+  }
+
+  public static ApiException internal(String message) {
+    return new ApiException(500, "internal", message, null);
+  }
+}

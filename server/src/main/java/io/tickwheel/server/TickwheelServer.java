@@ -1,0 +1,137 @@
+package io.tickwheel.server;
+
+import io.tickwheel.core.model.Limits;
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.http.OriginCheck;
+import io.tickwheel.server.http.Routes;
+import io.tickwheel.server.http.TimersApi;
+import io.tickwheel.server.http.WheelStream;
+import io.tickwheel.server.http.WheelView;
+import io.tickwheel.server.metrics.MeteredStore;
+import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.util.function.LongSupplier;
+
+/**
+ * The server as one verticle: its context is the <em>owner</em> of the wheel, the scheduler, the firing hub and
+ * the HTTP server, so every handler runs on that one event loop and nothing is shared across threads.
+ *
+ * <p>Start: open the store → listen (so {@code /health} answers 503 {@code recovering}) → recover every stored
+ * timer into the wheel → ready ({@link #start()} completes; Main then prints the listening line).
+ * Stop: stop accepting connections → stop the scheduler (waiting for a firing batch in flight) → close streams,
+ * hub and store (flushing it).
+ */
+public final class TickwheelServer extends VerticleBase {
+
+  private static final System.Logger LOG = System.getLogger(TickwheelServer.class.getName());
+
+  private final ServerConfig cfg;
+  private final TimerStore givenStore;
+  private final LongSupplier clock;
+  private final Scheduler.Options schedulerOptions;
+
+  private TimerStore store;
+  private Metrics metrics;
+  private Scheduler scheduler;
+  private WheelStream wheelStream;
+  private HttpServer http;
+  private volatile int port = -1;
+
+  /** A server that opens the store {@code cfg} names and reads the system clock. */
+  public TickwheelServer(ServerConfig cfg) {
+    this(cfg, null, System::currentTimeMillis, null);
+  }
+
+  /**
+   * @param givenStore       a store to use instead of opening one (tests), or {@code null}; closed on stop
+   * @param clock            epoch ms
+   * @param schedulerOptions scheduler options, or {@code null} for those derived from {@code cfg}
+   */
+  public TickwheelServer(ServerConfig cfg, TimerStore givenStore, LongSupplier clock, Scheduler.Options schedulerOptions) {
+    this.cfg = cfg;
+    this.givenStore = givenStore;
+    this.clock = clock;
+    this.schedulerOptions = schedulerOptions != null ? schedulerOptions : optionsFrom(cfg);
+  }
+
+  /** The scheduler options {@code cfg} asks for. */
+  public static Scheduler.Options optionsFrom(ServerConfig cfg) {
+    return Scheduler.Options.defaults(cfg.tickMs())
+        .withMaxPending(cfg.maxPending())
+        .withMisfireThresholdMs(cfg.misfireThresholdMs())
+        .withRetention(new Retention(cfg.logRetentionCount(), cfg.logRetentionMs()), 10_000);
+  }
+
+  @Override
+  public Future<?> start() {
+    long startedAt = clock.getAsLong();
+    Future<TimerStore> opened = givenStore != null ? Future.succeededFuture(givenStore) : StoreFactory.open(vertx, cfg);
+    OriginCheck origins = new OriginCheck(cfg.allowedOrigins());
+    return opened.compose(raw -> {
+      metrics = new Metrics();
+      store = new MeteredStore(raw, metrics);
+      scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
+      metrics.pendingGauge(scheduler::pending);
+      return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
+    }).compose(openapi -> {
+      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
+      TimersApi timers = new TimersApi(scheduler, store, parser);
+      WheelView view = new WheelView(scheduler, metrics, () -> 0);
+      wheelStream = new WheelStream(vertx, view);
+      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),
+          cfg.allowedOrigins(), origins, null, null, () -> 0, openapi, startedAt);
+      http = vertx.createHttpServer(new HttpServerOptions()
+              .setHost(cfg.host())
+              .setPort(cfg.port())
+              .setIdleTimeout(0)
+              .setMaxWebSocketMessageSize(64 * 1024))
+          .requestHandler(Routes.router(deps));
+      return http.listen();
+    }).compose(server -> {
+      port = server.actualPort();
+      origins.own(cfg.url(port));
+      return scheduler.recover();
+    }).onSuccess(n -> LOG.log(System.Logger.Level.INFO, "recovered " + n + " timers from the " + store.name() + " store"))
+        .recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
+  }
+
+  @Override
+  public Future<?> stop() {
+    return cleanup();
+  }
+
+  private Future<Void> cleanup() {
+    Future<Void> f = http != null ? http.close() : Future.succeededFuture();
+    return f.otherwiseEmpty()
+        .compose(v -> scheduler != null ? scheduler.stop() : Future.<Void>succeededFuture())
+        .compose(v -> {
+          if (wheelStream != null) {
+            wheelStream.closeAll();
+          }
+          TimerStore s = store != null ? store : givenStore;
+          return s != null ? s.close().otherwiseEmpty() : Future.<Void>succeededFuture();
+        });
+  }
+
+  /** The port the server listens on (after start), -1 before. */
+  public int actualPort() {
+    return port;
+  }
+
+  /** The scheduler (after start). */
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  /** The meters (after start). */
+  public Metrics metrics() {
+    return metrics;
+  }
+}

@@ -1,0 +1,117 @@
+package io.tickwheel.server.http;
+
+import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.ApiException;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
+
+/**
+ * Writes every error as the contract's {@code {"error":{"code","message","field"?}}} with its status, and maps
+ * whatever failed a route (an {@link ApiException}, a {@link ValidationException}, a bad JSON body, a body over
+ * the limit, a missing route) to one. Bad input never becomes a 500; a body over the limit closes the connection
+ * after the 413 so the rest of it is never read.
+ *
+ * <p>Stateless, thread safe.
+ */
+public final class ErrorResponses {
+
+  private static final System.Logger LOG = System.getLogger(ErrorResponses.class.getName());
+
+  private ErrorResponses() {}
+
+  /** The error body. */
+  public static JsonObject body(ApiException e) {
+    JsonObject err = new JsonObject().put("code", e.code()).put("message", e.getMessage());
+    if (e.field() != null) {
+      err.put("field", e.field());
+    }
+    return new JsonObject().put("error", err);
+  }
+
+  /** Answers {@code e}, unless a response has already started (then the connection is reset). */
+  public static void send(RoutingContext rc, ApiException e) {
+    HttpServerResponse res = rc.response();
+    if (res.headWritten()) {
+      if (!res.ended()) {
+        res.reset();
+      }
+      return;
+    }
+    res.setStatusCode(e.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    if (e.status() == 401) {
+      res.putHeader("WWW-Authenticate", "Bearer realm=\"tickwheel\"");
+    }
+    if (e.status() == 413 && !rc.request().isEnded()) {
+      // The rest of an oversized body is not read: answer, then close.
+      res.putHeader(HttpHeaders.CONNECTION, "close");
+      res.end(body(e).toBuffer()).onComplete(v -> rc.request().connection().close());
+      return;
+    }
+    res.end(body(e).toBuffer());
+  }
+
+  /** The router's failure handler: maps the failure (or bare status) to a JSON error. */
+  public static void handle(RoutingContext rc) {
+    send(rc, toApi(rc.failure(), rc.statusCode()));
+  }
+
+  /** The router's handler for a bare status (404 no route, 405 wrong method, 413 body too large…). */
+  public static void status(RoutingContext rc, int status) {
+    send(rc, forStatus(status, rc));
+  }
+
+  static ApiException toApi(Throwable f, int status) {
+    if (f instanceof ApiException a) {
+      return a;
+    }
+    if (f instanceof ValidationException v) {
+      return v.tooLarge() ? ApiException.tooLarge(v.field(), v.getMessage()) : ApiException.invalid(v.field(), v.getMessage());
+    }
+    if (f instanceof DecodeException d) {
+      return ApiException.invalid(null, "the body is not valid JSON: " + shorten(d.getMessage()));
+    }
+    if (f instanceof HttpException h) {
+      return forStatus(h.getStatusCode(), null);
+    }
+    if (f == null) {
+      return forStatus(status, null);
+    }
+    LOG.log(System.Logger.Level.ERROR, "unexpected failure", f);
+    return ApiException.internal("internal error: " + f.getClass().getSimpleName());
+  }
+
+  static ApiException forStatus(int status, RoutingContext rc) {
+    String what = rc == null ? "" : " for " + rc.request().method() + " " + shorten(rc.request().path());
+    return switch (status) {
+      case 400 -> ApiException.invalid(null, "bad request" + what);
+      case 401 -> ApiException.unauthenticated("missing or wrong bearer token");
+      case 403 -> new ApiException(403, "permission_denied", "forbidden" + what, null);
+      case 404 -> ApiException.notFound("no such route" + what);
+      case 405 -> new ApiException(405, "method_not_allowed", "method not allowed" + what, null);
+      case 413 -> ApiException.tooLarge(null, "the request body is over the limit of 1 MiB");
+      case 414, 431 -> new ApiException(status, "invalid_argument", "request line or headers too large", null);
+      case 415 -> new ApiException(415, "invalid_argument", "unsupported media type", null);
+      case 503 -> ApiException.unavailable("service unavailable");
+      default -> status >= 400 && status < 500
+          ? new ApiException(status, "invalid_argument", "request refused (HTTP " + status + ")", null)
+          : ApiException.internal("internal error (HTTP " + status + ")");
+    };
+  }
+
+  static String shorten(String s) {
+    if (s == null) {
+      return "";
+    }
+    return s.length() <= 200 ? s : s.substring(0, 200) + "…";
+  }
+
+  /** A JSON success answer. */
+  public static void json(RoutingContext rc, int status, Buffer body) {
+    rc.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
+  }
+}

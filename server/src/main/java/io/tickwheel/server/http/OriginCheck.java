@@ -1,0 +1,42 @@
+package io.tickwheel.server.http;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Which browser origins may open the WebSocket: the server's own ({@code http://HOST:PORT} as configured, or
+ * {@code http://} + the request's {@code Host} header, i.e. a page the server itself served), and those of
+ * {@code --allowed-origins} ({@code *} allows any). A request without {@code Origin} is not from a browser page and
+ * passes (the token protects it). Immutable, thread safe.
+ */
+public final class OriginCheck {
+
+  private final List<String> allowed;
+  private volatile String own;
+
+  public OriginCheck(List<String> allowed) {
+    this.allowed = allowed.stream().map(OriginCheck::norm).toList();
+  }
+
+  /** Sets the server's own origin once the port is known. */
+  public void own(String origin) {
+    this.own = norm(origin);
+  }
+
+  /** Whether a request with this {@code Origin} and {@code Host} may upgrade. */
+  public boolean allows(String origin, String host) {
+    if (origin == null) {
+      return true;
+    }
+    String o = norm(origin);
+    if (o.equals(own) || (host != null && o.equals(norm("http://" + host)))) {
+      return true;
+    }
+    return allowed.contains("*") || allowed.contains(o);
+  }
+
+  private static String norm(String s) {
+    String t = s.trim().toLowerCase(Locale.ROOT);
+    return t.endsWith("/") ? t.substring(0, t.length() - 1) : t;
+  }
+}

@@ -1,0 +1,183 @@
+package io.tickwheel.server.http;
+
+import io.tickwheel.server.ApiException;
+import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.CorsHandler;
+import io.vertx.ext.web.handler.StaticHandler;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntSupplier;
+
+/**
+ * The HTTP surface: which handler serves which route, in which order (CORS → request metrics → auth → recovery gate →
+ * body limit → handler; every failure through {@link ErrorResponses}). See {@code openapi.yaml}.
+ */
+public final class Routes {
+
+  /** Largest request body, bytes (1 MiB). Bigger bodies get 413 without being read. */
+  public static final long MAX_BODY_BYTES = 1024 * 1024;
+
+  private static final String ROUTE = "tw.route";
+
+  /**
+   * What the router needs.
+   *
+   * @param token         the bearer token, or {@code null}
+   * @param allowedOrigins CORS / WebSocket origins besides the server's own
+   * @param origins       the WebSocket Origin check
+   * @param webSocket     the firing hub's WebSocket entry ({@code /v1/ws}), after auth and Origin checks
+   * @param events        the firing hub's SSE entry ({@code GET /v1/events}), after auth
+   * @param subscribers   how many firing subscribers are connected
+   * @param openapi       the OpenAPI document's text
+   * @param startedAtMs   when the server started, epoch ms
+   */
+  public record Deps(Vertx vertx, Scheduler scheduler, Metrics metrics, TimersApi timers, WheelView wheelView,
+      WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
+      Handler<ServerWebSocket> webSocket, Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
+      long startedAtMs) {}
+
+  private Routes() {}
+
+  /** Builds the router. */
+  public static Router router(Deps d) {
+    Router router = Router.router(d.vertx());
+    Scheduler scheduler = d.scheduler();
+
+    if (!d.allowedOrigins().isEmpty()) {
+      CorsHandler cors = CorsHandler.create()
+          .allowedMethods(Set.of(HttpMethod.GET, HttpMethod.POST, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.OPTIONS))
+          .allowedHeaders(Set.of("Authorization", "Content-Type", "Last-Event-ID"))
+          .exposedHeader("Location")
+          .maxAgeSeconds(600);
+      if (d.allowedOrigins().contains("*")) {
+        cors.addOrigin("*");
+      } else {
+        cors.addOrigins(d.allowedOrigins());
+      }
+      router.route().handler(cors);
+    }
+
+    router.route().handler(rc -> {
+      long t0 = System.nanoTime();
+      rc.addEndHandler(v -> {
+        String route = rc.get(ROUTE);
+        d.metrics().httpRequest(rc.request().method().name(), route == null ? "other" : route,
+            rc.response().getStatusCode(), System.nanoTime() - t0);
+      });
+      rc.next();
+    });
+
+    // open endpoints
+    router.get("/health").handler(tag("/health")).handler(rc -> {
+      if (!scheduler.ready()) {
+        ErrorResponses.json(rc, 503, new JsonObject().put("status", "recovering").toBuffer());
+        return;
+      }
+      JsonObject h = new JsonObject()
+          .put("status", "up")
+          .put("store", scheduler.store().name())
+          .put("pending", scheduler.pending())
+          .put("firedTotal", scheduler.publishedTotal())
+          .put("subscribers", d.subscribers().getAsInt())
+          .put("tickMs", scheduler.tickMs())
+          .put("uptimeMs", scheduler.now() - d.startedAtMs());
+      ErrorResponses.json(rc, 200, h.toBuffer());
+    });
+    router.get("/metrics").handler(tag("/metrics")).handler(rc -> rc.response()
+        .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
+        .end(d.metrics().scrape()));
+    router.get("/openapi.yaml").handler(tag("/openapi.yaml")).handler(rc -> rc.response()
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/yaml; charset=utf-8")
+        .end(d.openapi()));
+    router.get("/").handler(tag("/")).handler(rc -> rc.redirect("/console/"));
+    router.get("/console").handler(tag("/console")).handler(rc -> rc.redirect("/console/"));
+    router.get("/console/*").handler(tag("/console/*")).handler(StaticHandler.create("console")
+        .setIndexPage("index.html").setCachingEnabled(true).setDirectoryListing(false));
+
+    // /v1: auth first (before any body is read), then the recovery gate
+    if (d.token() != null) {
+      router.route("/v1/*").handler(new AuthHandler(d.token()));
+    }
+    router.route("/v1/*").handler(rc -> {
+      if (scheduler.ready()) {
+        rc.next();
+      } else {
+        rc.fail(ApiException.unavailable("the server is recovering its timers; retry shortly"));
+      }
+    });
+
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
+    TimersApi t = d.timers();
+    on(router.post("/v1/timers/batch").handler(body), "/v1/timers/batch").handler(t::batch);
+    on(router.post("/v1/timers").handler(body), "/v1/timers").handler(t::create);
+    on(router.get("/v1/timers"), "/v1/timers").handler(t::list);
+    on(router.put("/v1/timers/:id").handler(body), "/v1/timers/:id").handler(t::upsert);
+    on(router.get("/v1/timers/:id"), "/v1/timers/:id").handler(t::get);
+    on(router.delete("/v1/timers/:id"), "/v1/timers/:id").handler(t::delete);
+    on(router.post("/v1/timers/:id/touch").handler(body), "/v1/timers/:id/touch").handler(t::touch);
+    on(router.get("/v1/wheel"), "/v1/wheel").handler(rc ->
+        ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
+    on(router.get("/v1/wheel/stream"), "/v1/wheel/stream").handler(d.wheelStream()::handle);
+    on(router.get("/v1/events"), "/v1/events").handler(rc -> {
+      if (d.events() == null) {
+        rc.fail(ApiException.unavailable("firing push is not available in this build"));
+      } else {
+        d.events().handle(rc);
+      }
+    });
+    on(router.get("/v1/ws"), "/v1/ws").handler(rc -> upgrade(rc, d));
+
+    router.route().failureHandler(ErrorResponses::handle);
+    for (int status : new int[] {400, 401, 403, 404, 405, 413, 414, 415, 431, 500, 501, 503}) {
+      router.errorHandler(status, rc -> ErrorResponses.status(rc, status));
+    }
+    return router;
+  }
+
+  private static void upgrade(RoutingContext rc, Deps d) {
+    if (!rc.request().canUpgradeToWebSocket()) {
+      rc.fail(ApiException.invalid(null, "/v1/ws needs a WebSocket upgrade request"));
+      return;
+    }
+    String origin = rc.request().getHeader(HttpHeaders.ORIGIN);
+    if (!d.origins().allows(origin, rc.request().getHeader(HttpHeaders.HOST))) {
+      rc.fail(new ApiException(403, "permission_denied",
+          "Origin \"" + ErrorResponses.shorten(origin) + "\" is not allowed (see --allowed-origins)", null));
+      return;
+    }
+    if (d.webSocket() == null) {
+      rc.fail(ApiException.unavailable("firing push is not available in this build"));
+      return;
+    }
+    rc.request().toWebSocket().onComplete(ar -> {
+      if (ar.succeeded()) {
+        d.webSocket().handle(ar.result());
+      } else if (!rc.response().headWritten()) {
+        rc.fail(ApiException.invalid(null, "WebSocket upgrade failed: " + ar.cause().getMessage()));
+      }
+    });
+  }
+
+  private static Route on(Route r, String name) {
+    return r.handler(tag(name));
+  }
+
+  private static Handler<RoutingContext> tag(String name) {
+    return rc -> {
+      rc.put(ROUTE, name);
+      rc.next();
+    };
+  }
+}

@@ -1,0 +1,243 @@
+package io.tickwheel.server.http;
+
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerJson;
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.ApiException;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Scheduler} (writes) or the store
+ * (reads), answer. Thin: no scheduling logic here. Runs on the owner context (the scheduler's).
+ */
+public final class TimersApi {
+
+  /** Most timers in one batch call. */
+  public static final int MAX_BATCH = 10_000;
+  /** Default and largest page of a listing. */
+  public static final int DEFAULT_LIMIT = 100;
+  public static final int MAX_LIMIT = 1000;
+
+  private final Scheduler scheduler;
+  private final TimerStore store;
+  private final TimerParser parser;
+
+  public TimersApi(Scheduler scheduler, TimerStore store, TimerParser parser) {
+    this.scheduler = scheduler;
+    this.store = store;
+    this.parser = parser;
+  }
+
+  /** {@code POST /v1/timers}: 201 with {@code Location}, 409 if the id exists. */
+  public void create(RoutingContext rc) {
+    TimerSpec spec = parse(JsonBodies.object(rc, false));
+    answer(rc, scheduler.create(spec), t -> {
+      rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
+      ErrorResponses.json(rc, 201, TimerJson.toJson(t).toBuffer());
+    });
+  }
+
+  /** {@code PUT /v1/timers/{id}}: 201 created, 200 replaced. */
+  public void upsert(RoutingContext rc) {
+    String id = pathId(rc);
+    TimerSpec spec = parse(JsonBodies.object(rc, false));
+    if (spec.id() != null && !spec.id().equals(id)) {
+      throw ApiException.invalid("id", "the body's id \"" + spec.id() + "\" differs from the path's \"" + id + "\"");
+    }
+    answer(rc, scheduler.upsert(spec.withId(id)), u -> {
+      if (u.created()) {
+        rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + id);
+      }
+      ErrorResponses.json(rc, u.created() ? 201 : 200, TimerJson.toJson(u.timer()).toBuffer());
+    });
+  }
+
+  /** {@code GET /v1/timers/{id}}: 200, 404. */
+  public void get(RoutingContext rc) {
+    String id = pathId(rc);
+    answer(rc, store.get(id), t -> {
+      if (t == null) {
+        rc.fail(notFound(id));
+      } else {
+        ErrorResponses.json(rc, 200, TimerJson.toJson(t).toBuffer());
+      }
+    });
+  }
+
+  /** {@code DELETE /v1/timers/{id}}: 204, 404. */
+  public void delete(RoutingContext rc) {
+    String id = pathId(rc);
+    answer(rc, scheduler.cancel(id), existed -> {
+      if (existed) {
+        rc.response().setStatusCode(204).end();
+      } else {
+        rc.fail(notFound(id));
+      }
+    });
+  }
+
+  /** {@code POST /v1/timers/{id}/touch}, optional body {@code {"delayMs": n}}: 200, 404. */
+  public void touch(RoutingContext rc) {
+    String id = pathId(rc);
+    Long delay;
+    try {
+      delay = parser.parseTouch(JsonBodies.object(rc, true));
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
+    }
+    answer(rc, scheduler.touch(id, delay), t -> {
+      if (t == null) {
+        rc.fail(notFound(id));
+      } else {
+        ErrorResponses.json(rc, 200, TimerJson.toJson(t).toBuffer());
+      }
+    });
+  }
+
+  /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
+  public void list(RoutingContext rc) {
+    String topic = rc.request().getParam("topic");
+    if (topic != null && !TimerParser.TOPIC.matcher(topic).matches()) {
+      throw ApiException.invalid("topic", "topic must match [A-Za-z0-9._-]{1,100}, was \"" + ErrorResponses.shorten(topic) + "\"");
+    }
+    int limit = DEFAULT_LIMIT;
+    String l = rc.request().getParam("limit");
+    if (l != null) {
+      try {
+        limit = Integer.parseInt(l);
+      } catch (NumberFormatException e) {
+        limit = -1;
+      }
+      if (limit < 1 || limit > MAX_LIMIT) {
+        throw ApiException.invalid("limit", "limit must be an integer between 1 and " + MAX_LIMIT
+            + ", was \"" + ErrorResponses.shorten(l) + "\"");
+      }
+    }
+    TimerCursor after = null;
+    String c = rc.request().getParam("cursor");
+    if (c != null && !c.isEmpty()) {
+      try {
+        after = TimerCursor.decode(c);
+      } catch (IllegalArgumentException e) {
+        throw ApiException.invalid("cursor", ErrorResponses.shorten(e.getMessage()));
+      }
+    }
+    answer(rc, store.list(topic, after, limit), page -> {
+      JsonArray arr = new JsonArray(new ArrayList<>(page.timers().size()));
+      for (Timer t : page.timers()) {
+        arr.add(TimerJson.toJson(t));
+      }
+      JsonObject body = new JsonObject().put("timers", arr).put("next", page.next() == null ? null : page.next().encode());
+      ErrorResponses.json(rc, 200, body.toBuffer());
+    });
+  }
+
+  /**
+   * {@code POST /v1/timers/batch} with {@code {"timers":[…]}} (at most {@value #MAX_BATCH}): every valid timer is
+   * created in one atomic store write; answers 200 {@code {"results":[…]}} in order, each
+   * {@code {"status":201,"timer":…}} or {@code {"status":4xx,"error":…}}.
+   */
+  public void batch(RoutingContext rc) {
+    JsonObject body = JsonBodies.object(rc, false);
+    for (String f : body.fieldNames()) {
+      if (!"timers".equals(f)) {
+        throw ApiException.invalid(f, "unknown field '" + ErrorResponses.shorten(f) + "' (a batch is {\"timers\":[…]})");
+      }
+    }
+    Object v = body.getValue("timers");
+    if (!(v instanceof JsonArray arr)) {
+      throw ApiException.invalid("timers", "timers must be an array of timers, was " + JsonBodies.kind(v));
+    }
+    if (arr.size() > MAX_BATCH) {
+      throw ApiException.invalid("timers", "a batch holds at most " + MAX_BATCH + " timers, was " + arr.size());
+    }
+    int n = arr.size();
+    List<TimerSpec> specs = new ArrayList<>(n);
+    ApiException[] invalid = new ApiException[n];
+    long now = scheduler.now();
+    for (int i = 0; i < n; i++) {
+      Object item = arr.getValue(i);
+      if (!(item instanceof JsonObject o)) {
+        invalid[i] = ApiException.invalid("timers[" + i + "]", "timers[" + i + "] must be an object, was " + JsonBodies.kind(item));
+        specs.add(null);
+        continue;
+      }
+      try {
+        specs.add(parseAt(o, now));
+      } catch (ApiException e) {
+        invalid[i] = e;
+        specs.add(null);
+      }
+    }
+    answer(rc, scheduler.createAll(specs), outcomes -> {
+      JsonArray results = new JsonArray(new ArrayList<>(n));
+      for (int i = 0; i < n; i++) {
+        Object o = outcomes.get(i);
+        if (o instanceof Timer t) {
+          results.add(new JsonObject().put("status", 201).put("timer", TimerJson.toJson(t)));
+        } else {
+          ApiException e = invalid[i] != null ? invalid[i] : (ApiException) o;
+          results.add(new JsonObject().put("status", e.status()).put("error", ErrorResponses.body(e).getJsonObject("error")));
+        }
+      }
+      ErrorResponses.json(rc, 200, new JsonObject().put("results", results).toBuffer());
+    });
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private TimerSpec parse(JsonObject body) {
+    return parseAt(body, scheduler.now());
+  }
+
+  private TimerSpec parseAt(JsonObject body, long now) {
+    try {
+      return parser.parse(body, now);
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
+    } catch (RuntimeException e) {
+      // A value the parser could not even read (e.g. a number beyond double range): still the client's input.
+      throw ApiException.invalid(null, "invalid timer: " + ErrorResponses.shorten(String.valueOf(e.getMessage())));
+    }
+  }
+
+  private static String pathId(RoutingContext rc) {
+    String id = rc.pathParam("id");
+    try {
+      TimerParser.checkId(id);
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
+    }
+    return id;
+  }
+
+  private static ApiException notFound(String id) {
+    return ApiException.notFound("no timer with id \"" + id + "\"");
+  }
+
+  /** Runs {@code onSuccess} with the result, or fails the route (mapped by the failure handler). */
+  private static <T> void answer(RoutingContext rc, Future<T> f, java.util.function.Consumer<T> onSuccess) {
+    f.onComplete(ar -> {
+      if (ar.failed()) {
+        rc.fail(ar.cause());
+        return;
+      }
+      try {
+        onSuccess.accept(ar.result());
+      } catch (RuntimeException e) {
+        rc.fail(e);
+      }
+    });
+  }
+}

@@ -1,0 +1,92 @@
+package io.tickwheel.server.scheduler;
+
+import io.tickwheel.server.ApiException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Per-timer-id mutual exclusion for the owner event loop: at most one operation (a write from the API, or the
+ * settlement of a firing) works on an id at a time; the others queue in arrival order. No threads are blocked:
+ * a waiter gets a future.
+ *
+ * <p><b>Owner thread only</b> (not thread safe). A waiter that does not get the lock within its timeout fails with
+ * a 503 {@link ApiException} (the store is slow or down), so no request hangs.
+ */
+final class IdLocks {
+
+  private static final class Waiter {
+    final Promise<Void> promise = Promise.promise();
+    long timerId = -1;
+  }
+
+  private final Vertx vertx;
+  /** Held ids; the value is the queue of waiters, {@code null} when nobody waits. */
+  private final Map<String, ArrayDeque<Waiter>> held = new HashMap<>();
+
+  IdLocks(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  /** Whether an operation holds {@code id}. */
+  boolean isHeld(String id) {
+    return held.containsKey(id);
+  }
+
+  /** Number of held ids. */
+  int size() {
+    return held.size();
+  }
+
+  /** Takes {@code id} if free; returns whether it was taken. */
+  boolean tryLock(String id) {
+    if (held.containsKey(id)) {
+      return false;
+    }
+    held.put(id, null);
+    return true;
+  }
+
+  /**
+   * Takes {@code id}, now if free, else after the operations ahead of this one release it.
+   *
+   * @param timeoutMs how long to wait at most before failing with 503
+   */
+  Future<Void> lock(String id, long timeoutMs) {
+    if (tryLock(id)) {
+      return Future.succeededFuture();
+    }
+    ArrayDeque<Waiter> q = held.get(id);
+    if (q == null) {
+      q = new ArrayDeque<>(2);
+      held.put(id, q);
+    }
+    Waiter w = new Waiter();
+    q.add(w);
+    ArrayDeque<Waiter> queue = q;
+    w.timerId = vertx.setTimer(timeoutMs, t -> {
+      if (queue.remove(w)) {
+        w.promise.fail(ApiException.unavailable(
+            "timer \"" + id + "\" is busy (its firing is still being recorded); the store may be slow or down"));
+      }
+    });
+    return w.promise.future();
+  }
+
+  /** Releases {@code id}: hands it to the next waiter (which runs now, on this thread) or frees it. */
+  void unlock(String id) {
+    ArrayDeque<Waiter> q = held.get(id);
+    if (q == null || q.isEmpty()) {
+      held.remove(id);
+      return;
+    }
+    Waiter next = q.poll();
+    if (next.timerId >= 0) {
+      vertx.cancelTimer(next.timerId);
+    }
+    next.promise.complete();
+  }
+}
