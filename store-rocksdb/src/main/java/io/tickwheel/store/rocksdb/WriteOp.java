@@ -10,6 +10,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -56,8 +57,16 @@ abstract class WriteOp<T> {
 
     @Override
     Void apply(WriteGroup g) throws RocksDBException {
-      for (Timer t : timers) {
+      if (timers.size() == 1) {
+        Timer t = timers.get(0);
         g.putTimer(t, g.current(t.id()));
+        return null;
+      }
+      // one multiGet for the old versions (their index entries must go); overlays first, so a repeated id
+      // in the list replaces the version written just before it
+      Map<String, Timer> stored = g.prefetch(timers.stream().map(Timer::id).toList());
+      for (Timer t : timers) {
+        g.putTimer(t, g.current(t.id(), stored));
       }
       return null;
     }

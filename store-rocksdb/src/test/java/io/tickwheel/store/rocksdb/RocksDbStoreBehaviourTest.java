@@ -274,6 +274,20 @@ class RocksDbStoreBehaviourTest {
   }
 
   @Test
+  void putAllReplacingStoredTimersAndRepeatingAnIdLeavesOneIndexEntryPerTimer() {
+    RocksDbTimerStore s = open(options());
+    try {
+      await(s.putAll(List.of(timer("a", 100), timer("b", 200))));
+      await(s.putAll(List.of(timer("a", 300), timer("c", 50), timer("c", 400), timer("b", 200))));
+      TimerPage page = await(s.list(null, null, 10));
+      assertThat(page.timers()).extracting(Timer::id).containsExactly("b", "a", "c");
+      assertThat(page.timers()).extracting(Timer::nextDueAt).containsExactly(200L, 300L, 400L);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
   void aTopicFilteredListingPagesThroughEveryMatchInOrder() {
     RocksDbTimerStore s = open(options());
     try {
