@@ -1,0 +1,376 @@
+package io.tickwheel.server.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.TickwheelServer;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The browser console end to end: the real server in-process ({@code --store memory}, port 0) and the real
+ * Chromium from the system ({@code /usr/bin/chromium} with {@code /usr/bin/chromedriver}; never a browser or
+ * driver downloaded by a tool), driven over WebDriver. Each test also reads the browser's console log and fails
+ * on any error in it. Without Chromium the tests fail with a message saying what to install; they never skip.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserTest {
+
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final Path SCREENSHOT = Path.of("target", "console-screenshot.png");
+  private static final Duration WAIT = Duration.ofSeconds(15);
+  /** The page itself (not /console/, so a broken redirect is reported by its own test, not by every one). */
+  private static final String CONSOLE = "/console/index.html";
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private Vertx vertx;
+  private String base;
+  private Path userDataDir;
+  private ChromeDriver driver;
+  private final List<String> allowedErrors = new ArrayList<>();
+
+  @BeforeAll
+  void startServerAndBrowser() throws Exception {
+    requireChromium();
+    vertx = Vertx.vertx();
+    base = "http://127.0.0.1:" + deploy("--port", "0", "--store", "memory");
+    driver = browser();
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (driver != null) {
+      driver.quit();
+    }
+    if (vertx != null) {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+    if (userDataDir != null) {
+      try (Stream<Path> s = Files.walk(userDataDir)) {
+        s.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      }
+    }
+  }
+
+  /** Every test leaves the browser's console free of errors (the token test excepted, see there). */
+  @AfterEach
+  void noBrowserErrors() {
+    List<String> errors = new ArrayList<>();
+    for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+      if (e.getLevel().intValue() >= Level.SEVERE.intValue()
+          && allowedErrors.stream().noneMatch(a -> e.getMessage().contains(a))) {
+        errors.add(e.getMessage());
+      }
+    }
+    allowedErrors.clear();
+    assertThat(errors).as("errors in the browser console").isEmpty();
+  }
+
+  @Test
+  @Order(0)
+  void rootRedirectsToTheConsoleWhichIsServedFromTheClasspath() throws Exception {
+    HttpResponse<String> root = get("/");
+    assertThat(root.statusCode()).isBetween(301, 308);
+    assertThat(root.headers().firstValue("Location")).hasValue("/console/");
+    HttpResponse<String> console = get("/console/");
+    assertThat(console.statusCode()).as("GET /console/").isEqualTo(200);
+    assertThat(console.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+    assertThat(console.body()).contains("<canvas id=\"wheel\"");
+    assertThat(get("/console/vendor/chartjs/chart.umd.min.js").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  @Order(1)
+  void theConsoleDrawsTheLiveWheelFromThePushStreamWithoutExternalRequests() {
+    driver.get(base + CONSOLE);
+    new WebDriverWait(driver, WAIT).until(d -> "live".equals(attr("#conn", "data-state")));
+    // the wheel: at least one ring rendered, animation frames running, real pixels on the canvas
+    new WebDriverWait(driver, WAIT).until(d -> intAttr("#wheel", "data-levels") >= 1);
+    int frames = waitForFrames(1);
+    waitForFrames(frames + 1);
+    double painted = ((Number) js(
+        "const c = document.getElementById('wheel'); const g = c.getContext('2d');"
+            + "const d = g.getImageData(0, 0, c.width, c.height).data; let n = 0;"
+            + "for (let i = 3; i < d.length; i += 4 * 7) if (d[i] > 0) n++;"
+            + "return n / (d.length / (4 * 7));")).doubleValue();
+    assertThat(painted).as("share of the wheel canvas that is painted").isGreaterThan(0.3);
+    assertThat(driver.findElements(By.cssSelector("#levels li"))).hasSize(intAttr("#wheel", "data-levels"));
+    // counters come from the stream
+    new WebDriverWait(driver, WAIT).until(d -> !text("#kpi-pending").equals("—") && !text("#server-clock").equals("—"));
+    assertThat(text("#fact-stream")).isEqualTo("push");
+    // nothing was fetched from anywhere but this server (no CDN, no web font)
+    @SuppressWarnings("unchecked")
+    List<String> resources = (List<String>) js(
+        "return performance.getEntriesByType('resource').map(e => e.name).concat([location.href]);");
+    assertThat(resources).isNotEmpty().allSatisfy(u -> assertThat(u).startsWith(base + "/"));
+    assertThat(resources).anySatisfy(u -> assertThat(u).endsWith("/console/vendor/chartjs/chart.umd.min.js"));
+    assertThat((Boolean) js("return typeof window.Chart === 'function';")).as("Chart.js loaded").isTrue();
+  }
+
+  @Test
+  @Order(2)
+  void aTimerCreatedThroughTheFormAppearsInTheTableAndItsFiringInTheFeed() throws Exception {
+    seedTimers();
+    String id = "browser-once-" + System.nanoTime();
+    WebElement form = driver.findElement(By.id("create-form"));
+    type("#f-id", id);
+    type("#f-topic", "console-test");
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-kind"))).selectByValue("once");
+    type("#f-delayMs", "2500");
+    type("#f-payload", "{\"from\":\"the browser test\"}");
+    form.findElement(By.id("create-submit")).click();
+
+    new WebDriverWait(driver, WAIT).until(d -> text("#create-status").contains("Scheduled " + id));
+    By row = By.cssSelector("#timers-body tr[data-id='" + id + "']");
+    WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    assertThat(tr.getText()).contains("console-test").contains("once");
+    assertThat(tr.findElement(By.cssSelector(".due")).getText()).startsWith("in ");
+    JsonObject stored = getJson("/v1/timers/" + id);
+    assertThat(stored.getString("topic")).isEqualTo("console-test");
+    assertThat(stored.getJsonObject("payload").getString("from")).isEqualTo("the browser test");
+
+    // it fires: the feed shows it, the count says so, and the table drops the one-shot timer
+    new WebDriverWait(driver, WAIT).until(d -> feedIds().contains(id));
+    WebElement item = driver.findElements(By.cssSelector("#feed li")).stream()
+        .filter(li -> li.getText().contains(id)).findFirst().orElseThrow();
+    assertThat(item.getText()).contains("console-test").contains("the browser test");
+    assertThat(text("#feed-count")).matches("[0-9,]+ received");
+    new WebDriverWait(driver, WAIT).until(ExpectedConditions.numberOfElementsToBe(row, 0));
+
+    Files.createDirectories(SCREENSHOT.getParent());
+    Thread.sleep(1500);       // a little history in the charts
+    Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOT, StandardCopyOption.REPLACE_EXISTING);
+    assertThat(Files.size(SCREENSHOT)).isGreaterThan(10_000);
+  }
+
+  @Test
+  @Order(3)
+  void cancellingFromTheTableNeedsAConfirmingSecondPressAndDeletesTheTimer() throws Exception {
+    String id = "browser-cancel-" + System.nanoTime();
+    assertThat(post("/v1/timers", new JsonObject().put("id", id).put("topic", "console-test").put("delayMs", 600_000))
+        .statusCode()).isEqualTo(201);
+    type("#q-id", id);     // id-prefix search reloads the table
+    By row = By.cssSelector("#timers-body tr[data-id='" + id + "']");
+    WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    WebElement cancel = tr.findElement(By.cssSelector("button[data-action='cancel']"));
+    cancel.click();
+    assertThat(cancel.getText()).isEqualTo("Confirm");
+    assertThat(get("/v1/timers/" + id).statusCode()).as("one press does not cancel").isEqualTo(200);
+    cancel.click();
+    new WebDriverWait(driver, WAIT).until(ExpectedConditions.numberOfElementsToBe(row, 0));
+    new WebDriverWait(driver, WAIT).until(d -> text("#timers-status").contains("Cancelled " + id));
+    assertThat(get("/v1/timers/" + id).statusCode()).isEqualTo(404);
+    type("#q-id", "");
+  }
+
+  @Test
+  @Order(4)
+  void touchRestartsTheCountdownOfATimer() throws Exception {
+    String id = "browser-touch-" + System.nanoTime();
+    post("/v1/timers", new JsonObject().put("id", id).put("topic", "console-test").put("delayMs", 60_000));
+    long before = getJson("/v1/timers/" + id).getLong("nextDueAt");
+    Thread.sleep(300);
+    type("#q-id", id);
+    By row = By.cssSelector("#timers-body tr[data-id='" + id + "']");
+    WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    tr.findElement(By.cssSelector("button[data-action='touch']")).click();
+    new WebDriverWait(driver, WAIT).until(d -> text("#timers-status").contains("Touched " + id));
+    assertThat(getJson("/v1/timers/" + id).getLong("nextDueAt")).isGreaterThanOrEqualTo(before + 300);
+    type("#q-id", "");
+  }
+
+  @Test
+  @Order(5)
+  void aRejectedFieldShowsTheServersMessageNextToThatField() {
+    // Chromium logs every 4xx answer to fetch() as a console error; these two are the point of the test
+    allowedErrors.add("/v1/timers - Failed to load resource: the server responded with a status of 400");
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-kind"))).selectByValue("once");
+    type("#f-id", "");
+    type("#f-delayMs", "-5");
+    driver.findElement(By.id("create-submit")).click();
+    new WebDriverWait(driver, WAIT).until(d -> !text("#e-delayMs").isEmpty());
+    assertThat(text("#e-delayMs")).contains("delayMs").contains("-5");
+    assertThat(attr("#f-delayMs", "aria-invalid")).isEqualTo("true");
+    assertThat(driver.switchTo().activeElement().getAttribute("id")).as("focus moves to the bad field").isEqualTo("f-delayMs");
+    assertThat(text("#e-topic")).isEmpty();
+
+    // a periodic kind without a period: the error lands next to periodMs
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-kind"))).selectByValue("fixed-rate");
+    type("#f-delayMs", "1000");
+    driver.findElement(By.id("create-submit")).click();
+    new WebDriverWait(driver, WAIT).until(d -> !text("#e-periodMs").isEmpty());
+    assertThat(text("#e-periodMs")).contains("periodMs");
+    assertThat(text("#e-delayMs")).isEmpty();
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-kind"))).selectByValue("once");
+  }
+
+  @Test
+  @Order(6)
+  void aServerWithATokenAsksForItAndKeepsItOutOfTheAddressBar() throws Exception {
+    String secured = "http://127.0.0.1:" + deploy("--port", "0", "--store", "memory", "--token", "s3cret-console");
+    // the first calls are refused before the token is entered: those 401s are expected in the console
+    allowedErrors.add("401");
+    driver.get(secured + CONSOLE);
+    WebElement input = new WebDriverWait(driver, WAIT).until(ExpectedConditions.visibilityOfElementLocated(By.id("token-input")));
+    assertThat(attr("#conn", "data-state")).isIn("auth", "connecting");
+    input.sendKeys("s3cret-console");
+    driver.findElement(By.cssSelector("#token-form button[type='submit']")).click();
+    new WebDriverWait(driver, WAIT).until(d -> "live".equals(attr("#conn", "data-state")));
+    new WebDriverWait(driver, WAIT).until(d -> intAttr("#wheel", "data-levels") >= 1);
+    assertThat(driver.getCurrentUrl()).doesNotContain("s3cret");
+    assertThat((String) js("return sessionStorage.getItem('tickwheel.token');")).isEqualTo("s3cret-console");
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private static void requireChromium() {
+    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+      fail("The console browser test needs Debian's Chromium and its driver at " + CHROMIUM + " and " + CHROMEDRIVER
+          + ": run `apt-get install chromium chromium-driver` (.ci/run does this on a fresh machine).");
+    }
+  }
+
+  private int deploy(String... args) throws Exception {
+    TickwheelServer server = new TickwheelServer(ServerConfig.parse(args, Map.of()));
+    vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    return server.actualPort();
+  }
+
+  private ChromeDriver browser() throws IOException {
+    userDataDir = Files.createTempDirectory("tickwheel-chromium-");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        "--hide-scrollbars", "--force-device-scale-factor=1", "--window-size=1440,1000",
+        "--user-data-dir=" + userDataDir);
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    // The driver is given explicitly, so Selenium Manager never looks for (or downloads) one.
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(CHROMEDRIVER.toFile())
+        .usingAnyFreePort()
+        .build();
+    ChromeDriver d = new ChromeDriver(service, options);
+    d.manage().window().setSize(new Dimension(1440, 1000));
+    d.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+    return d;
+  }
+
+  /** A few thousand timers spread over the levels, and a few fast periodic ones, so the wheel and feed have life. */
+  private void seedTimers() throws Exception {
+    JsonArray batch = new JsonArray();
+    for (int i = 0; i < 3000; i++) {
+      long delay = (long) (Math.pow(1.0045, i) * 400);           // 0.4 s .. ~6 days: every level gets some
+      batch.add(new JsonObject().put("id", "seed-" + i).put("topic", i % 3 == 0 ? "billing" : "orders")
+          .put("delayMs", delay).put("payload", new JsonObject().put("n", i)));
+    }
+    for (int i = 0; i < 3; i++) {
+      batch.add(new JsonObject().put("id", "heartbeat-" + i).put("topic", "heartbeats").put("kind", "fixed-rate")
+          .put("periodMs", 700 + 150 * i).put("maxFirings", 40).put("payload", new JsonObject().put("node", i)));
+    }
+    HttpResponse<String> r = post("/v1/timers/batch", new JsonObject().put("timers", batch));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+  }
+
+  private int waitForFrames(int atLeast) {
+    return new WebDriverWait(driver, WAIT).until(d -> {
+      int f = intAttr("#wheel", "data-frames");
+      return f >= atLeast ? f : null;
+    });
+  }
+
+  private List<String> feedIds() {
+    @SuppressWarnings("unchecked")
+    List<String> ids = (List<String>) js("return [...document.querySelectorAll('#feed li .f-id')].map(e => e.title);");
+    return ids;
+  }
+
+  private void type(String css, String value) {
+    WebElement el = driver.findElement(By.cssSelector(css));
+    // clear() does not fire "input"; select-all + the new text does, as a user's typing would
+    el.click();
+    el.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"));
+    el.sendKeys(org.openqa.selenium.Keys.DELETE);
+    if (!value.isEmpty()) {
+      el.sendKeys(value);
+    }
+  }
+
+  private Object js(String script, Object... args) {
+    return ((JavascriptExecutor) driver).executeScript(script, args);
+  }
+
+  private String text(String css) {
+    return driver.findElement(By.cssSelector(css)).getText().trim();
+  }
+
+  private String attr(String css, String name) {
+    return driver.findElement(By.cssSelector(css)).getAttribute(name);
+  }
+
+  private int intAttr(String css, String name) {
+    String v = attr(css, name);
+    return v == null || v.isEmpty() ? 0 : Integer.parseInt(v);
+  }
+
+  private HttpResponse<String> get(String path) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private JsonObject getJson(String path) throws Exception {
+    HttpResponse<String> r = get(path);
+    assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  private HttpResponse<String> post(String path, JsonObject body) throws Exception {
+    return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body.encode())).build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
