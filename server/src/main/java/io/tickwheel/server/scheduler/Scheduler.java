@@ -492,7 +492,12 @@ public final class Scheduler {
     if (n == 0) {
       return Future.succeededFuture(sofar);
     }
-    return batchDone.future().compose(v -> drain(sofar + n));
+    // like the driven turns: the next turn is a new event-loop task
+    return batchDone.future().compose(v -> {
+      Promise<Integer> next = Promise.promise();
+      owner.runOnContext(x -> drain(sofar + n).onComplete(next));
+      return next.future();
+    });
   }
 
   private void turnSoon() {

@@ -1,0 +1,152 @@
+package io.tickwheel.server.testing;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreUnavailableException;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.memory.MemoryTimerStore;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * A {@link MemoryTimerStore} whose writes a test can hold (until {@link #release()}) or fail (as if the backend
+ * were down), and whose {@code recordFirings} calls are counted. Owner-thread use only.
+ */
+public final class GatedStore implements TimerStore {
+
+  private final MemoryTimerStore mem = new MemoryTimerStore();
+  private final ArrayDeque<Runnable> held = new ArrayDeque<>();
+  public final AtomicInteger recordCalls = new AtomicInteger();
+  public final AtomicInteger largestRecordBatch = new AtomicInteger();
+  private boolean holdFirings;
+  private boolean holdPuts;
+  private int failFirings;
+  private boolean down;
+
+  public MemoryTimerStore memory() {
+    return mem;
+  }
+
+  /** Holds every following recordFirings until {@link #release()}. */
+  public void holdFirings(boolean h) {
+    holdFirings = h;
+  }
+
+  /** Holds every following put until {@link #release()}. */
+  public void holdPuts(boolean h) {
+    holdPuts = h;
+  }
+
+  /** Fails the next {@code n} recordFirings with {@link StoreUnavailableException}. */
+  public void failFirings(int n) {
+    failFirings = n;
+  }
+
+  /** Fails every call while down. */
+  public void down(boolean d) {
+    down = d;
+  }
+
+  /** Runs the held calls, in order. */
+  public void release() {
+    while (!held.isEmpty()) {
+      held.poll().run();
+    }
+  }
+
+  public int heldCount() {
+    return held.size();
+  }
+
+  private <T> Future<T> gate(boolean hold, java.util.function.Supplier<Future<T>> call) {
+    if (down) {
+      return Future.failedFuture(new StoreUnavailableException("store is down (test)"));
+    }
+    if (!hold) {
+      return call.get();
+    }
+    Promise<T> p = Promise.promise();
+    held.add(() -> call.get().onComplete(p));
+    return p.future();
+  }
+
+  @Override
+  public String name() {
+    return "gated-memory";
+  }
+
+  @Override
+  public Future<Void> put(Timer t) {
+    return gate(holdPuts, () -> mem.put(t));
+  }
+
+  @Override
+  public Future<Void> putAll(List<Timer> timers) {
+    return gate(holdPuts, () -> mem.putAll(timers));
+  }
+
+  @Override
+  public Future<Boolean> update(Timer next, long expectedGeneration) {
+    return gate(false, () -> mem.update(next, expectedGeneration));
+  }
+
+  @Override
+  public Future<Timer> get(String id) {
+    return gate(false, () -> mem.get(id));
+  }
+
+  @Override
+  public Future<Boolean> remove(String id) {
+    return gate(false, () -> mem.remove(id));
+  }
+
+  @Override
+  public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
+    recordCalls.incrementAndGet();
+    largestRecordBatch.accumulateAndGet(requests.size(), Math::max);
+    if (failFirings > 0) {
+      failFirings--;
+      return Future.failedFuture(new StoreUnavailableException("recordFirings failed (test)"));
+    }
+    return gate(holdFirings, () -> mem.recordFirings(requests));
+  }
+
+  @Override
+  public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    return mem.loadAll(batchSize, sink);
+  }
+
+  @Override
+  public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
+    return gate(false, () -> mem.list(topic, after, limit));
+  }
+
+  @Override
+  public Future<List<Firing>> readFirings(long afterSeq, int limit) {
+    return mem.readFirings(afterSeq, limit);
+  }
+
+  @Override
+  public Future<Long> lastSeq() {
+    return mem.lastSeq();
+  }
+
+  @Override
+  public Future<Long> trimFirings(Retention retention, long nowMs) {
+    return mem.trimFirings(retention, nowMs);
+  }
+
+  @Override
+  public Future<Void> close() {
+    return mem.close();
+  }
+}

@@ -1,0 +1,77 @@
+package io.tickwheel.server.testing;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/** Vert.x instances for tests, with a strict blocked-thread check (500 ms on an event loop, checked every 100 ms). */
+public final class TestVertx {
+
+  static {
+    System.setProperty("vertx.logger-delegate-factory-class-name", "io.vertx.core.logging.JULLogDelegateFactory");
+  }
+
+  private TestVertx() {}
+
+  public static Vertx create() {
+    return Vertx.vertx(new VertxOptions()
+        .setBlockedThreadCheckInterval(100)
+        .setBlockedThreadCheckIntervalUnit(TimeUnit.MILLISECONDS)
+        .setMaxEventLoopExecuteTime(500)
+        .setMaxEventLoopExecuteTimeUnit(TimeUnit.MILLISECONDS)
+        .setWarningExceptionTime(10)
+        .setWarningExceptionTimeUnit(TimeUnit.SECONDS));
+  }
+
+  /** Runs {@code body} on {@code ctx} and waits (at most 30 s) for the future it returns. */
+  public static <T> T on(Context ctx, Supplier<Future<T>> body) {
+    CompletableFuture<T> cf = new CompletableFuture<>();
+    ctx.runOnContext(v -> {
+      try {
+        body.get().onComplete(ar -> {
+          if (ar.succeeded()) {
+            cf.complete(ar.result());
+          } else {
+            cf.completeExceptionally(ar.cause());
+          }
+        });
+      } catch (Throwable t) {
+        cf.completeExceptionally(t);
+      }
+    });
+    try {
+      return cf.get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new AssertionError(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Waits for a future from any thread. */
+  public static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new AssertionError(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  public static void close(Vertx vertx) {
+    if (vertx != null) {
+      await(vertx.close());
+    }
+  }
+}
