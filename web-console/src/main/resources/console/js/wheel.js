@@ -436,8 +436,8 @@ export class WheelView {
       const lv = document.createElement('span'); lv.className = 'lv'; lv.textContent = 'L' + L.level;
       const cnt = document.createElement('span'); cnt.className = 'cnt';
       const span = document.createElement('span'); span.className = 'span';
-      span.textContent = fmtSpan(L.slotMs) + ' slots · ' + fmtSpan(L.slotMs * L.slots) + ' turn';
-      li.append(lv, span, cnt);
+      span.textContent = L.slots + ' × ' + fmtSpan(L.slotMs) + ' = ' + fmtSpan(L.slotMs * L.slots) + ' turn';
+      li.append(lv, cnt, span);
       this.legend.append(li);
       this.legendCounts.push(cnt);
     }
