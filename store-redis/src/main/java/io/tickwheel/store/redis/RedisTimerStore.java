@@ -41,7 +41,8 @@ import java.util.function.Function;
  *       {@code (due, id)} is then a lex bound, so listing and the ordered recovery of {@link #loadAll} page in
  *       O(log n + page) with {@code ZRANGE … BYLEX}, also when a million timers share one due time (with
  *       score = due, ties would have to be skipped one by one).</li>
- *   <li>{@code {tw}:due:TOPIC} — the same index per topic, so listing one topic is exact and as cheap.</li>
+ *   <li>No per-topic index: it would cost another sorted-set write per timer write (the hot path) and ~100 bytes
+ *       per timer, for a console listing. {@link #list} with a topic filters the due index in bounded steps.</li>
  *   <li>{@code {tw}:log} — the firing log, a Redis Stream with explicit ids {@code SEQ-0}: append-only, compact
  *       (radix tree of delta-encoded listpacks, field names stored once), range reads by seq ({@code XRANGE}),
  *       and cheap trimming from the head ({@code XTRIM}); Redis itself refuses an id that does not increase.</li>
@@ -90,6 +91,12 @@ public final class RedisTimerStore implements TimerStore {
 
   /** The most log entries one trim script inspects by age before yielding Redis to other clients. */
   static final int TRIM_BUDGET = 10_000;
+  /** The most index entries one filtered {@link #list} call examines. */
+  static final int LIST_SCAN_BUDGET = 65_536;
+  /** The most index entries one page script examines for a topic filter. */
+  static final int SCRIPT_SCAN_BUDGET = 4_096;
+  /** The largest {@code limit} of {@link #list}. */
+  public static final int MAX_LIST_LIMIT = 10_000;
 
   private final RedisLink link;
   private final String prefix;
@@ -153,7 +160,7 @@ public final class RedisTimerStore implements TimerStore {
       return Future.failedFuture(e);
     }
     return link.eval(Script.PUT, timerKeys,
-        List.of(t.id(), TimerRecord.member(t.nextDueAt(), t.id()), t.topic(), TimerRecord.encode(t)), r -> null);
+        List.of(t.id(), TimerRecord.member(t.nextDueAt(), t.id()), TimerRecord.encode(t)), r -> null);
   }
 
   @Override
@@ -161,13 +168,12 @@ public final class RedisTimerStore implements TimerStore {
     if (timers.isEmpty()) {
       return Future.succeededFuture();
     }
-    List<Object> args = new ArrayList<>(timers.size() * 4);
+    List<Object> args = new ArrayList<>(timers.size() * 3);
     try {
       for (Timer t : timers) {
         TimerRecord.check(t);
         args.add(t.id());
         args.add(TimerRecord.member(t.nextDueAt(), t.id()));
-        args.add(t.topic());
         args.add(TimerRecord.encode(t));
       }
     } catch (IllegalArgumentException e) {
@@ -184,7 +190,7 @@ public final class RedisTimerStore implements TimerStore {
       return Future.failedFuture(e);
     }
     return link.eval(Script.UPDATE, timerKeys, List.of(next.id(), Long.toString(expectedGeneration),
-        TimerRecord.member(next.nextDueAt(), next.id()), next.topic(), TimerRecord.header(next)),
+        TimerRecord.member(next.nextDueAt(), next.id()), TimerRecord.header(next)),
         r -> r.toInteger() == 1);
   }
 
@@ -204,7 +210,7 @@ public final class RedisTimerStore implements TimerStore {
     if (requests.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    List<Object> args = new ArrayList<>(requests.size() * 7);
+    List<Object> args = new ArrayList<>(requests.size() * 6);
     for (FiringRequest q : requests) {
       Timer next = q.next();
       if (next != null) {
@@ -219,7 +225,6 @@ public final class RedisTimerStore implements TimerStore {
       args.add(Long.toString(q.firingsBefore()));
       args.add(q.fire() ? (q.firingsBefore() + 1) + " " + q.dueAt() + " " + q.firedAt() + " " + q.id() : "");
       args.add(next == null ? "" : TimerRecord.member(next.nextDueAt(), next.id()));
-      args.add(next == null ? "" : next.topic());
       args.add(next == null ? "" : TimerRecord.header(next));
     }
     return link.eval(Script.FIRE, fireKeys, args, r -> {
@@ -259,7 +264,7 @@ public final class RedisTimerStore implements TimerStore {
 
   private void loadFrom(String start, int batchSize, Function<List<Timer>, Future<Void>> sink, long count,
       Promise<Long> done) {
-    page(dueKey, start, batchSize).onComplete(ar -> {
+    page(start, batchSize, "", batchSize).onComplete(ar -> {
       if (ar.failed()) {
         done.fail(ar.cause());
         return;
@@ -280,7 +285,7 @@ public final class RedisTimerStore implements TimerStore {
       sunk.onComplete(s -> {
         if (s.failed()) {
           done.fail(s.cause());
-        } else if (p.timers.size() < batchSize) {
+        } else if (p.exhausted || p.timers.size() < batchSize) {
           done.complete(total);
         } else {
           loadFrom("(" + p.lastMember, batchSize, sink, total, done);
@@ -289,36 +294,69 @@ public final class RedisTimerStore implements TimerStore {
     });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>There is one index, by due time; a topic filter examines it in order, at most {@value #LIST_SCAN_BUDGET}
+   * entries per call, in script calls of at most {@value #SCRIPT_SCAN_BUDGET} entries (Redis serves other clients in
+   * between). When the budget runs out before {@code limit} matches, the page is shorter and {@code next} points
+   * after the last examined timer, so following {@code next} still lists every match exactly once.
+   */
   @Override
   public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
-    if (limit < 1) {
-      return Future.failedFuture(new IllegalArgumentException("limit must be >= 1, was " + limit));
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      return Future.failedFuture(new IllegalArgumentException(
+          "limit must be in [1, " + MAX_LIST_LIMIT + "], was " + limit));
     }
-    String index = topic == null ? dueKey : dueKey + ":" + topic;
+    Context ctx = Vertx.currentContext();
     String start = after == null ? "-" : "(" + TimerRecord.member(after.dueAt(), after.id());
-    int ask = limit == Integer.MAX_VALUE ? limit : limit + 1;
-    return page(index, start, ask).map(p -> {
-      if (p.timers.size() <= limit) {
-        return new TimerPage(p.timers, null);
+    Promise<TimerPage> done = Promise.promise();
+    listStep(topic == null ? "" : topic, start, limit, new ArrayList<>(), 0, done);
+    return onContext(ctx, done.future());
+  }
+
+  private void listStep(String topic, String start, int limit, List<Timer> acc, int examined,
+      Promise<TimerPage> done) {
+    int want = limit + 1 - acc.size();
+    int budget = topic.isEmpty() ? want : SCRIPT_SCAN_BUDGET;
+    page(start, want, topic, budget).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
       }
-      List<Timer> ts = new ArrayList<>(p.timers.subList(0, limit));
-      return new TimerPage(ts, TimerCursor.after(ts.get(limit - 1)));
+      Page p = ar.result();
+      acc.addAll(p.timers);
+      int seen = examined + (topic.isEmpty() ? p.timers.size() : budget);
+      if (acc.size() > limit) {
+        List<Timer> ts = new ArrayList<>(acc.subList(0, limit));
+        done.complete(new TimerPage(ts, TimerCursor.after(ts.get(limit - 1))));
+      } else if (p.exhausted || p.lastMember == null) {
+        done.complete(new TimerPage(acc, null));
+      } else if (seen >= LIST_SCAN_BUDGET) {
+        String id = TimerRecord.idOfMember(p.lastMember);
+        long due = TimerRecord.parseDueHex(p.lastMember.substring(0, 16));
+        done.complete(new TimerPage(acc, new TimerCursor(due, id)));
+      } else {
+        listStep(topic, "(" + p.lastMember, limit, acc, seen, done);
+      }
     });
   }
 
-  private record Page(List<Timer> timers, String lastMember) {}
+  private record Page(List<Timer> timers, boolean exhausted, String lastMember) {}
 
-  private Future<Page> page(String index, String start, int count) {
-    return link.eval(Script.PAGE, List.of(timersKey, index), List.of(start, Long.toString(count)), r -> {
-      int n = r.size() / 2;
-      List<Timer> ts = new ArrayList<>(n);
-      String last = null;
-      for (int i = 0; i < n; i++) {
-        last = r.get(2 * i).toString();
-        ts.add(TimerRecord.decode(TimerRecord.idOfMember(last), r.get(2 * i + 1).toBytes()));
-      }
-      return new Page(ts, last);
-    });
+  private Future<Page> page(String start, int want, String topic, int budget) {
+    return link.eval(Script.PAGE, timerKeys,
+        List.of(start, Integer.toString(want), topic, Integer.toString(budget)), r -> {
+          boolean exhausted = r.get(0).toLong() == 1;
+          String last = r.get(1).toString();
+          int n = (r.size() - 2) / 2;
+          List<Timer> ts = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            String member = r.get(2 + 2 * i).toString();
+            ts.add(TimerRecord.decode(TimerRecord.idOfMember(member), r.get(3 + 2 * i).toBytes()));
+          }
+          return new Page(ts, exhausted, last.isEmpty() ? null : last);
+        });
   }
 
   @Override

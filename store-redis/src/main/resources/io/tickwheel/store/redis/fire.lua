@@ -2,12 +2,12 @@
 -- append its firing to the log (seq = INCR of the counter, stream id "<seq>-0") and advance or remove the timer.
 -- A stale request writes nothing and consumes no seq.
 -- KEYS[1] timers hash, KEYS[2] due index, KEYS[3] seq counter, KEYS[4] firing log stream.
--- ARGV: groups of 7 (id, generation, firingsBefore, firingMeta or '' for no log entry,
---                    next member or '' to remove, next topic, next header).
+-- ARGV: groups of 6 (id, generation, firingsBefore, firingMeta or '' for no log entry,
+--                    next member or '' to remove, next header).
 -- Returns groups of 3: status (0 stale, -1 applied without a firing, else the seq), topic, payload segment.
 local timers, due, seqk, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local out = {}
-for i = 1, #ARGV, 7 do
+for i = 1, #ARGV, 6 do
   local id = ARGV[i]
   local st, topic, pseg = 0, '', ''
   local old = redis.call('HGET', timers, id)
@@ -23,19 +23,16 @@ for i = 1, #ARGV, 7 do
       else
         st = -1
       end
-      local om, m, ntopic = ohex .. id, ARGV[i + 4], ARGV[i + 5]
+      local om, m = ohex .. id, ARGV[i + 4]
       if m == '' then
         redis.call('HDEL', timers, id)
         redis.call('ZREM', due, om)
-        redis.call('ZREM', due .. ':' .. otopic, om)
       else
-        if om ~= m or otopic ~= ntopic then
+        if om ~= m then
           redis.call('ZREM', due, om)
-          redis.call('ZREM', due .. ':' .. otopic, om)
           redis.call('ZADD', due, 0, m)
-          redis.call('ZADD', due .. ':' .. ntopic, 0, m)
         end
-        redis.call('HSET', timers, id, ARGV[i + 6] .. '\n' .. ps)
+        redis.call('HSET', timers, id, ARGV[i + 5] .. '\n' .. ps)
       end
     end
   end

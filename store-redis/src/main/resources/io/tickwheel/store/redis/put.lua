@@ -1,23 +1,20 @@
--- put / putAll: create or replace timers, keeping the due index and the per-topic index in step.
--- KEYS[1] timers hash (id -> record), KEYS[2] due index (lex zset "DUEHEX..ID"; per-topic index is KEYS[2]..':'..topic)
--- ARGV: groups of 4 (id, member, topic, record). Returns how many were written.
+-- put / putAll: create or replace timers, keeping the due index in step.
+-- KEYS[1] timers hash (id -> record), KEYS[2] due index (zset, all scores 0, member "DUEHEX..ID": lex order = due, id)
+-- ARGV: groups of 3 (id, member, record). Returns how many were written.
 local timers, due = KEYS[1], KEYS[2]
-for i = 1, #ARGV, 4 do
-  local id, m, topic, rec = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+for i = 1, #ARGV, 3 do
+  local id, m = ARGV[i], ARGV[i + 1]
   local old = redis.call('HGET', timers, id)
-  local om, otopic = nil, nil
+  local om = nil
   if old then
-    local ohex, ot = string.match(old, '^%S+ %S+ (%S+) (%S+) ')
-    om, otopic = ohex .. id, ot
+    om = string.match(old, '^%S+ %S+ (%S+) ') .. id
   end
-  if om ~= m or otopic ~= topic then
+  if om ~= m then
     if om then
       redis.call('ZREM', due, om)
-      redis.call('ZREM', due .. ':' .. otopic, om)
     end
     redis.call('ZADD', due, 0, m)
-    redis.call('ZADD', due .. ':' .. topic, 0, m)
   end
-  redis.call('HSET', timers, id, rec)
+  redis.call('HSET', timers, id, ARGV[i + 2])
 end
-return #ARGV / 4
+return #ARGV / 3

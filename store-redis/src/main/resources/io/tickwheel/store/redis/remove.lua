@@ -1,4 +1,4 @@
--- remove: delete a timer and its index entries. KEYS[1] timers hash, KEYS[2] due index. ARGV: id.
+-- remove: delete a timer and its index entry. KEYS[1] timers hash, KEYS[2] due index. ARGV: id.
 -- Returns 1 if it existed, else 0.
 local timers, due = KEYS[1], KEYS[2]
 local id = ARGV[1]
@@ -6,9 +6,6 @@ local old = redis.call('HGET', timers, id)
 if not old then
   return 0
 end
-local ohex, otopic = string.match(old, '^%S+ %S+ (%S+) (%S+) ')
-local om = ohex .. id
 redis.call('HDEL', timers, id)
-redis.call('ZREM', due, om)
-redis.call('ZREM', due .. ':' .. otopic, om)
+redis.call('ZREM', due, string.match(old, '^%S+ %S+ (%S+) ') .. id)
 return 1

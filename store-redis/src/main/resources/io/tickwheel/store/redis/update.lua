@@ -1,5 +1,5 @@
 -- update (touch): replace a timer's schedule only if its stored generation is the expected one; keeps the stored payload.
--- KEYS[1] timers hash, KEYS[2] due index. ARGV: id, expectedGeneration, member, topic, header (record without "\n"+payload).
+-- KEYS[1] timers hash, KEYS[2] due index. ARGV: id, expectedGeneration, member, header (record without "\n"+payload).
 -- Returns 1 when applied, 0 when absent or another generation.
 local timers, due = KEYS[1], KEYS[2]
 local id = ARGV[1]
@@ -7,17 +7,15 @@ local old = redis.call('HGET', timers, id)
 if not old then
   return 0
 end
-local ogen, ohex, otopic = string.match(old, '^(%S+) %S+ (%S+) (%S+) ')
+local ogen, ohex = string.match(old, '^(%S+) %S+ (%S+) ')
 if ogen ~= ARGV[2] then
   return 0
 end
-local om, m, topic = ohex .. id, ARGV[3], ARGV[4]
-if om ~= m or otopic ~= topic then
+local om, m = ohex .. id, ARGV[3]
+if om ~= m then
   redis.call('ZREM', due, om)
-  redis.call('ZREM', due .. ':' .. otopic, om)
   redis.call('ZADD', due, 0, m)
-  redis.call('ZADD', due .. ':' .. topic, 0, m)
 end
 local nl = string.find(old, '\n', 1, true)
-redis.call('HSET', timers, id, ARGV[5] .. string.sub(old, nl))
+redis.call('HSET', timers, id, ARGV[4] .. string.sub(old, nl))
 return 1
