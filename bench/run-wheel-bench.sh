@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the bench module (and core, which it needs) from a clean clone and runs the wheel benchmark report:
-# JMH, one fork per benchmark and parameter set, 1 x 1 s warm-up and 3 x 1 s measured iterations, then
+# JMH, one fork per benchmark and parameter set, 1 x 0.8 s warm-up and 3 x 0.8 s measured iterations, then
 # bytes per pending timer; about 4-5 minutes on 2 cores. Options are passed to WheelBenchReport
 # (e.g. --workloads churn --pending 1000000 --prof gc).
 set -euo pipefail

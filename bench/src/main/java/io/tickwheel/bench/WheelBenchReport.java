@@ -19,7 +19,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link WheelBenchmarks} in a quick configuration (one fork per benchmark and parameter set, one
- * warm-up iteration, three measured iterations of one second; about four minutes on two cores) and prints
+ * warm-up iteration and three measured iterations of 800 ms; about four minutes on two idle cores) and prints
  * the throughput of every peer and the ratio ours/peer, then the bytes per pending timer of each peer
  * ({@link BytesPerTimer}) and whether the churn targets are met.
  *
@@ -39,14 +39,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class WheelBenchReport {
 
   private static final String OURS = "ours";
-  /** Kafka logs through SLF4J; without a provider SLF4J warns on stderr, which is noise here. */
-  static final String QUIET_SLF4J = "slf4j.internal.verbosity";
 
   private WheelBenchReport() {
   }
 
   public static void main(String[] args) throws RunnerException, InterruptedException {
-    System.setProperty(QUIET_SLF4J, "ERROR");
     Options o = Options.parse(args);
     String include = "^" + WheelBenchmarks.class.getName().replace(".", "\\.") + "\\.(" + o.workloads + ")$";
     ChainedOptionsBuilder jmh = new OptionsBuilder()
@@ -206,7 +203,7 @@ public final class WheelBenchReport {
     List<String> profilers = new ArrayList<>();
     int warmup = 1;
     int iterations = 3;
-    long timeMs = 1000;
+    long timeMs = 800;
     int bytesTimers = 1_000_000;
     File log = new File(System.getProperty("java.io.tmpdir"), "wheel-bench-jmh.log");
 

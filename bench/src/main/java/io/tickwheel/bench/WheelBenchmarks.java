@@ -47,7 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx4g", "-Dslf4j.internal.verbosity=ERROR"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class WheelBenchmarks {
