@@ -11,6 +11,8 @@ import io.tickwheel.server.http.WheelStream;
 import io.tickwheel.server.http.WheelView;
 import io.tickwheel.server.metrics.MeteredStore;
 import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.push.FiringHub;
+import io.tickwheel.server.push.PushOptions;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -25,8 +27,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Start: open the store → listen (so {@code /health} answers 503 {@code recovering}) → recover every stored
  * timer into the wheel → ready ({@link #start()} completes; Main then prints the listening line).
- * Stop: stop accepting connections → stop the scheduler (waiting for a firing batch in flight) → close streams,
- * hub and store (flushing it).
+ * Stop: stop accepting connections → stop the scheduler (waiting for a firing batch in flight) → close the wheel
+ * streams and the firing hub (subscribers get close 1001) → close the store (flushing it).
  */
 public final class TickwheelServer extends VerticleBase {
 
@@ -38,9 +40,10 @@ public final class TickwheelServer extends VerticleBase {
   private final Scheduler.Options schedulerOptions;
 
   private TimerStore store;
-  private Metrics metrics;
+  private final Metrics metrics;
   private Scheduler scheduler;
   private WheelStream wheelStream;
+  private FiringHub hub;
   private HttpServer http;
   private volatile int port = -1;
 
@@ -59,6 +62,25 @@ public final class TickwheelServer extends VerticleBase {
     this.givenStore = givenStore;
     this.clock = clock;
     this.schedulerOptions = schedulerOptions != null ? schedulerOptions : optionsFrom(cfg);
+    // Built here, on the deploying thread: loading the meter classes is slow and must not hold the event loop.
+    this.metrics = new Metrics();
+    warmUp();
+  }
+
+  /**
+   * Initializes, on the calling (deploying) thread, classes whose first use is slow and would otherwise stall the
+   * event loop: Netty's pooled allocator registers a JDK Flight Recorder event the first time it allocates a chunk,
+   * which loads JFR's metadata (seconds on a loaded machine).
+   */
+  static void warmUp() {
+    for (String c : new String[] {"io.netty.buffer.AllocateChunkEvent", "io.netty.buffer.FreeChunkEvent",
+        "io.netty.buffer.ReallocateBufferEvent", "io.netty.buffer.AllocateBufferEvent", "io.netty.buffer.FreeBufferEvent"}) {
+      try {
+        Class.forName(c, true, TickwheelServer.class.getClassLoader());
+      } catch (ClassNotFoundException | LinkageError e) {
+        // another Netty version: nothing to warm up
+      }
+    }
   }
 
   /** The scheduler options {@code cfg} asks for. */
@@ -75,18 +97,21 @@ public final class TickwheelServer extends VerticleBase {
     Future<TimerStore> opened = givenStore != null ? Future.succeededFuture(givenStore) : StoreFactory.open(vertx, cfg);
     OriginCheck origins = new OriginCheck(cfg.allowedOrigins());
     return opened.compose(raw -> {
-      metrics = new Metrics();
       store = new MeteredStore(raw, metrics);
       scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
       metrics.pendingGauge(scheduler::pending);
+      hub = new FiringHub(vertx, store, PushOptions.defaults(), metrics.registry());
+      FiringHub h = hub;
+      metrics.subscribersGauge(h::subscribers);
+      scheduler.onFiring(h::publish);
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
       TimersApi timers = new TimersApi(scheduler, store, parser);
-      WheelView view = new WheelView(scheduler, metrics, () -> 0);
+      WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),
-          cfg.allowedOrigins(), origins, null, null, () -> 0, openapi, startedAt);
+          cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt);
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
               .setPort(cfg.port())
@@ -115,6 +140,9 @@ public final class TickwheelServer extends VerticleBase {
           if (wheelStream != null) {
             wheelStream.closeAll();
           }
+          return hub != null ? hub.close().otherwiseEmpty() : Future.<Void>succeededFuture();
+        })
+        .compose(v -> {
           TimerStore s = store != null ? store : givenStore;
           return s != null ? s.close().otherwiseEmpty() : Future.<Void>succeededFuture();
         });

@@ -1,0 +1,315 @@
+package io.tickwheel.server.http;
+
+import static io.vertx.core.http.HttpMethod.DELETE;
+import static io.vertx.core.http.HttpMethod.GET;
+import static io.vertx.core.http.HttpMethod.POST;
+import static io.vertx.core.http.HttpMethod.PUT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.server.testing.BlockedThreadGuard;
+import io.tickwheel.server.testing.ServerHarness;
+import io.tickwheel.server.testing.TestVertx;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Every /v1 endpoint and the open ones, over real sockets against the server verticle (memory store, real clock). */
+@ExtendWith(BlockedThreadGuard.class)
+class TimersApiTest {
+
+  static Vertx vertx;
+  ServerHarness s;
+
+  @BeforeAll
+  static void startVertx() {
+    vertx = TestVertx.create();
+  }
+
+  @AfterAll
+  static void stopVertx() {
+    TestVertx.close(vertx);
+  }
+
+  @BeforeEach
+  void start() {
+    s = ServerHarness.start(vertx);
+  }
+
+  @AfterEach
+  void stop() {
+    s.close();
+  }
+
+  @Test
+  void postCreatesATimerWith201AndLocationAndAnExistingIdGets409() {
+    HttpResponse<Buffer> r = s.send(POST, "/v1/timers",
+        "{\"id\":\"job-1\",\"topic\":\"billing\",\"delayMs\":60000,\"payload\":{\"order\":42}}");
+    assertThat(r.statusCode()).isEqualTo(201);
+    assertThat(r.getHeader("Location")).isEqualTo("/v1/timers/job-1");
+    JsonObject t = r.bodyAsJsonObject();
+    assertThat(t.getString("id")).isEqualTo("job-1");
+    assertThat(t.getString("topic")).isEqualTo("billing");
+    assertThat(t.getString("kind")).isEqualTo("once");
+    assertThat(t.getJsonObject("payload")).isEqualTo(new JsonObject().put("order", 42));
+    assertThat(t.getLong("nextDueAt") - t.getLong("createdAt")).isEqualTo(60000);
+    assertThat(t.getLong("firings")).isZero();
+
+    HttpResponse<Buffer> dup = s.send(POST, "/v1/timers", "{\"id\":\"job-1\",\"delayMs\":5}");
+    assertThat(dup.statusCode()).isEqualTo(409);
+    assertThat(dup.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("already_exists");
+  }
+
+  @Test
+  void postWithoutAnIdGetsAGeneratedOne() {
+    HttpResponse<Buffer> r = s.send(POST, "/v1/timers", "{\"delayMs\":60000}");
+    assertThat(r.statusCode()).isEqualTo(201);
+    String id = r.bodyAsJsonObject().getString("id");
+    assertThat(id).matches("[A-Za-z0-9._:-]{1,200}");
+    assertThat(r.getHeader("Location")).isEqualTo("/v1/timers/" + id);
+    assertThat(s.send(GET, "/v1/timers/" + id).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void putCreatesWith201ThenReplacesWith200() {
+    HttpResponse<Buffer> c = s.send(PUT, "/v1/timers/p", "{\"delayMs\":60000}");
+    assertThat(c.statusCode()).isEqualTo(201);
+    HttpResponse<Buffer> r = s.send(PUT, "/v1/timers/p", "{\"id\":\"p\",\"kind\":\"fixed-rate\",\"periodMs\":1000}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.bodyAsJsonObject().getString("kind")).isEqualTo("fixed-rate");
+    JsonObject got = s.send(GET, "/v1/timers/p").bodyAsJsonObject();
+    assertThat(got.getLong("periodMs")).isEqualTo(1000);
+    assertThat(got.getString("misfire")).isEqualTo("fire-once");
+  }
+
+  @Test
+  void getAnswersTheTimerWithItsPayloadOr404() {
+    s.send(POST, "/v1/timers", "{\"id\":\"g\",\"delayMs\":60000,\"payload\":[1,\"two\",null]}");
+    HttpResponse<Buffer> r = s.send(GET, "/v1/timers/g");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.bodyAsJsonObject().getJsonArray("payload")).isEqualTo(new JsonArray().add(1).add("two").addNull());
+    HttpResponse<Buffer> missing = s.send(GET, "/v1/timers/nope");
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(missing.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("not_found");
+  }
+
+  @Test
+  void deleteAnswers204ThenTheTimerIsGoneAnd404() {
+    s.send(POST, "/v1/timers", "{\"id\":\"d\",\"delayMs\":60000}");
+    assertThat(s.send(DELETE, "/v1/timers/d").statusCode()).isEqualTo(204);
+    assertThat(s.send(GET, "/v1/timers/d").statusCode()).isEqualTo(404);
+    assertThat(s.send(DELETE, "/v1/timers/d").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void touchRestartsTheCountdownAndTakesAnOptionalDelay() {
+    JsonObject t = s.send(POST, "/v1/timers", "{\"id\":\"hb\",\"delayMs\":30000}").bodyAsJsonObject();
+    long before = System.currentTimeMillis();
+    HttpResponse<Buffer> r = s.send(POST, "/v1/timers/hb/touch");
+    assertThat(r.statusCode()).isEqualTo(200);
+    long due = r.bodyAsJsonObject().getLong("nextDueAt");
+    assertThat(due).isBetween(before + 30000, System.currentTimeMillis() + 30000);
+    assertThat(due).isGreaterThanOrEqualTo(t.getLong("nextDueAt"));
+    HttpResponse<Buffer> o = s.send(POST, "/v1/timers/hb/touch", "{\"delayMs\":90000}");
+    assertThat(o.statusCode()).isEqualTo(200);
+    assertThat(o.bodyAsJsonObject().getLong("nextDueAt")).isGreaterThanOrEqualTo(before + 90000);
+    assertThat(s.send(POST, "/v1/timers/none/touch").statusCode()).isEqualTo(404);
+    HttpResponse<Buffer> bad = s.send(POST, "/v1/timers/hb/touch", "{\"periodMs\":5}");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.bodyAsJsonObject().getJsonObject("error").getString("field")).isEqualTo("periodMs");
+  }
+
+  @Test
+  void listPagesByNextDueAtWithACursorAndFiltersByTopic() {
+    for (int i = 0; i < 25; i++) {
+      s.send(POST, "/v1/timers", new JsonObject().put("id", "l" + i).put("topic", i % 2 == 0 ? "even" : "odd")
+          .put("delayMs", 100_000 - i * 1000));
+    }
+    List<String> ids = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      HttpResponse<Buffer> r = s.send(GET, "/v1/timers?limit=10" + (cursor == null ? "" : "&cursor=" + cursor));
+      assertThat(r.statusCode()).isEqualTo(200);
+      JsonObject page = r.bodyAsJsonObject();
+      page.getJsonArray("timers").forEach(o -> ids.add(((JsonObject) o).getString("id")));
+      cursor = page.getString("next");
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(3);
+    List<String> expected = new ArrayList<>();
+    for (int i = 24; i >= 0; i--) {
+      expected.add("l" + i);
+    }
+    assertThat(ids).containsExactlyElementsOf(expected);
+    JsonObject even = s.send(GET, "/v1/timers?topic=even&limit=1000").bodyAsJsonObject();
+    assertThat(even.getJsonArray("timers")).hasSize(13);
+    assertThat(even.getValue("next")).isNull();
+    assertThat(s.send(GET, "/v1/timers").bodyAsJsonObject().getJsonArray("timers")).hasSize(25);
+    assertThat(s.send(GET, "/v1/timers?limit=1001").statusCode()).isEqualTo(400);
+    assertThat(s.send(GET, "/v1/timers?limit=0").statusCode()).isEqualTo(400);
+    assertThat(s.send(GET, "/v1/timers?limit=abc").bodyAsJsonObject().getJsonObject("error").getString("field"))
+        .isEqualTo("limit");
+    assertThat(s.send(GET, "/v1/timers?cursor=zzz").bodyAsJsonObject().getJsonObject("error").getString("field"))
+        .isEqualTo("cursor");
+    assertThat(s.send(GET, "/v1/timers?topic=a%20b").statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void batchCreatesTheValidTimersAndAnswersEveryItemInOrder() {
+    s.send(POST, "/v1/timers", "{\"id\":\"exists\",\"delayMs\":60000}");
+    JsonArray timers = new JsonArray()
+        .add(new JsonObject().put("id", "b1").put("delayMs", 60000))
+        .add(new JsonObject().put("id", "b2").put("delayMs", -1))
+        .add(new JsonObject().put("id", "exists").put("delayMs", 1))
+        .add("not an object")
+        .add(new JsonObject().put("delayMs", 60000).put("topic", "t"))
+        .add(new JsonObject().put("id", "b1").put("delayMs", 1));
+    HttpResponse<Buffer> r = s.send(POST, "/v1/timers/batch", new JsonObject().put("timers", timers));
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonArray results = r.bodyAsJsonObject().getJsonArray("results");
+    assertThat(results).hasSize(6);
+    assertThat(results.getJsonObject(0).getInteger("status")).isEqualTo(201);
+    assertThat(results.getJsonObject(0).getJsonObject("timer").getString("id")).isEqualTo("b1");
+    assertThat(results.getJsonObject(1).getInteger("status")).isEqualTo(400);
+    assertThat(results.getJsonObject(1).getJsonObject("error").getString("field")).isEqualTo("delayMs");
+    assertThat(results.getJsonObject(2).getInteger("status")).isEqualTo(409);
+    assertThat(results.getJsonObject(3).getInteger("status")).isEqualTo(400);
+    assertThat(results.getJsonObject(4).getInteger("status")).isEqualTo(201);
+    assertThat(results.getJsonObject(5).getInteger("status")).isEqualTo(409);
+    assertThat(s.send(GET, "/v1/timers/b1").statusCode()).isEqualTo(200);
+    assertThat(s.send(GET, "/v1/timers/b2").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void batchOfMoreThanTenThousandTimersIsRefusedWith400() {
+    JsonArray timers = new JsonArray();
+    for (int i = 0; i < 10_001; i++) {
+      timers.add(new JsonObject().put("delayMs", 1));
+    }
+    HttpResponse<Buffer> r = s.send(POST, "/v1/timers/batch", new JsonObject().put("timers", timers));
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("field")).isEqualTo("timers");
+    assertThat(s.send(GET, "/v1/timers").bodyAsJsonObject().getJsonArray("timers")).isEmpty();
+  }
+
+  @Test
+  void aTimerFiresOnTimeAndItsFiringIsStreamedOverServerSentEvents() throws Exception {
+    HttpClient http = vertx.createHttpClient();
+    CompletableFuture<String> firing = new CompletableFuture<>();
+    StringBuilder got = new StringBuilder();
+    CompletableFuture<Void> subscribed = new CompletableFuture<>();
+    http.request(new RequestOptions().setPort(s.port).setHost("127.0.0.1").setURI("/v1/events?topic=alarms"))
+        .compose(req -> req.send())
+        .onSuccess(res -> {
+          subscribed.complete(null);
+          res.handler(b -> {
+            got.append(b.toString());
+            int i = got.indexOf("\"type\":\"fired\"");
+            if (i >= 0) {
+              firing.complete(got.toString());
+            }
+          });
+        })
+        .onFailure(subscribed::completeExceptionally);
+    subscribed.get(10, TimeUnit.SECONDS);
+    long created = System.currentTimeMillis();
+    s.send(POST, "/v1/timers", "{\"id\":\"wake\",\"topic\":\"alarms\",\"delayMs\":200,\"payload\":\"hi\"}");
+    String text = firing.get(10, TimeUnit.SECONDS);
+    String data = text.substring(text.indexOf("data:") + 5, text.indexOf('\n', text.indexOf("data:"))).trim();
+    JsonObject f = new JsonObject(data);
+    assertThat(f.getString("id")).isEqualTo("wake");
+    assertThat(f.getLong("seq")).isEqualTo(1);
+    assertThat(f.getString("payload")).isEqualTo("hi");
+    assertThat(f.getLong("firedAt")).isGreaterThanOrEqualTo(f.getLong("dueAt"));
+    assertThat(f.getLong("dueAt")).isBetween(created + 200, System.currentTimeMillis());
+    assertThat(f.getLong("firedAt") - f.getLong("dueAt")).isLessThan(1000);   // a window, not an instant
+    assertThat(s.send(GET, "/v1/timers/wake").statusCode()).isEqualTo(404);
+    http.close();
+  }
+
+  @Test
+  void wheelSnapshotShowsLevelsOccupancyAndStats() {
+    s.send(POST, "/v1/timers", "{\"id\":\"w1\",\"delayMs\":5000}");
+    s.send(POST, "/v1/timers", "{\"id\":\"w2\",\"delayMs\":86400000}");
+    HttpResponse<Buffer> r = s.send(GET, "/v1/wheel");
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonObject w = r.bodyAsJsonObject();
+    assertThat(w.getLong("tickMs")).isEqualTo(10);
+    assertThat(w.getInteger("pending")).isEqualTo(2);
+    assertThat(w.getLong("now")).isPositive();
+    assertThat(w.getLong("firedTotal")).isZero();
+    JsonArray levels = w.getJsonArray("levels");
+    int total = 0;
+    for (int i = 0; i < levels.size(); i++) {
+      JsonObject l = levels.getJsonObject(i);
+      assertThat(l.getInteger("level")).isEqualTo(i);
+      assertThat(l.getInteger("slots")).isEqualTo(64);
+      assertThat(l.getJsonArray("occupancy")).hasSize(64);
+      assertThat(l.getLong("spanMs")).isEqualTo(10L << (6 * i));
+      for (Object c : l.getJsonArray("occupancy")) {
+        total += (Integer) c;
+      }
+    }
+    assertThat(total).isEqualTo(2);
+    assertThat(w.getJsonObject("lateness").fieldNames()).contains("p50Ms", "p99Ms", "maxMs");
+    assertThat(r.body().length()).isLessThan(16 * 1024);
+  }
+
+  @Test
+  void wheelStreamSendsWheelEventsWithStats() throws Exception {
+    HttpClient http = vertx.createHttpClient();
+    CompletableFuture<String> two = new CompletableFuture<>();
+    StringBuilder got = new StringBuilder();
+    http.request(new RequestOptions().setPort(s.port).setHost("127.0.0.1").setURI("/v1/wheel/stream"))
+        .compose(req -> req.send())
+        .onSuccess(res -> {
+          assertThat(res.getHeader("content-type")).startsWith("text/event-stream");
+          res.handler(b -> {
+            got.append(b.toString());
+            if (got.toString().split("event: wheel").length > 2) {
+              two.complete(got.toString());
+            }
+          });
+        });
+    String text = two.get(10, TimeUnit.SECONDS);
+    int d = text.indexOf("data:");
+    JsonObject ev = new JsonObject(text.substring(d + 5, text.indexOf('\n', d)).trim());
+    assertThat(ev.getJsonObject("stats").fieldNames()).contains("firingsPerSec", "latenessP50Ms", "latenessP99Ms",
+        "subscribers", "storeLatencyP50Ms", "storeLatencyP99Ms");
+    assertThat(ev.getJsonArray("levels")).isNotEmpty();
+    http.close();
+  }
+
+  @Test
+  void healthMetricsRootAndOpenApiAreServed() {
+    HttpResponse<Buffer> h = s.send(GET, "/health");
+    assertThat(h.statusCode()).isEqualTo(200);
+    assertThat(h.bodyAsJsonObject().getString("status")).isEqualTo("up");
+    assertThat(h.bodyAsJsonObject().getString("store")).isEqualTo("memory");
+    s.send(POST, "/v1/timers", "{\"delayMs\":60000}");
+    String m = s.send(GET, "/metrics").bodyAsString();
+    assertThat(m).contains("tickwheel_pending_timers 1.0", "tickwheel_firings_total", "tickwheel_firing_lateness_seconds_bucket",
+        "tickwheel_http_requests_seconds_bucket", "tickwheel_store_op_seconds_bucket", "tickwheel_subscribers");
+    HttpResponse<Buffer> root = TestVertx.await(s.client.get("/").followRedirects(false).send());
+    assertThat(root.statusCode()).isEqualTo(302);
+    assertThat(root.getHeader("Location")).isEqualTo("/console/");
+    HttpResponse<Buffer> api = s.send(GET, "/openapi.yaml");
+    assertThat(api.statusCode()).isEqualTo(200);
+    assertThat(api.bodyAsString()).startsWith("openapi: 3").contains("/v1/timers/{id}/touch", "/v1/timers/batch",
+        "/v1/wheel/stream", "/v1/events", "/health");
+  }
+}
