@@ -46,8 +46,9 @@ public final class ErrorResponses {
     if (e.status() == 401) {
       res.putHeader("WWW-Authenticate", "Bearer realm=\"tickwheel\"");
     }
-    if (e.status() == 413 && !rc.request().isEnded()) {
-      // The rest of an oversized body is not read: answer, then close.
+    if (!rc.request().isEnded()) {
+      // Refused before its body was read (413 over the limit, 401 before any work…): the rest of the body is
+      // not read; answer, then close the connection.
       res.putHeader(HttpHeaders.CONNECTION, "close");
       res.end(body(e).toBuffer()).onComplete(v -> rc.request().connection().close());
       return;
@@ -78,7 +79,8 @@ public final class ErrorResponses {
     if (f instanceof HttpException h) {
       return forStatus(h.getStatusCode(), null);
     }
-    if (f == null) {
+    if (f == null || (status >= 400 && status < 500)) {
+      // a bare status, or a handler's own refusal (e.g. the CORS handler's 403 for an origin not allowed)
       return forStatus(status, null);
     }
     LOG.log(System.Logger.Level.ERROR, "unexpected failure", f);
