@@ -1,0 +1,203 @@
+package io.tickwheel.store.redis;
+
+import static io.tickwheel.store.redis.RedisTestSupport.await;
+
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.tickwheel.store.redis.impl.TimerRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+/**
+ * Measures write throughput and Redis CPU per timer against a redis-server this main starts on a free loopback port
+ * (no persistence unless the first argument says {@code always}/{@code everysec}). Modes: single puts with C
+ * concurrent callers (each on its own event-loop context, next put when the previous completes), {@code putAll}
+ * batches, {@code recordFirings} batches; and as a peer in the same run, the same records written by plain
+ * pipelined {@code HSET}+{@code ZADD} over one connection (no script, no checks). Reports the median of RUNS runs.
+ * Not a test; run with {@code mvn -q -pl store-redis exec:java -Dexec.classpathScope=test
+ * -Dexec.mainClass=io.tickwheel.store.redis.PutThroughput [-Dexec.args="none 3 50000"]}.
+ */
+public final class PutThroughput {
+
+  private PutThroughput() {}
+
+  public static void main(String[] args) {
+    String fsync = args.length > 0 ? args[0] : "none";
+    int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int n = args.length > 2 ? Integer.parseInt(args[2]) : 50_000;
+    Vertx vertx = Vertx.vertx(new io.vertx.core.VertxOptions().setWarningExceptionTime(1)
+        .setWarningExceptionTimeUnit(java.util.concurrent.TimeUnit.SECONDS));
+    try (RedisServerProcess redis = "none".equals(fsync) ? RedisServerProcess.start()
+        : RedisServerProcess.startWithAof(fsync)) {
+      RedisTimerStore store = await(RedisTimerStore.open(vertx,
+          new RedisStoreOptions().setConnectionString(redis.uri())));
+      RedisConnection raw = await(Redis.createClient(vertx, redis.uri()).connect());
+      System.out.printf(Locale.ROOT, "redis persistence: %s; %d timers per run; %d runs; load average %s%n", fsync,
+          n, runs, loadAverage());
+      AtomicInteger run = new AtomicInteger();
+      // warm up the JIT and Redis
+      singles(vertx, store, 16, 10_000, "warm" + run.incrementAndGet());
+      report(redis, runs, n, "single put, 1 caller", r -> singles(vertx, store, 1, n / 5, "s1-" + r) * 5);
+      report(redis, runs, n, "single put, 16 callers", r -> singles(vertx, store, 16, n, "s16-" + r));
+      report(redis, runs, n, "single put, 256 callers", r -> singles(vertx, store, 256, n, "s256-" + r));
+      report(redis, runs, n, "putAll, batches of 1000", r -> batches(store, n, 1000, "b-" + r));
+      report(redis, runs, n, "recordFirings, batches of 1000 (once timers: log + remove)",
+          r -> firings(store, n, 1000, "b-" + r));
+      report(redis, runs, n, "peer: raw pipelined HSET+ZADD, 16 callers", r -> rawPipelined(vertx, raw, 16, n, "raw-" + r));
+      await(store.close());
+    } finally {
+      await(vertx.close());
+    }
+  }
+
+  /** Runs {@code body} (which returns elapsed ns) {@code runs} times; prints median timers/s and Redis CPU/timer. */
+  private static void report(RedisServerProcess redis, int runs, int n, String what, IntFunction<Long> body) {
+    double[] rate = new double[runs];
+    double[] cpu = new double[runs];
+    for (int r = 0; r < runs; r++) {
+      double c0 = cpuSeconds(redis);
+      long ns = body.apply(r);
+      double c1 = cpuSeconds(redis);
+      rate[r] = n / (ns / 1e9);
+      cpu[r] = (c1 - c0) * 1e6 / n;
+    }
+    double[] rs = rate.clone();
+    double[] cs = cpu.clone();
+    Arrays.sort(rs);
+    Arrays.sort(cs);
+    System.out.printf(Locale.ROOT, "%-62s median %,9.0f timers/s  redis cpu %6.2f us/timer   (runs: %s)%n", what,
+        rs[runs / 2], cs[runs / 2], Arrays.toString(Arrays.stream(rate).mapToLong(Math::round).toArray()));
+  }
+
+  private static long singles(Vertx vertx, RedisTimerStore store, int callers, int n, String tag) {
+    AtomicInteger next = new AtomicInteger();
+    List<Future<Void>> done = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int c = 0; c < callers; c++) {
+      Promise<Void> p = Promise.promise();
+      done.add(p.future());
+      Context ctx = vertx.getOrCreateContext();
+      ctx.runOnContext(v -> loop(store, next, n, tag, p));
+    }
+    await(Future.all(done));
+    return System.nanoTime() - t0;
+  }
+
+  private static void loop(RedisTimerStore store, AtomicInteger next, int n, String tag, Promise<Void> p) {
+    int i = next.getAndIncrement();
+    if (i >= n) {
+      p.tryComplete();
+      return;
+    }
+    store.put(RecoveryTiming.timer(i).withPayload("{\"job\":" + i + "}").withNextDueAt(1_000_000 + i)
+            .withGeneration(1)).map(v -> (Void) null)
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            p.tryFail(ar.cause());
+          } else {
+            loop(store, next, n, tag, p);
+          }
+        });
+  }
+
+  private static long rawPipelined(Vertx vertx, RedisConnection raw, int callers, int n, String tag) {
+    AtomicInteger next = new AtomicInteger();
+    List<Future<Void>> done = new ArrayList<>();
+    long t0 = System.nanoTime();
+    for (int c = 0; c < callers; c++) {
+      Promise<Void> p = Promise.promise();
+      done.add(p.future());
+      vertx.getOrCreateContext().runOnContext(v -> rawLoop(raw, next, n, tag, p));
+    }
+    await(Future.all(done));
+    return System.nanoTime() - t0;
+  }
+
+  private static void rawLoop(RedisConnection raw, AtomicInteger next, int n, String tag, Promise<Void> p) {
+    int i = next.getAndIncrement();
+    if (i >= n) {
+      p.tryComplete();
+      return;
+    }
+    Timer t = RecoveryTiming.timer(i);
+    raw.send(Request.cmd(Command.HSET).arg("{peer}:timers").arg(tag + t.id()).arg(TimerRecord.encode(t)));
+    raw.send(Request.cmd(Command.ZADD).arg("{peer}:due").arg(0).arg(TimerRecord.member(t.nextDueAt(), tag + t.id())))
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            p.tryFail(ar.cause());
+          } else {
+            rawLoop(raw, next, n, tag, p);
+          }
+        });
+  }
+
+  private static long batches(RedisTimerStore store, int n, int size, String tag) {
+    long t0 = System.nanoTime();
+    List<Future<Void>> inFlight = new ArrayList<>();
+    for (int i = 0; i < n; i += size) {
+      List<Timer> b = new ArrayList<>(size);
+      for (int j = i; j < Math.min(n, i + size); j++) {
+        Timer t = RecoveryTiming.timer(j);
+        b.add(new Timer(tag + t.id(), t.topic(), t.kind(), t.delayMs(), t.periodMs(), t.maxFirings(), t.misfire(),
+            t.payload(), t.createdAt(), t.nextDueAt(), 0, 1));
+      }
+      inFlight.add(store.putAll(b));
+      if (inFlight.size() == 4) {
+        await(Future.all(inFlight));
+        inFlight.clear();
+      }
+    }
+    await(Future.all(inFlight));
+    return System.nanoTime() - t0;
+  }
+
+  /** Fires the timers {@link #batches} wrote under {@code tag} (they exist: putAll ran first with the same tag). */
+  private static long firings(RedisTimerStore store, int n, int size, String tag) {
+    long t0 = System.nanoTime();
+    List<Future<?>> inFlight = new ArrayList<>();
+    for (int i = 0; i < n; i += size) {
+      List<FiringRequest> b = new ArrayList<>(size);
+      for (int j = i; j < Math.min(n, i + size); j++) {
+        Timer t = RecoveryTiming.timer(j);
+        b.add(new FiringRequest(tag + t.id(), 1, 0, true, t.nextDueAt(), t.nextDueAt() + 3, null));
+      }
+      inFlight.add(store.recordFirings(b).map(rs -> {
+        if (!rs.get(0).applied()) {
+          throw new IllegalStateException("firing of " + b.get(0).id() + " was stale");
+        }
+        return rs;
+      }));
+      if (inFlight.size() == 4) {
+        await(Future.all(inFlight));
+        inFlight.clear();
+      }
+    }
+    await(Future.all(inFlight));
+    return System.nanoTime() - t0;
+  }
+
+  private static double cpuSeconds(RedisServerProcess redis) {
+    return Double.parseDouble(RecoveryTiming.info(redis, "CPU", "used_cpu_user"))
+        + Double.parseDouble(RecoveryTiming.info(redis, "CPU", "used_cpu_sys"));
+  }
+
+  static String loadAverage() {
+    try {
+      return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+    } catch (java.io.IOException e) {
+      return "unknown";
+    }
+  }
+}
