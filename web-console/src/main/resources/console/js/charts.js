@@ -59,7 +59,7 @@ function makeChart(canvas, series, { area = false, unit = '' } = {}) {
           border: { display: false },
           grid: { color: 'rgba(255,255,255,0.045)', drawTicks: false },
           ticks: { color: '#5b6878', maxTicksLimit: 3, padding: 6, font: { size: 10 },
-            callback: (v) => unit === 'ms' ? fmtLatency(v) : fmtCompact(v) },
+            callback: (v) => (v >= 1000 ? fmtCompact(v) : String(+v.toFixed(2))) },
         },
       },
     },

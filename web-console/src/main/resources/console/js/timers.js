@@ -8,7 +8,7 @@ import { fmtCountdown, fmtDateTime, fmtDuration, fmtInt } from './format.js';
 
 const MAX_SCAN_PAGES = 20;     // an id-prefix search reads at most this many API pages per view
 const AUTO_REFRESH_MS = 3000;
-const CONFIRM_MS = 4000;
+const CONFIRM_MS = 8000;          // how long "Confirm" waits for the second press
 
 export class TimersTable {
   constructor() {
