@@ -86,6 +86,8 @@ public final class FiringHub {
   private boolean publishing;
   private final List<Subscriber> deferredDetach = new ArrayList<>();
   private Future<Void> closed;
+  /** How often a replaying subscriber's live buffer overflowed (it then re-reads the log); for tests and debugging. */
+  long replayBufferOverflows;
 
   /**
    * Creates the hub on the current context, which becomes its owner.

@@ -156,6 +156,7 @@ abstract class Subscriber {
           liveBuffer.clear();
           bufferedBytes = 0;
           overflows++;
+          hub.replayBufferOverflows++;
         }
         liveBuffer.add(e);
         bufferedBytes += e.size();
@@ -242,11 +243,10 @@ abstract class Subscriber {
     }
     reading = true;
     int s = stream;
-    int o = overflows;
-    long after = cursor;
     hub.onOwner(() -> {
       if (s == stream) {
-        hub.store.readFirings(after, hub.options.replayBatch()).onComplete(ar -> onBatch(s, o, ar));
+        int overflowsAtIssue = overflows;
+        hub.store.readFirings(cursor, hub.options.replayBatch()).onComplete(ar -> onBatch(s, overflowsAtIssue, ar));
       }
     });
   }

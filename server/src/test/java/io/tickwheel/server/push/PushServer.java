@@ -28,7 +28,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * A real HTTP server for the push tests: a verticle that owns a {@link MemoryTimerStore} and a {@link FiringHub},
+ * A real HTTP server for the push tests: a verticle that owns a {@link MemoryTimerStore} (whose firing reads the
+ * hub sees complete a few turns late, see {@link AsyncReadStore}) and a {@link FiringHub},
  * mounts {@code /v1/ws} through {@code webSocketHandler} and {@code /v1/events} through a {@link Router}, and
  * listens on a free loopback port. Firings are produced the way the server does it: timers are put, settled with
  * {@code recordFirings}, and each recorded firing is published, all on the server's context.
@@ -43,6 +44,8 @@ final class PushServer {
   final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   final MemoryTimerStore store = new MemoryTimerStore();
   private final AtomicLong ids = new AtomicLong();
+  /** The store as the hub sees it. */
+  volatile AsyncReadStore reads;
   volatile FiringHub hub;
   volatile Context context;
   volatile int port;
@@ -52,16 +55,24 @@ final class PushServer {
   }
 
   static PushServer start(Vertx vertx, PushOptions options) {
-    return start(vertx, options, FiringHub.SSE_HEARTBEAT_MS, new HttpServerOptions());
+    return start(vertx, options, FiringHub.SSE_HEARTBEAT_MS, new HttpServerOptions(), 0);
   }
 
-  static PushServer start(Vertx vertx, PushOptions options, long heartbeatMs, HttpServerOptions serverOptions) {
+  /**
+   * @param seededFirings firings recorded in the store before the hub is created (a restarted server's log)
+   */
+  static PushServer start(Vertx vertx, PushOptions options, long heartbeatMs, HttpServerOptions serverOptions,
+      int seededFirings) {
     PushServer s = new PushServer(vertx);
     await(vertx.deployVerticle(new VerticleBase() {
       @Override
       public Future<?> start() {
         s.context = context;
-        s.hub = new FiringHub(vertx, s.store, options, s.registry, heartbeatMs);
+        if (seededFirings > 0) {
+          s.fireOnContext(false, null, repeat(seededFirings, "seeded"));
+        }
+        s.reads = new AsyncReadStore(s.store, context);
+        s.hub = new FiringHub(vertx, s.reads, options, s.registry, heartbeatMs);
         Router router = Router.router(vertx);
         router.get("/v1/events").handler(s.hub::handleSse);
         HttpServer server = vertx.createHttpServer(serverOptions.setHost("127.0.0.1").setPort(0))
@@ -97,22 +108,19 @@ final class PushServer {
     return call(() -> fireOnContext(true, null, topics));
   }
 
+  /** As {@link #fire(String...)}, every timer with {@code payload} (JSON text). */
+  List<Firing> fireWithPayload(String payload, String... topics) {
+    return call(() -> fireOnContext(true, payload, topics));
+  }
+
   /** Records {@code n} firings of {@code topic} and publishes them. */
   List<Firing> fire(int n, String topic) {
     return fire(repeat(n, topic));
   }
 
-  /** Records firings in the log without publishing them: history from before anyone subscribed. */
-  List<Firing> record(String... topics) {
-    return call(() -> fireOnContext(false, null, topics));
-  }
-
-  List<Firing> record(int n, String topic) {
-    return record(repeat(n, topic));
-  }
-
   /**
-   * Records and publishes on the current (server) context; completes at once with the memory store.
+   * Records and (if {@code publish}) publishes on the current (server) context; completes at once with the
+   * memory store.
    *
    * @param payload JSON text or {@code null}
    */
@@ -137,6 +145,60 @@ final class PushServer {
           }
           return out;
         });
+  }
+
+  /**
+   * Publishes {@code perTurn} firings per event-loop turn of the server, {@code turns} times, cycling through
+   * {@code topics}, every {@code periodMs} (0: in consecutive turns). Waits until all are published.
+   *
+   * @return how many of the turns happened while some subscriber was replaying the log
+   */
+  int publishOverTurns(int turns, int perTurn, long periodMs, String payload, String... topics) {
+    return await(startPublishing(turns, perTurn, periodMs, false, payload, topics));
+  }
+
+  /**
+   * As {@link #publishOverTurns}, without waiting; with {@code onceReplaying} the first turn waits (checking every
+   * event-loop turn, so it cannot miss it) until some subscriber replays the log.
+   */
+  Future<Integer> startPublishing(int turns, int perTurn, long periodMs, boolean onceReplaying, String payload,
+      String... topics) {
+    Promise<Integer> done = Promise.promise();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_S);
+    int[] state = new int[2]; // turns done, turns during a replay
+    Runnable[] step = new Runnable[1];
+    step[0] = () -> {
+      if (onceReplaying && state[0] == 0 && hub.replaying() == 0) {
+        if (System.nanoTime() > deadline) {
+          done.fail(new AssertionError("no subscriber started replaying within " + TIMEOUT_S + " s"));
+        } else {
+          context.runOnContext(v -> step[0].run());
+        }
+        return;
+      }
+      if (hub.replaying() > 0) {
+        state[1]++;
+      }
+      String[] batch = new String[perTurn];
+      for (int i = 0; i < perTurn; i++) {
+        batch[i] = topics[(state[0] * perTurn + i) % topics.length];
+      }
+      fireOnContext(true, payload, batch).onFailure(done::tryFail);
+      if (++state[0] == turns) {
+        done.tryComplete(state[1]);
+      } else if (periodMs > 0) {
+        vertx.setTimer(periodMs, id -> step[0].run());
+      } else {
+        context.runOnContext(v -> step[0].run());
+      }
+    };
+    context.runOnContext(v -> step[0].run());
+    return done.future();
+  }
+
+  /** The latest seq in the store. */
+  long lastSeq() {
+    return call(store::lastSeq);
   }
 
   /** Trims the log to its newest {@code keep} firings. */

@@ -1,0 +1,119 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.core.store.TimerStore;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A store whose {@code readFirings} completes a few event-loop turns later, as the RocksDB and Redis stores do
+ * (their reads run on another thread or the network): live firings can then be published while a replay read is
+ * in flight. Reads see the log as it was when they were issued. Everything else goes straight to the delegate.
+ */
+final class AsyncReadStore implements TimerStore {
+
+  private static final int TURNS = 3;
+
+  private final TimerStore delegate;
+  private final Context context;
+  private volatile Runnable afterNextRead;
+
+  AsyncReadStore(TimerStore delegate, Context context) {
+    this.delegate = delegate;
+    this.context = context;
+  }
+
+  @Override
+  public Future<List<Firing>> readFirings(long afterSeq, int limit) {
+    Promise<List<Firing>> p = Promise.promise();
+    delegate.readFirings(afterSeq, limit).onComplete(ar -> later(TURNS, () -> p.handle(ar)));
+    Runnable hook = afterNextRead;
+    if (hook != null) {
+      afterNextRead = null;
+      hook.run();
+    }
+    return p.future();
+  }
+
+  /** Runs {@code hook} (once, on the context) right after the next read took its snapshot of the log, while it is in flight. */
+  void afterNextRead(Runnable hook) {
+    afterNextRead = hook;
+  }
+
+  private void later(int turns, Runnable r) {
+    if (turns == 0) {
+      r.run();
+    } else {
+      context.runOnContext(v -> later(turns - 1, r));
+    }
+  }
+
+  @Override
+  public String name() {
+    return "async-read(" + delegate.name() + ")";
+  }
+
+  @Override
+  public Future<Void> put(Timer t) {
+    return delegate.put(t);
+  }
+
+  @Override
+  public Future<Void> putAll(List<Timer> timers) {
+    return delegate.putAll(timers);
+  }
+
+  @Override
+  public Future<Boolean> update(Timer next, long expectedGeneration) {
+    return delegate.update(next, expectedGeneration);
+  }
+
+  @Override
+  public Future<Timer> get(String id) {
+    return delegate.get(id);
+  }
+
+  @Override
+  public Future<Boolean> remove(String id) {
+    return delegate.remove(id);
+  }
+
+  @Override
+  public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
+    return delegate.recordFirings(requests);
+  }
+
+  @Override
+  public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    return delegate.loadAll(batchSize, sink);
+  }
+
+  @Override
+  public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
+    return delegate.list(topic, after, limit);
+  }
+
+  @Override
+  public Future<Long> lastSeq() {
+    return delegate.lastSeq();
+  }
+
+  @Override
+  public Future<Long> trimFirings(Retention retention, long nowMs) {
+    return delegate.trimFirings(retention, nowMs);
+  }
+
+  @Override
+  public Future<Void> close() {
+    return delegate.close();
+  }
+}
