@@ -67,7 +67,9 @@ import java.util.function.Function;
  * <h2>Failures</h2>
  * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. When Redis is unreachable (stopped,
  * restarting, loading its data, connection killed) calls fail fast with {@link StoreUnavailableException}, the
- * store reconnects by itself with exponential backoff, and works again once Redis is back. A timed-out or failed
+ * store reconnects by itself with exponential backoff, and works again once Redis is back. When nothing at all
+ * came back for a whole timeout while calls waited (hung server, dead network path), the store drops the connection
+ * and reconnects. A timed-out or failed
  * write may or may not have been applied. Other Redis errors are {@link RedisStoreException}. The password of the
  * connection string never appears in a message.
  *

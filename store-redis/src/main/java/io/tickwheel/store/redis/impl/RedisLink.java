@@ -64,6 +64,10 @@ public final class RedisLink {
   private final long sweeper;
 
   private volatile RedisConnection conn;
+  /** When Redis last answered anything (System.nanoTime). */
+  private volatile long lastReplyNanos = System.nanoTime();
+  /** Connections being set up, not yet published → whether their socket already ended (guarded by this). */
+  private final java.util.Map<RedisConnection, Boolean> unpublished = new java.util.IdentityHashMap<>();
   private volatile String lastError = "not connected yet";
   private volatile boolean closed;
   private boolean reconnecting; // guarded by this
@@ -103,9 +107,7 @@ public final class RedisLink {
     RedisLink link = new RedisLink(vertx, options);
     return link.connectOnce()
         .compose(c -> {
-          synchronized (link) {
-            link.conn = c;
-          }
+          link.publish(c);
           return init.apply(link).map(link);
         })
         .recover(e -> {
@@ -230,6 +232,7 @@ public final class RedisLink {
 
   private void sweep() {
     long now = System.nanoTime();
+    boolean silent = false;
     Pending<?> h;
     while ((h = inFlight.peek()) != null) {
       if (h.done.get()) {
@@ -237,8 +240,21 @@ public final class RedisLink {
       } else if (now - h.deadline >= 0) {
         inFlight.poll();
         h.fail(new StoreUnavailableException(where + " did not answer " + h.what + " within " + timeoutMs + " ms"));
+        silent |= now - lastReplyNanos >= timeoutMs * 1_000_000L;
       } else {
         break;
+      }
+    }
+    RedisConnection c = conn;
+    if (silent && c != null) {
+      // nothing came back for a whole timeout while calls waited: a hung server or a dead network path that
+      // TCP would notice only after hours; drop the connection and reconnect
+      lastReplyNanos = now;
+      LOG.log(System.Logger.Level.WARNING, "{0}: no reply for {1} ms; dropping the connection", where, timeoutMs);
+      if (c instanceof io.vertx.redis.client.impl.PooledRedisConnection pooled) {
+        pooled.actual().forceClose(); // its end handler reconnects
+      } else {
+        lost(c, new StoreUnavailableException("no reply for " + timeoutMs + " ms"));
       }
     }
   }
@@ -252,6 +268,9 @@ public final class RedisLink {
         new StoreUnavailableException(where + " did not accept a connection within " + bound + " ms")));
     client.connect()
         .compose(c -> {
+          synchronized (this) {
+            unpublished.put(c, false);
+          }
           c.exceptionHandler(e -> {
             if (e instanceof IllegalStateException) {
               LOG.log(System.Logger.Level.WARNING, "{0}: client reported {1}", where, describe(e));
@@ -260,13 +279,13 @@ public final class RedisLink {
             }
           });
           c.endHandler(v -> lost(c, null));
-          return loadScripts(c, Script.ALL).map(c);
+          return loadScripts(c, Script.ALL).map(c).onFailure(e -> abandon(c));
         })
         .onComplete(ar -> {
           vertx.cancelTimer(timer);
           if (ar.succeeded()) {
             if (!result.tryComplete(ar.result())) {
-              ar.result().close(); // timed out meanwhile
+              abandon(ar.result()); // timed out meanwhile
             }
           } else {
             result.tryFail(mapFailure(ar.cause(), "connect"));
@@ -303,8 +322,37 @@ public final class RedisLink {
     }
   }
 
+  private void abandon(RedisConnection c) {
+    synchronized (this) {
+      unpublished.remove(c);
+    }
+    c.close();
+  }
+
+  /** Makes {@code c} the connection, unless its socket ended while it was set up (then it reconnects). */
+  private void publish(RedisConnection c) {
+    synchronized (this) {
+      Boolean ended = unpublished.remove(c);
+      if (ended == null || !ended) {
+        conn = c;
+        return;
+      }
+      lastError = "connection closed while it was set up";
+      if (closed || reconnecting) {
+        return;
+      }
+      reconnecting = true;
+    }
+    c.close();
+    scheduleReconnect(options.getReconnectBackoffMs());
+  }
+
   private void lost(RedisConnection c, Throwable cause) {
     synchronized (this) {
+      if (unpublished.containsKey(c)) {
+        unpublished.put(c, true); // publish() will see it
+        return;
+      }
       if (conn != c || closed) {
         return;
       }
@@ -331,12 +379,10 @@ public final class RedisLink {
           synchronized (this) {
             reconnecting = false;
             keep = !closed;
-            if (keep) {
-              conn = ar.result();
-            }
           }
           if (keep) {
             LOG.log(System.Logger.Level.INFO, "{0}: reconnected", where);
+            publish(ar.result());
           } else {
             ar.result().close();
           }
@@ -408,6 +454,7 @@ public final class RedisLink {
     }
 
     void settle(AsyncResult<Response> ar) {
+      lastReplyNanos = System.nanoTime();
       if (!done.compareAndSet(false, true)) {
         return;
       }
