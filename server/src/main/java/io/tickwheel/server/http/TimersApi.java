@@ -1,7 +1,6 @@
 package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.model.ValidationException;
@@ -10,6 +9,7 @@ import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.ApiException;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -44,7 +44,7 @@ public final class TimersApi {
     TimerSpec spec = parse(JsonBodies.object(rc, false));
     answer(rc, scheduler.create(spec), t -> {
       rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
-      ErrorResponses.json(rc, 201, TimerJson.toJson(t).toBuffer());
+      ErrorResponses.json(rc, 201, TimerText.buffer(t));
     });
   }
 
@@ -59,7 +59,7 @@ public final class TimersApi {
       if (u.created()) {
         rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + id);
       }
-      ErrorResponses.json(rc, u.created() ? 201 : 200, TimerJson.toJson(u.timer()).toBuffer());
+      ErrorResponses.json(rc, u.created() ? 201 : 200, TimerText.buffer(u.timer()));
     });
   }
 
@@ -70,7 +70,7 @@ public final class TimersApi {
       if (t == null) {
         rc.fail(notFound(id));
       } else {
-        ErrorResponses.json(rc, 200, TimerJson.toJson(t).toBuffer());
+        ErrorResponses.json(rc, 200, TimerText.buffer(t));
       }
     });
   }
@@ -100,7 +100,7 @@ public final class TimersApi {
       if (t == null) {
         rc.fail(notFound(id));
       } else {
-        ErrorResponses.json(rc, 200, TimerJson.toJson(t).toBuffer());
+        ErrorResponses.json(rc, 200, TimerText.buffer(t));
       }
     });
   }
@@ -134,12 +134,20 @@ public final class TimersApi {
       }
     }
     answer(rc, store.list(topic, after, limit), page -> {
-      JsonArray arr = new JsonArray(new ArrayList<>(page.timers().size()));
-      for (Timer t : page.timers()) {
-        arr.add(TimerJson.toJson(t));
+      StringBuilder sb = new StringBuilder(64 + 200 * page.timers().size()).append("{\"timers\":[");
+      for (int i = 0; i < page.timers().size(); i++) {
+        if (i > 0) {
+          sb.append(',');
+        }
+        TimerText.append(sb, page.timers().get(i));
       }
-      JsonObject body = new JsonObject().put("timers", arr).put("next", page.next() == null ? null : page.next().encode());
-      ErrorResponses.json(rc, 200, body.toBuffer());
+      sb.append("],\"next\":");
+      if (page.next() == null) {
+        sb.append("null");
+      } else {
+        sb.append('"').append(page.next().encode()).append('"');      // dueAt~id: no character needs escaping
+      }
+      ErrorResponses.json(rc, 200, Buffer.buffer(sb.append('}').toString()));
     });
   }
 
@@ -181,17 +189,21 @@ public final class TimersApi {
       }
     }
     answer(rc, scheduler.createAll(specs), outcomes -> {
-      JsonArray results = new JsonArray(new ArrayList<>(n));
+      StringBuilder sb = new StringBuilder(32 + 200 * n).append("{\"results\":[");
       for (int i = 0; i < n; i++) {
+        if (i > 0) {
+          sb.append(',');
+        }
         Object o = outcomes.get(i);
         if (o instanceof Timer t) {
-          results.add(new JsonObject().put("status", 201).put("timer", TimerJson.toJson(t)));
+          TimerText.append(sb.append("{\"status\":201,\"timer\":"), t).append('}');
         } else {
           ApiException e = invalid[i] != null ? invalid[i] : (ApiException) o;
-          results.add(new JsonObject().put("status", e.status()).put("error", ErrorResponses.body(e).getJsonObject("error")));
+          sb.append("{\"status\":").append(e.status()).append(",\"error\":")
+              .append(ErrorResponses.body(e).getJsonObject("error").encode()).append('}');
         }
       }
-      ErrorResponses.json(rc, 200, new JsonObject().put("results", results).toBuffer());
+      ErrorResponses.json(rc, 200, Buffer.buffer(sb.append("]}").toString()));
     });
   }
 
