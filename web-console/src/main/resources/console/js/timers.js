@@ -8,6 +8,7 @@ import { fmtCountdown, fmtDateTime, fmtDuration, fmtInt } from './format.js';
 
 const MAX_SCAN_PAGES = 20;     // an id-prefix search reads at most this many API pages per view
 const AUTO_REFRESH_MS = 3000;
+const OVERDUE_RELOAD_MS = 400;
 const CONFIRM_MS = 8000;          // how long "Confirm" waits for the second press
 
 export class TimersTable {
@@ -30,6 +31,7 @@ export class TimersTable {
     this.loading = null;            // AbortController of the load in flight
     this.reloadTimer = 0;
     this.highlight = null;          // id to flash after the next render
+    this.lastLoad = 0;              // performance.now() of the last completed load
 
     document.getElementById('timers-filter').addEventListener('submit', (e) => { e.preventDefault(); this.first(); });
     let debounce = 0;
@@ -105,6 +107,7 @@ export class TimersTable {
     }
     if (this.loading !== ctl) return;
     this.loading = null;
+    this.lastLoad = performance.now();
     this.next = cursor || null;
     this.render(timers);
     const page = this.cursors.length;
@@ -189,13 +192,19 @@ export class TimersTable {
 
   tickCountdowns() {
     const now = serverNow();
+    let stale = false;
     for (const row of this.rows.values()) {
       const d = row.timer.nextDueAt - now;
+      if (d < -OVERDUE_RELOAD_MS) stale = true;
       const text = fmtCountdown(d);
       if (row.due.textContent !== text) row.due.textContent = text;
       const cls = 'due' + (d < 0 ? ' overdue' : d < 5000 ? ' soon' : '');
       if (row.due.className !== cls) row.due.className = cls;
     }
+    // A row past due has most likely fired (the server fires within a tick): refresh, at most once a second,
+    // so the table does not show fired timers as "overdue" until the next auto-refresh. A server that really is
+    // behind keeps showing them, now with fresh data.
+    if (stale && this.qAuto.checked && !this.loading && performance.now() - this.lastLoad > 1000) this.reloadSoon(0);
   }
 
   async onAction(e) {

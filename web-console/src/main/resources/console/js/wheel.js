@@ -95,6 +95,8 @@ export class WheelView {
     this.layerDirty = true;
     this.sel = { active: false, pinned: false, i: 0, s: 0, x: 0, y: 0, fromKey: false };
     this.frames = 0;
+    this.framesAtReport = 0;
+    this.drawMs = 0;
     this.lastFrameReport = 0;
     this.frame = this.frame.bind(this);
 
@@ -288,6 +290,7 @@ export class WheelView {
   frame(t) {
     requestAnimationFrame(this.frame);
     if (this.css === 0) return;
+    const start = performance.now();
     if (this.layerDirty) this.paintLayer();
     const g = this.ctx, dpr = this.dpr, { cx, cy } = this;
     g.setTransform(1, 0, 0, 1, 0, 0);
@@ -321,10 +324,18 @@ export class WheelView {
       g.strokeStyle = HOVER; g.lineWidth = 1.5;
       g.beginPath(); g.arc(cx, cy, L.rOut + 1, a0, a1); g.arc(cx, cy, L.rIn - 1, a1, a0, true); g.closePath(); g.stroke();
     }
+    // Self-measurement, published once a second: frames drawn so far, frames in the last second, and the
+    // average time one frame took to draw (ms; the layer repaint included when a snapshot arrived).
     this.frames++;
-    if (t - this.lastFrameReport > 1000) {
-      this.lastFrameReport = t;
+    this.drawMs += performance.now() - start;
+    if (t - this.lastFrameReport >= 1000) {
+      const n = this.frames - this.framesAtReport;
       this.canvas.dataset.frames = String(this.frames);
+      this.canvas.dataset.fps = String(Math.round(n * 1000 / (t - this.lastFrameReport)));
+      this.canvas.dataset.frameMs = n ? (this.drawMs / n).toFixed(3) : '0';
+      this.lastFrameReport = t;
+      this.framesAtReport = this.frames;
+      this.drawMs = 0;
     }
   }
 
