@@ -47,8 +47,9 @@ import java.util.Set;
  * topics per subscriber.
  *
  * <h2>Close codes (WebSocket)</h2>
- * 1013 too slow (resume with {@code from}); 1009 client message over {@link PushOptions#maxWsFrameBytes};
- * 1001 the hub is closing; 1011 the firing log could not be read during a replay.
+ * 1013 too slow (resume with {@code from}); 1009 client message over {@link PushOptions#maxWsFrameBytes} (or one
+ * frame over the HTTP server's {@code maxWebSocketFrameSize}); 1002/1007 malformed frame; 1001 the hub is closing;
+ * 1011 the firing log could not be read during a replay.
  *
  * <h2>Metrics</h2>
  * See {@link PushMetrics}: subscribers by transport, firings delivered, firings replayed, slow-consumer closes,

@@ -5,6 +5,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
@@ -134,7 +135,11 @@ final class SseSubscriber extends Subscriber {
     Future<Void> ended = last == null ? response.end() : response.end(last);
     long timer = hub.vertx.setTimer(END_GRACE_MS, id -> {
       if (!ended.isComplete()) {
-        rc.request().connection().close();
+        if (rc.request().version() == HttpVersion.HTTP_2) {
+          response.reset(); // this stream only, not the other streams of the connection
+        } else {
+          rc.request().connection().close();
+        }
       }
       done.tryComplete();
     });

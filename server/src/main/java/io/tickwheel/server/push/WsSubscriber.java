@@ -1,5 +1,7 @@
 package io.tickwheel.server.push;
 
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.tickwheel.core.model.ValidationException;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -17,8 +19,10 @@ import java.util.List;
  * text; the JSON itself is built once per publish).
  *
  * <p>Client messages are aggregated from their frames here, so the size bound holds before anything is buffered:
- * a message over {@link PushOptions#maxWsFrameBytes} closes the socket with 1009. Binary messages get an error
- * reply. A bad message gets {@code {"type":"error","code":"invalid_argument","message":…,"field":…}} and the
+ * a message over {@link PushOptions#maxWsFrameBytes} closes the socket with 1009. A single frame over the HTTP
+ * server's own {@code maxWebSocketFrameSize} is refused by the decoder; that too is answered with close 1009
+ * (a malformed frame with the decoder's code, 1002 or 1007) rather than a dropped connection. Binary messages get
+ * an error reply. A bad message gets {@code {"type":"error","code":"invalid_argument","message":…,"field":…}} and the
  * socket stays open.
  *
  * <p>Not thread safe: owner context only.
@@ -56,7 +60,23 @@ final class WsSubscriber extends Subscriber {
     ws.frameHandler(this::onFrame);
     ws.drainHandler(v -> flush());
     ws.closeHandler(v -> transportEnded());
-    ws.exceptionHandler(t -> FiringHub.LOG.log(System.Logger.Level.DEBUG, "WebSocket subscriber error", t));
+    ws.exceptionHandler(this::onException);
+  }
+
+  /**
+   * A frame the decoder refused: over the server's {@code maxWebSocketFrameSize} (1009) or malformed (its close
+   * code, 1002 or 1007). Answered with that close code instead of a dropped connection.
+   */
+  private void onException(Throwable t) {
+    if (t instanceof CorruptedWebSocketFrameException bad && state() != State.CLOSED && !ws.isClosed()) {
+      terminate();
+      WebSocketCloseStatus status = bad.closeStatus();
+      String reason = bad.getMessage() != null && bad.getMessage().length() <= 120 ? bad.getMessage()
+          : status.reasonText();
+      ws.close((short) status.code(), reason);
+      return;
+    }
+    FiringHub.LOG.log(System.Logger.Level.DEBUG, "WebSocket subscriber error", t);
   }
 
   // ---- client messages ----

@@ -21,7 +21,8 @@
  * of the bad request is applied), {@code gap} (with {@code "from":a,"to":b}: firings a..b were trimmed from the
  * log before a resuming subscriber could get them; what is retained follows) or {@code unavailable} (the log
  * could not be read; the socket is then closed with 1011).
- * Close codes: 1013 "subscriber too slow, resume with from", 1009 message too big, 1001 server shutting down,
+ * Close codes: 1013 "subscriber too slow, resume with from", 1009 message (or a single frame, over the HTTP
+ * server's {@code maxWebSocketFrameSize}) too big, 1002/1007 malformed frame, 1001 server shutting down,
  * 1011 firing log unavailable.
  *
  * <h2>Server-Sent Events {@code GET /v1/events?topic=a,b&from=SEQ}</h2>

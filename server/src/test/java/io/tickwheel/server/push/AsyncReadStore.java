@@ -26,6 +26,7 @@ final class AsyncReadStore implements TimerStore {
   private final TimerStore delegate;
   private final Context context;
   private volatile Runnable afterNextRead;
+  private volatile Throwable failNextRead;
 
   AsyncReadStore(TimerStore delegate, Context context) {
     this.delegate = delegate;
@@ -35,6 +36,12 @@ final class AsyncReadStore implements TimerStore {
   @Override
   public Future<List<Firing>> readFirings(long afterSeq, int limit) {
     Promise<List<Firing>> p = Promise.promise();
+    Throwable failure = failNextRead;
+    if (failure != null) {
+      failNextRead = null;
+      later(TURNS, () -> p.fail(failure));
+      return p.future();
+    }
     delegate.readFirings(afterSeq, limit).onComplete(ar -> later(TURNS, () -> p.handle(ar)));
     Runnable hook = afterNextRead;
     if (hook != null) {
@@ -42,6 +49,11 @@ final class AsyncReadStore implements TimerStore {
       hook.run();
     }
     return p.future();
+  }
+
+  /** Makes the next read fail with {@code failure}. */
+  void failNextRead(Throwable failure) {
+    failNextRead = failure;
   }
 
   /** Runs {@code hook} (once, on the context) right after the next read took its snapshot of the log, while it is in flight. */

@@ -3,6 +3,7 @@ package io.tickwheel.server.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.store.StoreUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -154,6 +155,28 @@ class ResumeTest {
     try (SseProbe client = SseProbe.open(server, "/v1/events", "Last-Event-ID", "28")) {
       assertThat(client.seqsUntil(30)).containsExactly(29L, 30L);
     }
+  }
+
+  @Test
+  void replayThatCannotReadTheLogTellsTheClientAndClosesTheSocket(Vertx vertx) {
+    PushServer server = PushServer.start(vertx, new PushOptions(64, 16, 4096));
+    server.fire(5, "a");
+    server.reads.failNextRead(new StoreUnavailableException("redis down"));
+    try (WsProbe client = WsProbe.connect(server)) {
+      client.subscribeFrom(0, "a");
+      client.next("subscribed");
+      JsonObject error = client.next("error");
+      assertThat(error.getString("code")).isEqualTo("unavailable");
+      assertThat(error.getString("message")).contains("redis down");
+      assertThat(client.awaitClose()).isEqualTo((short) 1011);
+    }
+    server.reads.failNextRead(new StoreUnavailableException("redis down"));
+    try (SseProbe client = SseProbe.open(server, "/v1/events?from=0")) {
+      SseProbe.Event error = client.next("error");
+      assertThat(error.json().getString("code")).isEqualTo("unavailable");
+      client.awaitEnd();
+    }
+    PushServer.eventually(5_000, "both are forgotten", () -> server.subscribers() == 0);
   }
 
   @Test

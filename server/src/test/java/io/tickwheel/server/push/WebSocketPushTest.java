@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tickwheel.core.model.Firing;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -221,6 +222,17 @@ class WebSocketPushTest {
     PushServer.await(client.ws.writeFrame(WebSocketFrame.textFrame(over, true)));
 
     assertThat(client.awaitClose()).isEqualTo((short) 1009);
+  }
+
+  @Test
+  void frameOverTheServersFrameLimitAlsoClosesWith1009() {
+    try (WsProbe big = WsProbe.connect(server, new WebSocketClientOptions().setMaxFrameSize(1 << 20))) {
+      String frame = "{\"op\":\"ping\",\"pad\":\"" + "x".repeat(70_000) + "\"}"; // over Vert.x's default 65536
+      PushServer.await(big.ws.writeFrame(WebSocketFrame.textFrame(frame, true)));
+
+      assertThat(big.awaitClose()).isEqualTo((short) 1009);
+      assertThat(big.ws.closeReason()).contains("65536");
+    }
   }
 
   @Test
