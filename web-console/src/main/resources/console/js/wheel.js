@@ -205,6 +205,8 @@ export class WheelView {
     if (css === this.css && dpr === this.dpr) return;
     this.css = css; this.dpr = dpr;
     const px = Math.round(css * dpr);
+    this.canvas.style.width = css + 'px';      // always square, whatever the box around it
+    this.canvas.style.height = css + 'px';
     this.canvas.width = px; this.canvas.height = px;
     this.layer.width = px; this.layer.height = px;
     this.layout();
@@ -290,6 +292,7 @@ export class WheelView {
   frame(t) {
     requestAnimationFrame(this.frame);
     if (this.css === 0) return;
+    if (Math.min(window.devicePixelRatio || 1, 3) !== this.dpr) this.resize();   // moved to another screen
     const start = performance.now();
     if (this.layerDirty) this.paintLayer();
     const g = this.ctx, dpr = this.dpr, { cx, cy } = this;
@@ -427,6 +430,8 @@ export class WheelView {
         + when + '<br>'
         + '<span class="t-dim">' + fmtClock(start) + ' → ' + fmtClock(end) + '</span><br>'
         + '<span class="t-dim">slot ' + fmtSpan(L.slotMs) + ' · turn ' + fmtSpan(L.slotMs * L.slots) + '</span>';
+    // Announce keyboard selections; pointer hovers would only chatter.
+    this.tip.setAttribute('aria-live', sel.fromKey ? 'polite' : 'off');
     this.tip.hidden = false;
     const w = this.tip.offsetWidth, h = this.tip.offsetHeight;
     let x = sel.x + 14, y = sel.y + 14;
