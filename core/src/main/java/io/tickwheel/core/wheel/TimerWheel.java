@@ -1,5 +1,6 @@
 package io.tickwheel.core.wheel;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -42,7 +43,9 @@ import java.util.Objects;
  * due times up to {@link Long#MAX_VALUE} do not overflow. Each level keeps a 64-bit occupancy bitmap, so
  * {@link #advance} jumps straight over empty ticks and empty levels: advancing over an idle stretch of any
  * length costs a few steps per level, not one per tick. Schedule, cancel and reschedule are O(1) expected
- * (open-addressing key index plus intrusive slot lists); {@code advance} allocates nothing.
+ * (open-addressing key index plus intrusive slot lists). Timers are stored in parallel primitive arrays indexed
+ * by an entry id, linked by int ids, with a free list of ids: schedule/cancel churn and {@code advance} allocate
+ * nothing once the arrays have grown, and a pending timer costs about 50 to 80 bytes beyond its key and value.
  *
  * @param <V> a value attached to each timer and handed back on expiry
  */
@@ -69,9 +72,9 @@ public final class TimerWheel<V> {
   /** Level of a bit position of a relative tick: {@code bit / slotBits}. */
   private final byte[] levelOfBit = new byte[64];
 
-  /** Slot lists, flat: index {@code level << slotBits | slot}. */
-  private final TimerEntry<V>[] heads;
-  private final TimerEntry<V>[] tails;
+  /** Slot lists of entry ids, flat: index {@code level << slotBits | slot}; {@link Entries#NIL} when empty. */
+  private final int[] heads;
+  private final int[] tails;
   private final int[] counts;
   /** Per level, bit {@code s} set iff slot {@code s} is non-empty. */
   private final long[] occupied;
@@ -79,7 +82,8 @@ public final class TimerWheel<V> {
   private long occupiedLevels;
   private int levels = 1;
 
-  private final EntryIndex<V> index;
+  private final Entries entries;
+  private final KeyIndex index;
 
   /**
    * The cursor, a tick relative to {@link #originTick}: every tick before it has been handed out completely;
@@ -115,7 +119,6 @@ public final class TimerWheel<V> {
    * @param initialCapacity  how many timers the key index holds before it first grows, {@code >= 0}
    * @throws IllegalArgumentException if an argument is out of range (the message names it and its value)
    */
-  @SuppressWarnings("unchecked")
   public TimerWheel(long tickMs, long startMs, int slotBitsPerLevel, int initialCapacity) {
     if (tickMs < 1) {
       throw new IllegalArgumentException("tickMs must be >= 1, was " + tickMs);
@@ -138,11 +141,14 @@ public final class TimerWheel<V> {
       levelOfBit[bit] = (byte) Math.min(bit / slotBitsPerLevel, maxLevels - 1);
     }
     int flat = maxLevels << slotBitsPerLevel;
-    this.heads = (TimerEntry<V>[]) new TimerEntry<?>[flat];
-    this.tails = (TimerEntry<V>[]) new TimerEntry<?>[flat];
+    this.heads = new int[flat];
+    this.tails = new int[flat];
+    Arrays.fill(heads, Entries.NIL);
+    Arrays.fill(tails, Entries.NIL);
     this.counts = new int[flat];
     this.occupied = new long[maxLevels];
-    this.index = new EntryIndex<>(initialCapacity);
+    this.entries = new Entries(initialCapacity);
+    this.index = new KeyIndex(initialCapacity);
   }
 
   /** The tick, in milliseconds. */
@@ -178,17 +184,17 @@ public final class TimerWheel<V> {
   public boolean schedule(String key, long dueAtMs, V value) {
     Objects.requireNonNull(key, "key");
     int hash = key.hashCode();
-    TimerEntry<V> e = index.find(key, hash);
-    if (e != null) {
-      unlink(e);
-      e.dueAtMs = dueAtMs;
-      e.value = value;
-      file(e);
+    int id = index.find(key, hash, entries);
+    if (id != KeyIndex.NONE) {
+      unlink(id);
+      entries.setDue(id, dueAtMs);
+      entries.setValue(id, value);
+      file(id);
       return false;
     }
-    e = new TimerEntry<>(key, hash, dueAtMs, value);
-    index.add(e);
-    file(e);
+    id = entries.allocate(key, value, dueAtMs);
+    index.add(hash, id);
+    file(id);
     return true;
   }
 
@@ -198,12 +204,15 @@ public final class TimerWheel<V> {
    * @throws NullPointerException if {@code key} is null
    */
   public boolean cancel(String key) {
-    TimerEntry<V> e = find(key);
-    if (e == null) {
+    Objects.requireNonNull(key, "key");
+    int hash = key.hashCode();
+    int id = index.find(key, hash, entries);
+    if (id == KeyIndex.NONE) {
       return false;
     }
-    unlink(e);
-    index.remove(e);
+    unlink(id);
+    index.remove(hash, id);
+    entries.release(id);
     return true;
   }
 
@@ -212,9 +221,10 @@ public final class TimerWheel<V> {
    *
    * @throws NullPointerException if {@code key} is null
    */
+  @SuppressWarnings("unchecked")
   public V get(String key) {
-    TimerEntry<V> e = find(key);
-    return e == null ? null : e.value;
+    int id = find(key);
+    return id == KeyIndex.NONE ? null : (V) entries.valueAt(id);
   }
 
   /**
@@ -223,7 +233,7 @@ public final class TimerWheel<V> {
    * @throws NullPointerException if {@code key} is null
    */
   public boolean contains(String key) {
-    return find(key) != null;
+    return find(key) != KeyIndex.NONE;
   }
 
   /**
@@ -232,8 +242,8 @@ public final class TimerWheel<V> {
    * @throws NullPointerException if {@code key} is null
    */
   public long dueAt(String key) {
-    TimerEntry<V> e = find(key);
-    return e == null ? NO_DEADLINE : e.dueAtMs;
+    int id = find(key);
+    return id == KeyIndex.NONE ? NO_DEADLINE : entries.due(id);
   }
 
   /** Number of pending timers. */
@@ -293,6 +303,7 @@ public final class TimerWheel<V> {
    * @throws IllegalArgumentException if {@code limit < 0}
    * @throws IllegalStateException    if called from inside an {@link ExpiryHandler} of this wheel
    */
+  @SuppressWarnings("unchecked")
   public int advance(long nowMs, ExpiryHandler<V> handler, int limit) {
     Objects.requireNonNull(handler, "handler");
     if (limit < 0) {
@@ -313,17 +324,20 @@ public final class TimerWheel<V> {
     try {
       int fired = 0;
       while (true) {
-        int slot = (int) cursor & slotMask;
-        TimerEntry<V> e = heads[slot];
-        if (e != null) {
+        int id = heads[(int) cursor & slotMask];
+        if (id != Entries.NIL) {
+          long dueAtMs = entries.due(id);
           // dueAt > now only for a timer due earlier in the current tick, after time went backwards.
-          if (fired >= limit || e.dueAtMs > nowMs) {
+          if (fired >= limit || dueAtMs > nowMs) {
             break;
           }
-          unlink(e);
-          index.remove(e);
+          String key = entries.keyAt(id);
+          V value = (V) entries.valueAt(id);
+          unlink(id);
+          index.remove(key.hashCode(), id);
+          entries.release(id);
           fired++;
-          handler.onExpiry(e.key, e.dueAtMs, e.value);
+          handler.onExpiry(key, dueAtMs, value);
         } else if (cursor < target) {
           moveCursor(Math.min(nextEventTick(), target));
         } else {
@@ -412,20 +426,21 @@ public final class TimerWheel<V> {
     }
   }
 
-  private TimerEntry<V> find(String key) {
+  private int find(String key) {
     Objects.requireNonNull(key, "key");
-    return index.find(key, key.hashCode());
+    return index.find(key, key.hashCode(), entries);
   }
 
-  /** Files {@code e}, whose {@link TimerEntry#dueAtMs} has just been set, under its tick. */
-  private void file(TimerEntry<V> e) {
-    long rel = relativeTick(ceilTick(e.dueAtMs));
-    if (rel > currentTick && e.dueAtMs <= currentTimeMs) {
+  /** Files entry {@code id}, whose due time has just been set, under its tick. */
+  private void file(int id) {
+    long dueAtMs = entries.due(id);
+    long rel = relativeTick(ceilTick(dueAtMs));
+    if (rel > currentTick && dueAtMs <= currentTimeMs) {
       // Already due, in the part of the current tick the wheel has been advanced over: due now.
       rel = currentTick;
     }
-    e.tick = rel;
-    link(e);
+    entries.setTick(id, rel);
+    link(id, rel);
   }
 
   /**
@@ -441,17 +456,19 @@ public final class TimerWheel<V> {
     return (level << slotBits) | ((int) (rel >>> (level * slotBits)) & slotMask);
   }
 
-  /** Appends {@code e} to the slot of its {@link TimerEntry#tick}. */
-  private void link(TimerEntry<V> e) {
-    int flat = slotOf(e.tick);
-    if (flat == ((int) cursor & slotMask) && e.dueAtMs < cursorSlotMinDueMs) {
-      cursorSlotMinDueMs = e.dueAtMs;
+  /** Appends entry {@code id}, filed under relative tick {@code rel}, to its slot. */
+  private void link(int id, long rel) {
+    int flat = slotOf(rel);
+    if (rel <= cursor) {
+      long dueAtMs = entries.due(id);
+      if (dueAtMs < cursorSlotMinDueMs) {
+        cursorSlotMinDueMs = dueAtMs;
+      }
     }
-    TimerEntry<V> t = tails[flat];
-    e.prev = t;
-    e.next = null;
-    if (t == null) {
-      heads[flat] = e;
+    int t = tails[flat];
+    entries.setLinks(id, t, Entries.NIL);
+    if (t == Entries.NIL) {
+      heads[flat] = id;
       int level = flat >>> slotBits;
       if (level >= levels) {
         levels = level + 1;
@@ -459,28 +476,26 @@ public final class TimerWheel<V> {
       occupied[level] |= 1L << (flat & slotMask);
       occupiedLevels |= 1L << level;
     } else {
-      t.next = e;
+      entries.setNext(t, id);
     }
-    tails[flat] = e;
+    tails[flat] = id;
     counts[flat]++;
   }
 
-  private void unlink(TimerEntry<V> e) {
-    int flat = slotOf(e.tick);
-    TimerEntry<V> p = e.prev;
-    TimerEntry<V> n = e.next;
-    if (p == null) {
+  private void unlink(int id) {
+    int flat = slotOf(entries.tick(id));
+    int p = entries.prev(id);
+    int n = entries.next(id);
+    if (p == Entries.NIL) {
       heads[flat] = n;
     } else {
-      p.next = n;
+      entries.setNext(p, n);
     }
-    if (n == null) {
+    if (n == Entries.NIL) {
       tails[flat] = p;
     } else {
-      n.prev = p;
+      entries.setPrev(n, p);
     }
-    e.prev = null;
-    e.next = null;
     if (--counts[flat] == 0) {
       int level = flat >>> slotBits;
       if ((occupied[level] &= ~(1L << (flat & slotMask))) == 0) {
@@ -528,19 +543,19 @@ public final class TimerWheel<V> {
 
   /** Empties slot {@code flat} and files its timers again under their ticks, in order (keeps every slot FIFO). */
   private void cascade(int flat) {
-    TimerEntry<V> e = heads[flat];
-    heads[flat] = null;
-    tails[flat] = null;
+    int id = heads[flat];
+    heads[flat] = Entries.NIL;
+    tails[flat] = Entries.NIL;
     counts[flat] = 0;
     int level = flat >>> slotBits;
     if ((occupied[level] &= ~(1L << (flat & slotMask))) == 0) {
       occupiedLevels &= ~(1L << level);
     }
-    while (e != null) {
-      TimerEntry<V> next = e.next;
-      link(e);
+    while (id != Entries.NIL) {
+      int next = entries.next(id);
+      link(id, entries.tick(id));
       cascaded++;
-      e = next;
+      id = next;
     }
   }
 
