@@ -182,6 +182,9 @@ public final class FiringHub {
       ws.close(WsSubscriber.CLOSE_GOING_AWAY, "server shutting down");
       return;
     }
+    if (ws.isClosed()) {
+      return; // gone already: no close event would ever detach it
+    }
     WsSubscriber s = new WsSubscriber(this, ws);
     attach(s);
     s.start();

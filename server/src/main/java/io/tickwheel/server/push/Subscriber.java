@@ -103,11 +103,6 @@ abstract class Subscriber {
     return state;
   }
 
-  /** The highest seq this stream has accounted for. */
-  final long cursor() {
-    return cursor;
-  }
-
   /** Starts a stream of the firings published from now on, after {@code afterSeq}. */
   final void startLive(long afterSeq) {
     restart(State.LIVE, afterSeq);
