@@ -102,7 +102,7 @@ public final class TimerWheel<V> {
   long cascaded;
 
   /**
-   * A wheel of 64 slots per level that makes room for 16 timers before growing its key index.
+   * A wheel of 64 slots per level that makes room for 16 timers before growing its arrays.
    *
    * @param tickMs  the resolution, milliseconds, {@code >= 1}
    * @param startMs the wheel's initial time, epoch milliseconds
@@ -116,7 +116,7 @@ public final class TimerWheel<V> {
    * @param tickMs           the resolution, milliseconds, {@code >= 1}
    * @param startMs          the wheel's initial time, epoch milliseconds
    * @param slotBitsPerLevel log2 of the number of slots per level, 1 to {@value #MAX_SLOT_BITS_PER_LEVEL}
-   * @param initialCapacity  how many timers the key index holds before it first grows, {@code >= 0}
+   * @param initialCapacity  how many timers the wheel holds before its arrays first grow, {@code >= 0}
    * @throws IllegalArgumentException if an argument is out of range (the message names it and its value)
    */
   public TimerWheel(long tickMs, long startMs, int slotBitsPerLevel, int initialCapacity) {
