@@ -31,6 +31,7 @@ public final class GatedStore implements TimerStore {
   private boolean holdPuts;
   private int failFirings;
   private boolean down;
+  private io.vertx.core.Promise<Void> loadGate;
 
   public MemoryTimerStore memory() {
     return mem;
@@ -49,6 +50,15 @@ public final class GatedStore implements TimerStore {
   /** Fails the next {@code n} recordFirings with {@link StoreUnavailableException}. */
   public void failFirings(int n) {
     failFirings = n;
+  }
+
+  /** Holds {@code loadAll} (recovery) until {@link #releaseLoad()}. */
+  public void holdLoad() {
+    loadGate = Promise.promise();
+  }
+
+  public void releaseLoad() {
+    loadGate.complete();
   }
 
   /** Fails every call while down. */
@@ -122,6 +132,9 @@ public final class GatedStore implements TimerStore {
 
   @Override
   public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    if (loadGate != null) {
+      return loadGate.future().compose(v -> mem.loadAll(batchSize, sink));
+    }
     return mem.loadAll(batchSize, sink);
   }
 
