@@ -9,6 +9,7 @@ import { fmtCountdown, fmtDateTime, fmtDuration, fmtInt } from './format.js';
 const MAX_SCAN_PAGES = 20;     // an id-prefix search reads at most this many API pages per view
 const AUTO_REFRESH_MS = 3000;
 const OVERDUE_RELOAD_MS = 400;
+const OVERDUE_GRACE_MS = 2000;
 const CONFIRM_MS = 8000;          // how long "Confirm" waits for the second press
 
 export class TimersTable {
@@ -196,9 +197,11 @@ export class TimersTable {
     for (const row of this.rows.values()) {
       const d = row.timer.nextDueAt - now;
       if (d < -OVERDUE_RELOAD_MS) stale = true;
-      const text = fmtCountdown(d);
+      // Just past due most likely means "fired, the row is not refreshed yet": say "due now" for a grace
+      // period, and "overdue" (amber) only beyond it, when the server may really be behind.
+      const text = d > -OVERDUE_GRACE_MS ? fmtCountdown(Math.max(d, 0)) : fmtCountdown(d);
       if (row.due.textContent !== text) row.due.textContent = text;
-      const cls = 'due' + (d < 0 ? ' overdue' : d < 5000 ? ' soon' : '');
+      const cls = 'due' + (d <= -OVERDUE_GRACE_MS ? ' overdue' : d < 5000 ? ' soon' : '');
       if (row.due.className !== cls) row.due.className = cls;
     }
     // A row past due has most likely fired (the server fires within a tick): refresh, at most once a second,

@@ -2,9 +2,9 @@
 // colour and height show how many timers it holds (log scale), and each level's cursor sweeping round.
 //
 // Cost model: the server sends aggregates only (slot counts), so the size of the wheel does not matter.
-// Occupancy changes at most a few times a second: it is painted into an offscreen layer when a snapshot
-// arrives. Each animation frame only blits that layer and strokes the cursors (a few dozen arcs); nothing
-// is allocated per frame (colours are precomputed strings, state lives in preallocated objects).
+// Occupancy changes at most a few times a second: it is painted into a base canvas when a snapshot arrives.
+// Each animation frame only clears the canvas on top and strokes the cursors (a few dozen arcs); nothing is
+// allocated per frame (colours are precomputed strings, state lives in preallocated objects).
 //
 // Motion: between snapshots each cursor is extrapolated from the server's clock using the slot width
 // (tickMs × slots^level) and the measured advance rate of the server's cursor (so a wheel that stalls
@@ -79,7 +79,12 @@ export class WheelView {
     this.tip = tip;
     this.legend = legend;
     this.meta = meta;
+    // Two stacked canvases: the base (rings, occupancy, hub) is repainted only when a snapshot arrives; the
+    // one on top (cursors, selection) is cleared and redrawn every frame. No full-canvas copy per frame.
     this.layer = document.createElement('canvas');
+    this.layer.id = canvas.id + '-base';
+    this.layer.setAttribute('aria-hidden', 'true');
+    canvas.before(this.layer);
     this.lctx = this.layer.getContext('2d');
     this.levels = [];
     this.n = 0;
@@ -205,10 +210,11 @@ export class WheelView {
     if (css === this.css && dpr === this.dpr) return;
     this.css = css; this.dpr = dpr;
     const px = Math.round(css * dpr);
-    this.canvas.style.width = css + 'px';      // always square, whatever the box around it
-    this.canvas.style.height = css + 'px';
-    this.canvas.width = px; this.canvas.height = px;
-    this.layer.width = px; this.layer.height = px;
+    for (const c of [this.canvas, this.layer]) {
+      c.style.width = css + 'px';      // always square, whatever the box around it
+      c.style.height = css + 'px';
+      c.width = px; c.height = px;
+    }
     this.layout();
     this.layerDirty = true;
   }
@@ -298,7 +304,6 @@ export class WheelView {
     const g = this.ctx, dpr = this.dpr, { cx, cy } = this;
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    g.drawImage(this.layer, 0, 0);
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.lineCap = 'butt';
     for (let i = 0; i < this.n; i++) {

@@ -131,7 +131,7 @@ class ConsoleBrowserTest {
     int frames = waitForFrames(1);
     waitForFrames(frames + 1);
     double painted = ((Number) js(
-        "const c = document.getElementById('wheel'); const g = c.getContext('2d');"
+        "const c = document.getElementById('wheel-base'); const g = c.getContext('2d');"
             + "const d = g.getImageData(0, 0, c.width, c.height).data; let n = 0;"
             + "for (let i = 3; i < d.length; i += 4 * 7) if (d[i] > 0) n++;"
             + "return n / (d.length / (4 * 7));")).doubleValue();
