@@ -192,9 +192,11 @@ public final class TimerParser {
       throw new ValidationException(field, field + " is out of range, was " + shorten(v.toString()));
     }
     if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) {
-      BigDecimal d = new BigDecimal(v.toString());
+      if (!(v instanceof BigDecimal) && !Double.isFinite(((Number) v).doubleValue())) {
+        throw new ValidationException(field, field + " is out of range, was " + shorten(v.toString()));
+      }
       try {
-        return d.longValueExact();
+        return new BigDecimal(v.toString()).longValueExact();
       } catch (ArithmeticException e) {
         throw new ValidationException(field, field + " must be an integer, was " + shorten(v.toString()));
       }
