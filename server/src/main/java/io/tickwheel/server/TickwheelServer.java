@@ -27,8 +27,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Start: open the store → listen (so {@code /health} answers 503 {@code recovering}) → recover every stored
  * timer into the wheel → ready ({@link #start()} completes; Main then prints the listening line).
- * Stop: stop accepting connections → stop the scheduler (waiting for a firing batch in flight) → close the wheel
- * streams and the firing hub (subscribers get close 1001) → close the store (flushing it).
+ * Stop: close the wheel streams and the firing hub (subscribers get close 1001) → stop accepting connections →
+ * stop the scheduler (waiting for a firing batch in flight) → close the store (flushing it).
  */
 public final class TickwheelServer extends VerticleBase {
 
@@ -133,15 +133,15 @@ public final class TickwheelServer extends VerticleBase {
   }
 
   private Future<Void> cleanup() {
-    Future<Void> f = http != null ? http.close() : Future.succeededFuture();
-    return f.otherwiseEmpty()
+    // subscribers first, so WebSocket clients get close 1001 and SSE streams end cleanly rather than
+    // seeing their connection dropped by the HTTP server's close; the hub ignores later publishes
+    if (wheelStream != null) {
+      wheelStream.closeAll();
+    }
+    Future<Void> subs = hub != null ? hub.close().otherwiseEmpty() : Future.succeededFuture();
+    return subs
+        .compose(v -> http != null ? http.close().otherwiseEmpty() : Future.<Void>succeededFuture())
         .compose(v -> scheduler != null ? scheduler.stop() : Future.<Void>succeededFuture())
-        .compose(v -> {
-          if (wheelStream != null) {
-            wheelStream.closeAll();
-          }
-          return hub != null ? hub.close().otherwiseEmpty() : Future.<Void>succeededFuture();
-        })
         .compose(v -> {
           TimerStore s = store != null ? store : givenStore;
           return s != null ? s.close().otherwiseEmpty() : Future.<Void>succeededFuture();

@@ -112,9 +112,11 @@ public final class Routes {
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/yaml; charset=utf-8")
         .end(d.openapi()));
     router.get("/").handler(tag("/")).handler(rc -> rc.redirect("/console/"));
-    router.get("/console").handler(tag("/console")).handler(rc -> rc.redirect("/console/"));
+    // exactly "/console" (a plain route would also match "/console/" and redirect it to itself)
+    router.getWithRegex("^/console$").handler(tag("/console")).handler(rc -> rc.redirect("/console/"));
+    // short max-age: after an upgrade, browsers pick up the new console within a minute
     router.get("/console/*").handler(tag("/console/*")).handler(StaticHandler.create("console")
-        .setIndexPage("index.html").setCachingEnabled(true).setDirectoryListing(false));
+        .setIndexPage("index.html").setCachingEnabled(true).setMaxAgeSeconds(60).setDirectoryListing(false));
 
     // /v1: auth first (before any body is read), then the recovery gate
     if (d.token() != null) {

@@ -55,6 +55,7 @@ public final class WheelView {
     return new JsonObject()
         .put("tickMs", scheduler.tickMs())
         .put("now", scheduler.now())
+        .put("wheelTimeMs", w.currentTimeMs())
         .put("pending", scheduler.pending())
         .put("firedTotal", scheduler.publishedTotal())
         .put("store", scheduler.store().name())

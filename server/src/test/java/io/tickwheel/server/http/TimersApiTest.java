@@ -251,6 +251,7 @@ class TimersApiTest {
     assertThat(w.getLong("tickMs")).isEqualTo(10);
     assertThat(w.getInteger("pending")).isEqualTo(2);
     assertThat(w.getLong("now")).isPositive();
+    assertThat(w.getLong("wheelTimeMs")).isPositive().isLessThanOrEqualTo(w.getLong("now"));
     assertThat(w.getLong("firedTotal")).isZero();
     JsonArray levels = w.getJsonArray("levels");
     int total = 0;
@@ -307,6 +308,12 @@ class TimersApiTest {
     HttpResponse<Buffer> root = TestVertx.await(s.client.get("/").followRedirects(false).send());
     assertThat(root.statusCode()).isEqualTo(302);
     assertThat(root.getHeader("Location")).isEqualTo("/console/");
+    HttpResponse<Buffer> bare = TestVertx.await(s.client.get("/console").followRedirects(false).send());
+    assertThat(bare.statusCode()).isEqualTo(302);
+    assertThat(bare.getHeader("Location")).isEqualTo("/console/");
+    HttpResponse<Buffer> console = TestVertx.await(s.client.get("/console/").followRedirects(false).send());
+    assertThat(console.statusCode()).as("the console's index, not a redirect to itself").isEqualTo(200);
+    assertThat(console.getHeader("Content-Type")).startsWith("text/html");
     HttpResponse<Buffer> api = s.send(GET, "/openapi.yaml");
     assertThat(api.statusCode()).isEqualTo(200);
     assertThat(api.bodyAsString()).startsWith("openapi: 3").contains("/v1/timers/{id}/touch", "/v1/timers/batch",
