@@ -188,7 +188,9 @@ public final class TimerWheel<V> {
     if (id != KeyIndex.NONE) {
       unlink(id);
       entries.setDue(id, dueAtMs);
-      entries.setValue(id, value);
+      if (entries.valueAt(id) != value) {
+        entries.setValue(id, value);   // a reference store only when it changes: no GC barrier work on re-arms
+      }
       file(id);
       return false;
     }
