@@ -21,6 +21,8 @@ import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -172,7 +174,7 @@ public final class RedisTimerStore implements TimerStore {
     }
     List<Object> args = new ArrayList<>(timers.size() * 3);
     try {
-      for (Timer t : timers) {
+      for (Timer t : distinctIds(timers)) {
         TimerRecord.check(t);
         args.add(t.id());
         args.add(TimerRecord.member(t.nextDueAt(), t.id()));
@@ -182,6 +184,28 @@ public final class RedisTimerStore implements TimerStore {
       return Future.failedFuture(e);
     }
     return link.eval(Script.PUT, timerKeys, args, r -> null);
+  }
+
+  /**
+   * {@code timers} with only the last of each id (the SPI promises distinct ids; this keeps "the last one wins" if a
+   * caller breaks that, which the put script needs: it writes each chunk with variadic commands).
+   */
+  private static List<Timer> distinctIds(List<Timer> timers) {
+    HashSet<String> seen = new HashSet<>(timers.size() * 2);
+    for (Timer t : timers) {
+      if (!seen.add(t.id())) {
+        seen.clear();
+        ArrayList<Timer> kept = new ArrayList<>(timers.size());
+        for (int i = timers.size() - 1; i >= 0; i--) {
+          if (seen.add(timers.get(i).id())) {
+            kept.add(timers.get(i));
+          }
+        }
+        Collections.reverse(kept);
+        return kept;
+      }
+    }
+    return timers;
   }
 
   @Override

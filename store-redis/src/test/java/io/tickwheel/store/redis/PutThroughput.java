@@ -64,6 +64,7 @@ public final class PutThroughput {
 
   /** Runs {@code body} (which returns elapsed ns) {@code runs} times; prints median timers/s and Redis CPU/timer. */
   private static void report(RedisServerProcess redis, int runs, int n, String what, IntFunction<Long> body) {
+    redis.command("CONFIG", "RESETSTAT");
     double[] rate = new double[runs];
     double[] cpu = new double[runs];
     for (int r = 0; r < runs; r++) {
@@ -79,6 +80,11 @@ public final class PutThroughput {
     Arrays.sort(cs);
     System.out.printf(Locale.ROOT, "%-62s median %,9.0f timers/s  redis cpu %6.2f us/timer   (runs: %s)%n", what,
         rs[runs / 2], cs[runs / 2], Arrays.toString(Arrays.stream(rate).mapToLong(Math::round).toArray()));
+    for (String line : redis.command("INFO", "COMMANDSTATS").split("\r\n")) {
+      if (line.startsWith("cmdstat_")) {
+        System.out.println("    " + line); // Redis's own per-command cost (usec_per_call) over these runs
+      }
+    }
   }
 
   private static long singles(Vertx vertx, RedisTimerStore store, int callers, int n, String tag) {

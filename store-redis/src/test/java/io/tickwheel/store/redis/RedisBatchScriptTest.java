@@ -1,0 +1,173 @@
+package io.tickwheel.store.redis;
+
+import static io.tickwheel.store.redis.RedisTestSupport.await;
+import static io.tickwheel.store.redis.RedisTestSupport.periodic;
+import static io.tickwheel.store.redis.RedisTestSupport.timer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.TimerPage;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The batch scripts (put.lua, fire.lua) read and write in variadic chunks of 1,000 timers instead of one command per
+ * timer; these tests pin that the result is still exactly "one request after the other, in list order", also for
+ * batches larger than a chunk and for an id that occurs more than once in one batch.
+ */
+class RedisBatchScriptTest {
+
+  private static final AtomicInteger N = new AtomicInteger();
+  private static RedisServerProcess redis;
+  private Vertx vertx;
+  private RedisTimerStore store;
+  private String prefix;
+
+  @BeforeAll
+  static void startRedis() {
+    redis = RedisServerProcess.start();
+  }
+
+  @AfterAll
+  static void stopRedis() {
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @BeforeEach
+  void open() {
+    vertx = Vertx.vertx();
+    prefix = "batch" + N.incrementAndGet();
+    store = await(RedisTimerStore.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())
+        .setKeyPrefix(prefix)));
+  }
+
+  @AfterEach
+  void close() {
+    await(store.close());
+    await(vertx.close());
+  }
+
+  private long zcard() {
+    return Long.parseLong(redis.command("ZCARD", "{" + prefix + "}:due").trim().substring(1));
+  }
+
+  private long hlen() {
+    return Long.parseLong(redis.command("HLEN", "{" + prefix + "}:timers").trim().substring(1));
+  }
+
+  private List<Timer> listAll() {
+    List<Timer> all = new ArrayList<>();
+    TimerPage p = await(store.list(null, null, 1000));
+    all.addAll(p.timers());
+    while (p.next() != null) {
+      p = await(store.list(null, p.next(), 1000));
+      all.addAll(p.timers());
+    }
+    return all;
+  }
+
+  @Test
+  void putAllWithARepeatedIdKeepsTheLastAndOneIndexEntry() {
+    await(store.putAll(List.of(timer("a", 100), timer("b", 200), timer("a", 300))));
+
+    assertThat(await(store.get("a")).nextDueAt()).isEqualTo(300);
+    assertThat(listAll()).extracting(Timer::id).containsExactly("b", "a");
+    assertThat(zcard()).isEqualTo(2);
+  }
+
+  @Test
+  void putAllLargerThanAChunkWritesAndReindexesEveryTimer() {
+    List<Timer> first = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      first.add(timer(String.format("t%05d", i), 10_000 + i));
+    }
+    await(store.putAll(first));
+    List<Timer> second = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      // every other timer moves before all the others, the rest are rewritten in place
+      second.add(i % 2 == 0 ? first.get(i).withNextDueAt(i) : first.get(i));
+    }
+    await(store.putAll(second));
+
+    List<Timer> listed = listAll();
+    assertThat(listed).hasSize(2500);
+    assertThat(zcard()).isEqualTo(2500);
+    assertThat(hlen()).isEqualTo(2500);
+    for (int i = 0; i < 1250; i++) {
+      assertThat(listed.get(i).id()).isEqualTo(String.format("t%05d", 2 * i));
+      assertThat(listed.get(i).nextDueAt()).isEqualTo(2 * i);
+      assertThat(listed.get(1250 + i).id()).isEqualTo(String.format("t%05d", 2 * i + 1));
+    }
+  }
+
+  @Test
+  void recordFiringsAppliesARepeatedIdInListOrderAcrossChunks() {
+    Timer p = periodic("p", 100, 50);
+    List<Timer> fillers = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      fillers.add(timer(String.format("f%04d", i), 100));
+    }
+    List<Timer> all = new ArrayList<>(fillers);
+    all.add(p);
+    await(store.putAll(all));
+
+    Timer p1 = p.fired(150);
+    Timer p2 = p1.fired(200);
+    List<FiringRequest> batch = new ArrayList<>();
+    batch.add(new FiringRequest("p", 1, 0, true, 100, 101, p1)); // 0: fires, advances to 150
+    for (int i = 0; i < 1500; i++) { // 1..1500: fillers fire once and go
+      Timer f = fillers.get(i);
+      batch.add(new FiringRequest(f.id(), 1, 0, true, 100, 101, null));
+    }
+    batch.add(new FiringRequest("p", 1, 1, true, 150, 151, p2)); // 1501 (second chunk): sees the advance
+    batch.add(new FiringRequest("p", 1, 1, true, 150, 151, p2)); // 1502: stale now (firings is 2)
+    batch.add(new FiringRequest("f0003", 1, 0, true, 100, 101, null)); // 1503: removed at 4 → stale
+    batch.add(new FiringRequest("f1600", 1, 0, false, 100, 101, fillers.get(1600).withNextDueAt(5))); // advance
+
+    List<FiringResult> rs = await(store.recordFirings(batch));
+
+    assertThat(rs).hasSize(batch.size());
+    assertThat(rs.get(0).firing().seq()).isEqualTo(1);
+    assertThat(rs.get(0).firing().payload()).isEqualTo("[1,2,3]");
+    assertThat(rs.get(0).firing().topic()).isEqualTo("t2");
+    for (int i = 1; i <= 1500; i++) {
+      assertThat(rs.get(i).firing().seq()).isEqualTo(i + 1);
+      assertThat(rs.get(i).firing().id()).isEqualTo(fillers.get(i - 1).id());
+    }
+    Firing second = rs.get(1501).firing();
+    assertThat(second.seq()).isEqualTo(1502);
+    assertThat(second.firing()).isEqualTo(2);
+    assertThat(second.dueAt()).isEqualTo(150);
+    assertThat(rs.get(1502).applied()).isFalse();
+    assertThat(rs.get(1503).applied()).isFalse();
+    assertThat(rs.get(1504)).isEqualTo(FiringResult.advanced());
+    assertThat(await(store.lastSeq())).isEqualTo(1502);
+
+    Timer stored = await(store.get("p"));
+    assertThat(stored.firings()).isEqualTo(2);
+    assertThat(stored.nextDueAt()).isEqualTo(200);
+    assertThat(stored.payload()).isEqualTo("[1,2,3]");
+    List<Timer> listed = listAll();
+    assertThat(listed).hasSize(2000 - 1500 + 1);
+    assertThat(listed.get(0).id()).isEqualTo("f1600");
+    assertThat(listed.get(0).nextDueAt()).isEqualTo(5);
+    assertThat(listed).filteredOn(t -> t.id().equals("p")).singleElement()
+        .extracting(Timer::nextDueAt).isEqualTo(200L);
+    assertThat(zcard()).isEqualTo(hlen()).isEqualTo(501);
+    List<Firing> log = await(store.readFirings(1500, 10));
+    assertThat(log).extracting(Firing::seq).containsExactly(1501L, 1502L);
+    assertThat(log.get(1).id()).isEqualTo("p");
+  }
+}
