@@ -1,43 +1,114 @@
--- recordFirings: for each request, if the stored timer still has the expected generation and firing count,
--- append its firing to the log (seq = INCR of the counter, stream id "<seq>-0") and advance or remove the timer.
--- A stale request writes nothing and consumes no seq.
+-- recordFirings: for each request, if the timer still has the expected generation and firing count,
+-- append its firing to the log (seq = the counter + 1, stream id "<seq>-0") and advance or remove the timer.
+-- A stale request writes nothing and consumes no seq. Requests apply in list order, as if one by one: a later
+-- request for the same id sees what an earlier one left.
 -- KEYS[1] timers hash, KEYS[2] due index, KEYS[3] seq counter, KEYS[4] firing log stream.
 -- ARGV: groups of 6 (id, generation, firingsBefore, firingMeta or '' for no log entry,
 --                    next member or '' to remove, next header).
 -- Returns groups of 3: status (0 stale, -1 applied without a firing, else the seq), topic, payload segment.
+-- Cost: per firing one XADD; the rest is variadic per chunk of CHUNK requests (one HMGET of the ids not seen yet)
+-- and per script (one GET/SET of the counter, one HDEL, ZREM, ZADD, HSET per CHUNK final states), instead of
+-- five redis.call per request. The timers are written after every XADD succeeded.
 local timers, due, seqk, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local CHUNK = 1000
+local n = #ARGV / 6
+local cur = redis.call('GET', seqk)
+local seq = 0
+if cur then
+  seq = tonumber(cur)
+  if not seq then
+    return redis.error_reply('ERR seq counter ' .. seqk .. ' is not a number')
+  end
+end
+local seq0 = seq
+-- per id touched: {gen, fir, hex, topic, ps, om (stored member), hdr (new header or nil), gone (removed)}
+local state, touched = {}, {}
 local out = {}
-for i = 1, #ARGV, 6 do
-  local id = ARGV[i]
-  local st, topic, pseg = 0, '', ''
-  local old = redis.call('HGET', timers, id)
-  if old then
-    local ogen, ofir, ohex, otopic = string.match(old, '^(%S+) (%S+) (%S+) (%S+) ')
-    if ogen == ARGV[i + 1] and ofir == ARGV[i + 2] then
-      local nl = string.find(old, '\n', 1, true)
-      local ps = string.sub(old, nl + 1)
-      if ARGV[i + 3] ~= '' then
-        st = redis.call('INCR', seqk)
-        redis.call('XADD', log, string.format('%d-0', st), 'f', ARGV[i + 3], 't', otopic, 'p', ps)
-        topic, pseg = otopic, ps
-      else
-        st = -1
-      end
-      local om, m = ohex .. id, ARGV[i + 4]
-      if m == '' then
-        redis.call('HDEL', timers, id)
-        redis.call('ZREM', due, om)
-      else
-        if om ~= m then
-          redis.call('ZREM', due, om)
-          redis.call('ZADD', due, 0, m)
-        end
-        redis.call('HSET', timers, id, ARGV[i + 5] .. '\n' .. ps)
+for base = 0, n - 1, CHUNK do
+  local last = math.min(n, base + CHUNK) - 1
+  local ids = {}
+  for k = base, last do
+    local id = ARGV[6 * k + 1]
+    if state[id] == nil then
+      state[id] = false
+      ids[#ids + 1] = id
+    end
+  end
+  if #ids > 0 then
+    local olds = redis.call('HMGET', timers, unpack(ids))
+    for j = 1, #ids do
+      local old = olds[j]
+      if old then
+        local g, f, h, t = string.match(old, '^(%S+) (%S+) (%S+) (%S+) ')
+        local nl = string.find(old, '\n', 1, true)
+        state[ids[j]] = {g, f, h, t, string.sub(old, nl + 1), h .. ids[j], nil, false}
       end
     end
   end
-  out[#out + 1] = st
-  out[#out + 1] = topic
-  out[#out + 1] = pseg
+  for k = base, last do
+    local a = 6 * k
+    local id = ARGV[a + 1]
+    local s = state[id]
+    local st, topic, pseg = 0, '', ''
+    if s and not s[8] and s[1] == ARGV[a + 2] and s[2] == ARGV[a + 3] then
+      if ARGV[a + 4] ~= '' then
+        seq = seq + 1
+        redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[a + 4], 't', s[4], 'p', s[5])
+        st, topic, pseg = seq, s[4], s[5]
+      else
+        st = -1
+      end
+      if not s[9] then
+        s[9] = true
+        touched[#touched + 1] = id
+      end
+      if ARGV[a + 5] == '' then
+        s[8] = true
+      else
+        local hdr = ARGV[a + 6]
+        s[1], s[2], s[3], s[4] = string.match(hdr, '^(%S+) (%S+) (%S+) (%S+) ')
+        s[7] = hdr
+      end
+    end
+    out[#out + 1] = st
+    out[#out + 1] = topic
+    out[#out + 1] = pseg
+  end
+end
+if seq > seq0 then
+  redis.call('SET', seqk, string.format('%d', seq))
+end
+-- final states; distinct ids have distinct members, so all removals before all additions is safe
+for base = 1, #touched, CHUNK do
+  local del, rem, add, set = {}, {}, {}, {}
+  for j = base, math.min(#touched, base + CHUNK - 1) do
+    local id = touched[j]
+    local s = state[id]
+    if s[8] then
+      del[#del + 1] = id
+      rem[#rem + 1] = s[6]
+    else
+      local m = s[3] .. id
+      if m ~= s[6] then
+        rem[#rem + 1] = s[6]
+        add[#add + 1] = 0
+        add[#add + 1] = m
+      end
+      set[#set + 1] = id
+      set[#set + 1] = s[7] .. '\n' .. s[5]
+    end
+  end
+  if #del > 0 then
+    redis.call('HDEL', timers, unpack(del))
+  end
+  if #rem > 0 then
+    redis.call('ZREM', due, unpack(rem))
+  end
+  if #add > 0 then
+    redis.call('ZADD', due, unpack(add))
+  end
+  if #set > 0 then
+    redis.call('HSET', timers, unpack(set))
+  end
 end
 return out
