@@ -8,6 +8,20 @@
 -- well inside Lua's C stack limit (8,000 values).
 local timers, due = KEYS[1], KEYS[2]
 local n = #ARGV / 3
+if n == 1 then
+  -- a single put: plain commands, no tables or unpack (cheaper for one timer)
+  local id, m = ARGV[1], ARGV[2]
+  local old = redis.call('HGET', timers, id)
+  local om = old and (string.match(old, '^%S+ %S+ (%S+) ') .. id)
+  if om ~= m then
+    if om then
+      redis.call('ZREM', due, om)
+    end
+    redis.call('ZADD', due, 0, m)
+  end
+  redis.call('HSET', timers, id, ARGV[3])
+  return 1
+end
 local CHUNK = 1000
 for base = 0, n - 1, CHUNK do
   local last = math.min(n, base + CHUNK) - 1
