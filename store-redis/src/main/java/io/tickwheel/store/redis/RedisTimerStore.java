@@ -54,7 +54,8 @@ import java.util.function.Function;
  * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
  * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
  * for the whole batch), {@code update} (keeps the stored payload), {@code remove}, {@code recordFirings} (one call
- * for the whole batch; per request, in list order: check generation and firing count, take the next seq, {@code XADD} the
+ * for the whole batch; per request, in list order: check generation and firing count, take the next seq,
+ * {@code XADD} the
  * firing with the stored topic and payload, advance or remove the timer — a stale request writes nothing and
  * consumes no seq), {@code trimFirings}.
  *
