@@ -1,0 +1,119 @@
+package io.tickwheel.bench.load;
+
+import java.util.BitSet;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The expected firings of one scenario phase: ids {@code prefix + i} for {@code i < n}, each with the due time the
+ * tool scheduled. Counts lateness (receivedAt − scheduled due, ms, HdrHistogram), early firings (received before the
+ * scheduled due, or reported due ≠ scheduled due earlier), duplicates, firings of ids it does not know, and
+ * (by {@link #missing()}) expected ids never received. Memory: one long and two bits per expected timer.
+ * Thread safe (one lock; a firing costs a parse and a histogram record).
+ */
+public final class FiringTracker implements FiringSink {
+  private final String prefix;
+  private final long[] due;
+  private final BitSet expected;
+  private final BitSet fired;
+  private final Histogram lateness = new Histogram(24L * 3600_000, 3);
+  private long early;
+  private long duplicates;
+  private long unexpected;
+  private long firstReceived = Long.MAX_VALUE;
+  private long lastReceived;
+  private long count;
+
+  public FiringTracker(String prefix, int n) {
+    this.prefix = prefix;
+    this.due = new long[n];
+    this.expected = new BitSet(n);
+    this.fired = new BitSet(n);
+  }
+
+  /** The id of timer {@code i}. */
+  public String id(int i) {
+    return prefix + i;
+  }
+
+  /** Records that timer {@code i} was (or is about to be) scheduled for {@code dueAtMs}. */
+  public synchronized void expect(int i, long dueAtMs) {
+    due[i] = dueAtMs;
+    expected.set(i);
+  }
+
+  @Override
+  public void fired(String id, long dueAtMs, long receivedAtMs) {
+    int i = index(id);
+    synchronized (this) {
+      if (i < 0 || !expected.get(i)) {
+        unexpected++;
+        return;
+      }
+      if (fired.get(i)) {
+        duplicates++;
+        return;
+      }
+      fired.set(i);
+      count++;
+      long scheduled = due[i];
+      long late = receivedAtMs - scheduled;
+      if (late < 0 || dueAtMs < scheduled) {
+        early++;
+      }
+      lateness.recordValue(Math.max(0, late));
+      firstReceived = Math.min(firstReceived, receivedAtMs);
+      lastReceived = Math.max(lastReceived, receivedAtMs);
+    }
+  }
+
+  private int index(String id) {
+    if (!id.startsWith(prefix)) {
+      return -1;
+    }
+    try {
+      int i = Integer.parseInt(id, prefix.length(), id.length(), 10);
+      return i >= 0 && i < due.length ? i : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  public synchronized long received() {
+    return count;
+  }
+
+  public synchronized long expectedCount() {
+    return expected.cardinality();
+  }
+
+  public synchronized long missing() {
+    BitSet m = (BitSet) expected.clone();
+    m.andNot(fired);
+    return m.cardinality();
+  }
+
+  public synchronized long early() {
+    return early;
+  }
+
+  public synchronized long duplicates() {
+    return duplicates;
+  }
+
+  public synchronized long unexpected() {
+    return unexpected;
+  }
+
+  public synchronized long lastReceivedAt() {
+    return lastReceived;
+  }
+
+  public synchronized long firstReceivedAt() {
+    return firstReceived;
+  }
+
+  /** A copy of the lateness histogram (ms). */
+  public synchronized Histogram lateness() {
+    return lateness.copy();
+  }
+}

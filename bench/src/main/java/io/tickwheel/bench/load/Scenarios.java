@@ -1,0 +1,410 @@
+package io.tickwheel.bench.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * The load scenarios against one {@link TimerTarget}. Each writes its figures into {@link Results} under the
+ * target's name. Runs on the caller's thread; operations complete on the target's threads. Ids are unique per run
+ * ({@code runId}), so firings of an earlier scenario never count in a later one.
+ */
+public final class Scenarios {
+  /** Firings of the current phase go here (the target's sink forwards to it). */
+  private final AtomicReference<FiringSink> current = new AtomicReference<>();
+  private final TimerTarget target;
+  private final LoadConfig cfg;
+  private final Results results;
+  private final String runId = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+
+  public Scenarios(TimerTarget target, LoadConfig cfg, Results results) {
+    this.target = target;
+    this.cfg = cfg;
+    this.results = results;
+  }
+
+  /** The sink to pass to {@link TimerTarget#start}: forwards to the phase's tracker. */
+  public FiringSink sink() {
+    return (id, due, received) -> {
+      FiringSink s = current.get();
+      if (s != null) {
+        s.fired(id, due, received);
+      }
+    };
+  }
+
+  public void run(String scenario) throws Exception {
+    switch (scenario) {
+      case "throughput" -> throughput();
+      case "lateness" -> lateness();
+      case "burst" -> burst();
+      case "heartbeat" -> heartbeat();
+      case "recovery" -> recovery();
+      default -> throw new IllegalArgumentException("unknown scenario " + scenario);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  /** Outcome of a paced run of operations. */
+  record Run(long ops, long errors, String firstError, long elapsedNanos, Histogram latencyMicros) {
+    double perSecond() {
+      return ops * 1e9 / elapsedNanos;
+    }
+  }
+
+  /**
+   * Runs {@code n} operations with at most {@code concurrency} in flight, paced at {@code rate}/s (0 = flat out).
+   * With a rate, latency is measured from the intended start (no coordinated omission).
+   */
+  static Run paced(int n, int concurrency, double rate, IntFunction<CompletionStage<Void>> op) throws Exception {
+    if (rate <= 0) {
+      return closedLoop(n, concurrency, op);
+    }
+    Semaphore permits = new Semaphore(concurrency);
+    Recorder rec = new Recorder(3);
+    AtomicLong errors = new AtomicLong();
+    AtomicReference<String> firstError = new AtomicReference<>();
+    long t0 = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      long start;
+      if (rate > 0) {
+        long intended = t0 + (long) (i * 1e9 / rate);
+        long wait;
+        while ((wait = intended - System.nanoTime()) > 0) {
+          LockSupport.parkNanos(wait);
+        }
+        start = intended;
+      } else {
+        start = 0;
+      }
+      permits.acquire();
+      long s = rate > 0 ? start : System.nanoTime();
+      CompletionStage<Void> f;
+      try {
+        f = op.apply(i);
+      } catch (RuntimeException e) {
+        f = CompletableFuture.failedFuture(e);
+      }
+      f.whenComplete((v, e) -> {
+        rec.recordValue(Math.max(0, (System.nanoTime() - s) / 1000));
+        if (e != null) {
+          errors.incrementAndGet();
+          firstError.compareAndSet(null, String.valueOf(e.getMessage()));
+        }
+        permits.release();
+      });
+    }
+    if (!permits.tryAcquire(concurrency, 300, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("operations still in flight after 300 s");
+    }
+    long elapsed = System.nanoTime() - t0;
+    return new Run(n, errors.get(), firstError.get(), elapsed, rec.getIntervalHistogram());
+  }
+
+  /**
+   * Flat out: {@code concurrency} chains, each starting its next operation from the completion of the previous one
+   * (on the thread that completed it, the target's event loop: no hand-off per operation).
+   */
+  static Run closedLoop(int n, int concurrency, IntFunction<CompletionStage<Void>> op) throws Exception {
+    Recorder rec = new Recorder(3);
+    AtomicLong errors = new AtomicLong();
+    AtomicReference<String> firstError = new AtomicReference<>();
+    java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch chains = new java.util.concurrent.CountDownLatch(concurrency);
+    long t0 = System.nanoTime();
+    for (int c = 0; c < concurrency; c++) {
+      new Object() {
+        void step() {
+          int i = next.getAndIncrement();
+          if (i >= n) {
+            chains.countDown();
+            return;
+          }
+          long s = System.nanoTime();
+          CompletionStage<Void> f;
+          try {
+            f = op.apply(i);
+          } catch (RuntimeException e) {
+            f = CompletableFuture.failedFuture(e);
+          }
+          f.whenComplete((v, e) -> {
+            rec.recordValue(Math.max(0, (System.nanoTime() - s) / 1000));
+            if (e != null) {
+              errors.incrementAndGet();
+              firstError.compareAndSet(null, String.valueOf(e.getMessage()));
+            }
+            step();
+          });
+        }
+      }.step();
+    }
+    if (!chains.await(300, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("operations still in flight after 300 s");
+    }
+    return new Run(n, errors.get(), firstError.get(), System.nanoTime() - t0, rec.getIntervalHistogram());
+  }
+
+  /** Schedules ids {@code prefix+i} for i in [0,n) by batches of {@code batchSize}, {@code inFlight} at a time. */
+  Run batches(String prefix, int n, IntToLong due, int batchSize, int inFlight, FiringTracker tracker)
+      throws Exception {
+    int nb = (n + batchSize - 1) / batchSize;
+    return paced(nb, inFlight, 0, b -> {
+      int from = b * batchSize;
+      int to = Math.min(n, from + batchSize);
+      List<String> ids = new ArrayList<>(to - from);
+      long[] dues = new long[to - from];
+      for (int i = from; i < to; i++) {
+        ids.add(prefix + i);
+        dues[i - from] = due.at(i);
+        if (tracker != null) {
+          tracker.expect(i, dues[i - from]);
+        }
+      }
+      return target.scheduleBatch(ids, dues);
+    });
+  }
+
+  @FunctionalInterface
+  interface IntToLong {
+    long at(int i);
+  }
+
+  private void put(String scenario, String metric, Object value) {
+    results.add(target.name(), scenario, metric, value);
+  }
+
+  private static double ms(Histogram h, double pct) {
+    return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(pct);
+  }
+
+  private void latencyRows(String scenario, String what, Histogram micros) {
+    put(scenario, what + " p50 ms", String.format("%.2f", ms(micros, 50) / 1000));
+    put(scenario, what + " p99 ms", String.format("%.2f", ms(micros, 99) / 1000));
+    put(scenario, what + " p999 ms", String.format("%.2f", ms(micros, 99.9) / 1000));
+  }
+
+  private void checkErrors(String scenario, String what, Run r) {
+    put(scenario, what + " errors", r.errors);
+    if (r.errors > 0) {
+      System.err.println(scenario + ": " + r.errors + " " + what + " failed; first: " + r.firstError);
+    }
+  }
+
+  private void firingRows(String scenario, FiringTracker t) {
+    Histogram h = t.lateness();
+    put(scenario, "firings expected", t.expectedCount());
+    put(scenario, "firings received", t.received());
+    put(scenario, "lateness p50 ms", (long) ms(h, 50));
+    put(scenario, "lateness p99 ms", (long) ms(h, 99));
+    put(scenario, "lateness p999 ms", (long) ms(h, 99.9));
+    put(scenario, "lateness max ms", h.getTotalCount() == 0 ? "NaN" : String.valueOf(h.getMaxValue()));
+    put(scenario, "early (must be 0)", t.early()
+        + (target instanceof TickwheelTarget tw ? tw.serverEarlyFirings() : 0));
+    put(scenario, "missing (must be 0)", t.missing());
+    put(scenario, "duplicates (must be 0)", t.duplicates());
+  }
+
+  /** Waits until the tracker received everything or {@code deadlineMs} (epoch) passed. */
+  private static void awaitFirings(FiringTracker t, long deadlineMs) throws InterruptedException {
+    while (t.received() < t.expectedCount() && System.currentTimeMillis() < deadlineMs) {
+      Thread.sleep(20);
+    }
+  }
+
+  // ---------------------------------------------------------------- scenarios
+
+  /** 1. Single POSTs with C concurrent requests (after a warm-up), then batches; due far in the future. */
+  void throughput() throws Exception {
+    String sc = "throughput";
+    long far = System.currentTimeMillis() + 3_600_000;
+    long spread = Math.max(1, cfg.windowMs());
+    if (cfg.warmup() > 0) {
+      String wp = runId + "-tw-";
+      paced(cfg.warmup(), cfg.concurrency(), 0, i -> target.schedule(wp + i, far + i % spread));
+      batches(runId + "-twb-", Math.min(cfg.warmup() * 4, 40_000), i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null);
+    }
+    String sp = runId + "-ts-";
+    Run single = paced(cfg.timers(), cfg.concurrency(), cfg.rate(), i -> target.schedule(sp + i, far + i % spread));
+    put(sc, "single accepted/s", Math.round(single.perSecond() * (single.ops - single.errors) / Math.max(1, single.ops)));
+    latencyRows(sc, "single", single.latencyMicros);
+    checkErrors(sc, "single", single);
+    int batchTimers = Math.max(cfg.timers() * 4, cfg.batchSize());
+    Run batch = batches(runId + "-tb-", batchTimers, i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null);
+    put(sc, "batch timers/s", Math.round(batchTimers * 1e9 / batch.elapsedNanos));
+    put(sc, "batch timers", batchTimers);
+    latencyRows(sc, "batch req", batch.latencyMicros);
+    checkErrors(sc, "batch", batch);
+    target.reset();
+  }
+
+  /** 2. P pending far away, plus a stream of timers due at R/s over the window, scheduled 1 s ahead in batches. */
+  void lateness() throws Exception {
+    String sc = "lateness";
+    long far = System.currentTimeMillis() + 2 * 3_600_000;
+    long t0 = System.nanoTime();
+    Run fill = batches(runId + "-lp-", cfg.pending(), i -> far + (i % 3_600_000), MAX(cfg), cfg.batchConcurrency(), null);
+    put(sc, "pending", cfg.pending());
+    put(sc, "pending fill timers/s", Math.round(cfg.pending() * 1e9 / (System.nanoTime() - t0)));
+    checkErrors(sc, "fill batch", fill);
+    int total = (int) (cfg.firingRate() * cfg.windowMs() / 1000);
+    FiringTracker tracker = new FiringTracker(runId + "-ls-", total);
+    current.set(tracker);
+    int slots = (int) (cfg.windowMs() / 100);
+    long start = System.currentTimeMillis() + 1000;
+    long startNanos = System.nanoTime();
+    Semaphore inFlight = new Semaphore(4);
+    AtomicLong errors = new AtomicLong();
+    int done = 0;
+    for (int s = 0; s < slots; s++) {
+      long sendAt = startNanos + s * 100_000_000L;
+      long wait;
+      while ((wait = sendAt - System.nanoTime()) > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      int to = (int) ((long) total * (s + 1) / slots);
+      List<String> ids = new ArrayList<>(to - done);
+      long[] dues = new long[to - done];
+      for (int i = done; i < to; i++) {
+        long due = start + (long) i * cfg.windowMs() / total;
+        ids.add(tracker.id(i));
+        dues[i - done] = due;
+        tracker.expect(i, due);
+      }
+      done = to;
+      inFlight.acquire();
+      target.scheduleBatch(ids, dues).whenComplete((v, e) -> {
+        if (e != null && errors.getAndIncrement() == 0) {
+          System.err.println("lateness: stream batch failed: " + e.getMessage());
+        }
+        inFlight.release();
+      });
+    }
+    awaitFirings(tracker, start + cfg.windowMs() + 10_000);
+    Thread.sleep(500); // late duplicates
+    current.set(null);
+    put(sc, "firing rate /s", cfg.firingRate());
+    put(sc, "stream batch errors", errors.get());
+    firingRows(sc, tracker);
+    target.reset();
+  }
+
+  private static int MAX(LoadConfig cfg) {
+    return Math.min(TickwheelTarget.MAX_BATCH, Math.max(cfg.batchSize(), 1000));
+  }
+
+  /** 3. B timers all due at one instant: time from due to the last firing received. */
+  void burst() throws Exception {
+    String sc = "burst";
+    int n = cfg.burst();
+    FiringTracker tracker = new FiringTracker(runId + "-b-", n);
+    current.set(tracker);
+    long due = System.currentTimeMillis() + 2000 + n / 20; // schedules at >= 20k/s leave time to spare
+    Run r = batches(tracker.id(0).substring(0, tracker.id(0).length() - 1), n, i -> due, MAX(cfg), cfg.batchConcurrency(), tracker);
+    long scheduledBy = System.currentTimeMillis();
+    checkErrors(sc, "batch", r);
+    put(sc, "timers", n);
+    put(sc, "scheduled before due", scheduledBy < due ? "yes" : "NO (" + (scheduledBy - due) + " ms late)");
+    awaitFirings(tracker, due + 60_000);
+    Thread.sleep(500);
+    current.set(null);
+    put(sc, "due to last firing ms", tracker.received() == 0 ? "NaN" : String.valueOf(tracker.lastReceivedAt() - due));
+    firingRows(sc, tracker);
+    target.reset();
+  }
+
+  /** 5. K keys touched once a second each for D s with a 3 s delay: none should fire. */
+  void heartbeat() throws Exception {
+    String sc = "heartbeat";
+    int k = cfg.keys();
+    int delay = cfg.heartbeatDelayMs();
+    FiringTracker tracker = new FiringTracker(runId + "-h-", k);
+    current.set(tracker);
+    long now = System.currentTimeMillis();
+    Run create = batches(runId + "-h-", k, i -> now + delay, MAX(cfg), cfg.batchConcurrency(), tracker);
+    checkErrors(sc, "create", create);
+    int touches = k * cfg.durationS();
+    Run r = paced(touches, cfg.concurrency(), k, i -> {
+      String id = tracker.id(i % k);
+      long due = System.currentTimeMillis() + delay;
+      tracker.expect(i % k, due);
+      return target.reschedule(id, due);
+    });
+    long firedDuring = tracker.received();
+    current.set(null);
+    put(sc, "keys", k);
+    put(sc, "target touches/s", k);
+    put(sc, "touches/s achieved", Math.round(r.perSecond()));
+    latencyRows(sc, "touch", r.latencyMicros);
+    checkErrors(sc, "touch", r);
+    put(sc, "firings during touching (~0)", firedDuring);
+    target.reset();
+  }
+
+  /** 4. Fill P pending (some due 2 s later), kill -9, restart on the same data: recovery times, overdue firings. */
+  void recovery() throws Exception {
+    String sc = "recovery";
+    if (!(target instanceof TickwheelTarget tw) || tw.server() == null) {
+      put(sc, "skipped", "needs --server-jar");
+      return;
+    }
+    ServerProcess server = tw.server();
+    int overdue = Math.max(1, Math.min(10_000, cfg.pending() / 10));
+    FiringTracker tracker = new FiringTracker(runId + "-ro-", overdue);
+    current.set(tracker);
+    long far = System.currentTimeMillis() + 3_600_000;
+    Run fill = batches(runId + "-rp-", cfg.pending(), i -> far + i % 3_600_000, MAX(cfg), cfg.batchConcurrency(), null);
+    long due = System.currentTimeMillis() + 1500;
+    Run od = batches(runId + "-ro-", overdue, i -> due, MAX(cfg), cfg.batchConcurrency(), tracker);
+    checkErrors(sc, "fill", fill);
+    checkErrors(sc, "overdue", od);
+    long killedAt = System.currentTimeMillis();
+    server.kill();
+    put(sc, "pending at kill", cfg.pending() + overdue);
+    put(sc, "overdue timers", overdue);
+    while (System.currentTimeMillis() < due + 500) {
+      Thread.sleep(20);
+    }
+    long restartWall = System.currentTimeMillis();
+    long r0 = System.nanoTime();
+    String url = server.start(600_000);
+    long listening = System.nanoTime() - r0;
+    tw.useUrl(url);
+    int status = 0;
+    while (status != 200 && System.nanoTime() - r0 < 600_000_000_000L) {
+      try {
+        status = tw.status("/health").toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        status = 0;
+      }
+      if (status != 200) {
+        Thread.sleep(10);
+      }
+    }
+    long healthy = System.nanoTime() - r0;
+    long listeningAt = System.currentTimeMillis() - (healthy - listening) / 1_000_000;
+    tw.reconnectTo(url);
+    awaitFirings(tracker, System.currentTimeMillis() + 60_000);
+    Thread.sleep(500);
+    current.set(null);
+    put(sc, "down ms (kill to restart)", restartWall - killedAt);
+    put(sc, "restart to listening ms", listening / 1_000_000);
+    put(sc, "restart to health 200 ms", healthy / 1_000_000);
+    put(sc, "listening to last overdue firing ms",
+        tracker.received() == 0 ? "NaN" : String.valueOf(tracker.lastReceivedAt() - listeningAt));
+    put(sc, "overdue received", tracker.received());
+    put(sc, "missing (must be 0)", tracker.missing());
+    put(sc, "duplicates (must be 0)", tracker.duplicates());
+    put(sc, "early (must be 0)", tracker.early());
+    target.reset();
+  }
+}

@@ -1,0 +1,40 @@
+package io.tickwheel.bench.load;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Creates a {@link TimerTarget} by name (a switch, no reflection). Options (all strings): {@code url}, {@code token},
+ * {@code server-jar}, {@code store}, {@code concurrency}. Peers add their case here in one small commit.
+ */
+public final class Targets {
+  private Targets() {}
+
+  /**
+   * {@code tickwheel}: with option {@code url}, the running server there; otherwise option {@code server-jar} is
+   * started as a child process with {@code --store} = option {@code store} (default rocksdb) on a temp directory.
+   * @throws IllegalArgumentException for an unknown name or missing option, naming it
+   */
+  public static TimerTarget create(String name, Map<String, String> options) throws Exception {
+    switch (name) {
+      case "tickwheel": {
+        int conns = Integer.parseInt(options.getOrDefault("concurrency", "64"));
+        String token = options.get("token");
+        String url = options.get("url");
+        if (url != null) {
+          return new TickwheelTarget("tickwheel@" + url, url.replaceAll("/+$", ""), token, null, conns);
+        }
+        String jar = options.get("server-jar");
+        if (jar == null) {
+          throw new IllegalArgumentException("target tickwheel needs --url or --server-jar");
+        }
+        String store = options.getOrDefault("store", "rocksdb");
+        ServerProcess server = new ServerProcess(Path.of(jar), store, token, List.of());
+        return new TickwheelTarget("tickwheel-" + store, null, token, server, conns);
+      }
+      default:
+        throw new IllegalArgumentException("--target: unknown target '" + name + "' (known: tickwheel)");
+    }
+  }
+}

@@ -1,0 +1,321 @@
+package io.tickwheel.bench.load;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * tickwheel over HTTP and WebSocket. Timers get topic {@value #TOPIC}; schedule = {@code POST /v1/timers} with
+ * {@code at}; scheduleBatch = {@code POST /v1/timers/batch} in chunks of at most {@value #MAX_BATCH} (sent one after
+ * the other); reschedule = {@code POST /v1/timers/{id}/touch} with {@code {"delayMs": newDue - now}}. Firings come
+ * from one WebSocket subscription {@code {"op":"subscribe","topics":["*"]}}; when the server closes it (1013 for a
+ * slow subscriber, or any other close) it reconnects with {@code from} = the last seq seen, and drops any seq it has
+ * already seen, so the sink gets each firing once.
+ *
+ * <p>HTTP/1.1 keep-alive connections without pipelining, at most {@code maxConnections}; callers bound their own
+ * in-flight requests. Completion stages complete on a Vert.x event loop: callers must not block in them.
+ * Thread safe. With a {@link ServerProcess}, {@link #reset()} restarts the server on a fresh data directory;
+ * without one it lists the tool's topic and deletes every timer.
+ */
+public final class TickwheelTarget implements TimerTarget {
+  /** The topic of every timer the tool creates. */
+  public static final String TOPIC = "loadtool";
+  /** Most timers in one batch request (the server's limit). */
+  public static final int MAX_BATCH = 10_000;
+
+  private final String label;
+  private final String token;
+  private final ServerProcess server;
+  private final Vertx vertx;
+  private final HttpClientAgent http;
+  private final WebSocketClient wsClient;
+  private volatile String baseUrl;
+  private volatile FiringSink sink;
+  private volatile WebSocket ws;
+  private volatile boolean closing;
+  private volatile long lastSeq;
+  private final AtomicLong serverEarly = new AtomicLong();
+  private final AtomicLong reconnects = new AtomicLong();
+  private final AtomicLong close1013 = new AtomicLong();
+
+  /**
+   * @param label the name shown in reports; @param baseUrl e.g. {@code http://127.0.0.1:8080} (null when
+   * {@code server} is given: its URL is used); @param token bearer token or null; @param server a managed server
+   * (owned and closed by this target) or null; @param maxConnections HTTP/1.1 connections in the pool
+   */
+  public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections) {
+    this.label = label;
+    this.token = token;
+    this.server = server;
+    this.baseUrl = baseUrl;
+    this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Integer.getInteger("load.eventLoops", 1)));
+    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setPipelining(false)
+            .setTcpNoDelay(true).setMaxInitialLineLength(8192),
+        new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
+    this.wsClient = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(1 << 20)
+        .setMaxMessageSize(1 << 24));
+  }
+
+  @Override
+  public String name() {
+    return label;
+  }
+
+  /** The managed server, or null. */
+  public ServerProcess server() {
+    return server;
+  }
+
+  /** Firings whose reported {@code firedAt} was before their {@code dueAt} (must stay 0). */
+  public long serverEarlyFirings() {
+    return serverEarly.get();
+  }
+
+  /** WebSocket reconnects so far, and how many of the closes were 1013 (too slow). */
+  public long reconnects() {
+    return reconnects.get();
+  }
+
+  public long slowCloses() {
+    return close1013.get();
+  }
+
+  @Override
+  public void start(FiringSink sink) throws Exception {
+    this.sink = sink;
+    if (server != null && baseUrl == null) {
+      baseUrl = server.url() != null ? server.url() : server.start(120_000);
+    }
+    connect(0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  /** After the managed server was restarted on the same data (recovery): resubscribe from the last seq seen. */
+  public void reconnectTo(String newBaseUrl) throws Exception {
+    this.baseUrl = newBaseUrl;
+    WebSocket old = ws;
+    if (old != null && !old.isClosed()) {
+      old.close();
+    }
+    connect(lastSeq).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+  }
+
+  private Future<Void> connect(long from) {
+    String wsUrl = baseUrl.replaceFirst("^http", "ws") + "/v1/ws";
+    WebSocketConnectOptions o = new WebSocketConnectOptions().setAbsoluteURI(wsUrl);
+    if (token != null) {
+      o.addHeader("Authorization", "Bearer " + token);
+    }
+    return wsClient.connect(o).compose(socket -> {
+      io.vertx.core.Promise<Void> subscribed = io.vertx.core.Promise.promise();
+      ws = socket;
+      socket.textMessageHandler(text -> onMessage(text, subscribed));
+      socket.closeHandler(v -> onClose(socket));
+      JsonObject sub = new JsonObject().put("op", "subscribe").put("topics", new JsonArray().add("*"));
+      if (from > 0) {
+        sub.put("from", from);
+      }
+      socket.writeTextMessage(sub.encode());
+      return subscribed.future();
+    });
+  }
+
+  private void onMessage(String text, io.vertx.core.Promise<Void> subscribed) {
+    long received = System.currentTimeMillis();
+    JsonObject m = new JsonObject(text);
+    String type = m.getString("type");
+    if ("fired".equals(type)) {
+      long seq = m.getLong("seq");
+      if (seq <= lastSeq) {
+        return; // already seen before a reconnect
+      }
+      lastSeq = seq;
+      long due = m.getLong("dueAt");
+      if (m.getLong("firedAt") < due) {
+        serverEarly.incrementAndGet();
+      }
+      FiringSink s = sink;
+      if (s != null) {
+        s.fired(m.getString("id"), due, received);
+      }
+    } else if ("subscribed".equals(type)) {
+      if (lastSeq == 0) {
+        lastSeq = m.getLong("seq", 0L);
+      }
+      subscribed.tryComplete();
+    } else if ("error".equals(type)) {
+      System.err.println("[ws] " + text);
+      subscribed.tryFail("subscribe refused: " + text);
+    }
+  }
+
+  private void onClose(WebSocket socket) {
+    Short code = socket.closeStatusCode();
+    if (code != null && code == 1013) {
+      close1013.incrementAndGet();
+    }
+    if (closing || socket != ws) {
+      return;
+    }
+    reconnects.incrementAndGet();
+    vertx.setTimer(100, t -> retry());
+  }
+
+  private void retry() {
+    if (closing) {
+      return;
+    }
+    connect(lastSeq).onFailure(e -> vertx.setTimer(200, t -> retry()));
+  }
+
+  @Override
+  public CompletionStage<Void> schedule(String id, long dueAtMs) {
+    String body = "{\"id\":\"" + id + "\",\"topic\":\"" + TOPIC + "\",\"at\":" + dueAtMs + "}";
+    return call(HttpMethod.POST, "/v1/timers", body, 201).mapEmpty().<Void>mapEmpty().toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<Void> scheduleBatch(List<String> ids, long[] dueAtMs) {
+    if (ids.size() != dueAtMs.length) {
+      throw new IllegalArgumentException("ids.size() " + ids.size() + " != dueAtMs.length " + dueAtMs.length);
+    }
+    return batchFrom(ids, dueAtMs, 0).toCompletionStage();
+  }
+
+  private Future<Void> batchFrom(List<String> ids, long[] due, int start) {
+    if (start >= ids.size()) {
+      return Future.succeededFuture();
+    }
+    int end = Math.min(ids.size(), start + MAX_BATCH);
+    StringBuilder b = new StringBuilder(64 * (end - start) + 16).append("{\"timers\":[");
+    for (int i = start; i < end; i++) {
+      if (i > start) {
+        b.append(',');
+      }
+      b.append("{\"id\":\"").append(ids.get(i)).append("\",\"topic\":\"").append(TOPIC).append("\",\"at\":")
+          .append(due[i]).append('}');
+    }
+    b.append("]}");
+    int n = end - start;
+    return call(HttpMethod.POST, "/v1/timers/batch", b.toString(), 200).compose(resp -> {
+      int created = count(resp, "{\"status\":201");
+      if (created != n) {
+        return Future.failedFuture(new IllegalStateException("batch: " + created + " of " + n
+            + " created; first answer not 201: " + firstError(resp)));
+      }
+      return batchFrom(ids, due, end);
+    });
+  }
+
+  private static int count(String s, String what) {
+    int c = 0;
+    for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + what.length())) {
+      c++;
+    }
+    return c;
+  }
+
+  private static String firstError(String resp) {
+    JsonArray results = new JsonObject(resp).getJsonArray("results");
+    for (int i = 0; i < results.size(); i++) {
+      JsonObject r = results.getJsonObject(i);
+      if (r.getInteger("status") != 201) {
+        return "#" + i + " " + r.encode();
+      }
+    }
+    return "none";
+  }
+
+  @Override
+  public CompletionStage<Void> reschedule(String id, long newDueAtMs) {
+    long delay = Math.max(0, newDueAtMs - System.currentTimeMillis());
+    return call(HttpMethod.POST, "/v1/timers/" + id + "/touch", "{\"delayMs\":" + delay + "}", 200)
+        .<Void>mapEmpty().toCompletionStage();
+  }
+
+  /** One request; succeeds with the body when the status is {@code expect}, else fails naming status and body. */
+  Future<String> call(HttpMethod method, String path, String body, int expect) {
+    RequestOptions o = new RequestOptions().setMethod(method).setAbsoluteURI(baseUrl + path);
+    if (body != null) {
+      o.putHeader("Content-Type", "application/json");
+    }
+    if (token != null) {
+      o.putHeader("Authorization", "Bearer " + token);
+    }
+    return http.request(o).compose(req -> (body == null ? req.send() : req.send(Buffer.buffer(body)))
+        .compose(resp -> resp.body().compose(b -> resp.statusCode() == expect
+            ? Future.succeededFuture(b.toString())
+            : Future.failedFuture(new IllegalStateException(method + " " + path + ": status " + resp.statusCode()
+                + " (expected " + expect + "): " + b)))));
+  }
+
+  /** {@code GET path}: the status code (for /health polling); fails on connection errors. */
+  public Future<Integer> status(String path) {
+    return http.request(new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(baseUrl + path))
+        .compose(req -> req.send().compose(resp -> resp.body().map(b -> resp.statusCode())));
+  }
+
+  /** Switches the HTTP base URL (after a managed restart), without touching the WebSocket. */
+  public void useUrl(String newBaseUrl) {
+    this.baseUrl = newBaseUrl;
+  }
+
+  @Override
+  public void reset() throws Exception {
+    if (server != null) {
+      closing = true;
+      WebSocket old = ws;
+      if (old != null && !old.isClosed()) {
+        old.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      }
+      baseUrl = server.restartFresh(120_000);
+      lastSeq = 0;
+      closing = false;
+      connect(0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      return;
+    }
+    // A shared server: delete every timer of the tool's topic, a page at a time.
+    while (true) {
+      String page = call(HttpMethod.GET, "/v1/timers?topic=" + TOPIC + "&limit=1000", null, 200)
+          .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+      JsonArray timers = new JsonObject(page).getJsonArray("timers");
+      if (timers.isEmpty()) {
+        return;
+      }
+      java.util.List<Future<String>> deletes = new java.util.ArrayList<>();
+      for (int i = 0; i < timers.size(); i++) {
+        String id = timers.getJsonObject(i).getString("id");
+        deletes.add(call(HttpMethod.DELETE, "/v1/timers/" + id, null, 204)
+            .recover(e -> e.getMessage().contains("status 404") ? Future.succeededFuture("") : Future.failedFuture(e)));
+      }
+      Future.all(deletes).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    closing = true;
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+}
