@@ -358,6 +358,10 @@ public final class Scenarios {
       return;
     }
     ServerProcess server = tw.server();
+    if (server.store().equals("memory")) {
+      put(sc, "skipped", "the memory store keeps nothing across a restart");
+      return;
+    }
     int overdue = Math.max(1, Math.min(10_000, cfg.pending() / 10));
     FiringTracker tracker = new FiringTracker(runId + "-ro-", overdue);
     current.set(tracker);

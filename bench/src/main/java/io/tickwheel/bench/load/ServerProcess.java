@@ -83,6 +83,11 @@ public final class ServerProcess implements AutoCloseable {
     return url;
   }
 
+  /** The {@code --store} this server runs with. */
+  public String store() {
+    return store;
+  }
+
   /** The base URL from the last listening line. */
   public String url() {
     return url;

@@ -1,0 +1,59 @@
+package io.tickwheel.bench.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.TickwheelServer;
+import io.vertx.core.Vertx;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The burst scenario, scaled down, against a real tickwheel (memory store) started in this JVM. */
+class LoadToolBurstTest {
+  private Vertx vertx;
+  private String url;
+
+  @BeforeEach
+  void startServer() throws Exception {
+    vertx = Vertx.vertx();
+    TickwheelServer server = new TickwheelServer(ServerConfig.defaults().withPort(0).withStore("memory"));
+    vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    url = "http://127.0.0.1:" + server.actualPort();
+  }
+
+  @AfterEach
+  void stopServer() throws Exception {
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  @Timeout(60)
+  void burstOf2000TimersFiresEachExactlyOnceNeverEarlyAndIsReportedWithLateness() throws Exception {
+    LoadConfig cfg = LoadConfig.parse(new String[] {"--url", url, "--scenario", "burst", "--burst", "2000"});
+    Results results = new Results();
+
+    int status = LoadTool.run(cfg, results);
+
+    Map<String, String> burst = results.rows().stream().filter(r -> r.scenario().equals("burst"))
+        .collect(Collectors.toMap(Results.Row::metric, Results.Row::value));
+    assertThat(status).isZero();
+    assertThat(burst).containsEntry("timers", "2000").containsEntry("batch errors", "0")
+        .containsEntry("scheduled before due", "yes").containsEntry("firings expected", "2000")
+        .containsEntry("firings received", "2000").containsEntry("missing (must be 0)", "0")
+        .containsEntry("duplicates (must be 0)", "0").containsEntry("early (must be 0)", "0");
+    // all due at one instant: delivered within a generous window on a busy 2-core machine
+    assertThat(Long.parseLong(burst.get("due to last firing ms"))).isBetween(0L, 20_000L);
+    assertThat(Long.parseLong(burst.get("lateness max ms"))).isBetween(0L, 20_000L);
+  }
+
+  @Test
+  void unknownOptionIsRefusedNamingIt() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--url", url, "--tmers", "5"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--tmers");
+  }
+}
