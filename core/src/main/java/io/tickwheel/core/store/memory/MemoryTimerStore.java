@@ -31,8 +31,11 @@ import java.util.function.Function;
  */
 public final class MemoryTimerStore implements TimerStore {
 
-  private static final Comparator<Timer> LISTING =
-      Comparator.comparingLong(Timer::nextDueAt).thenComparing(Timer::id);
+  /** The listing order: {@code nextDueAt}, then id. Written out (not composed) as it runs ~20 times per write. */
+  private static final Comparator<Timer> LISTING = (a, b) -> {
+    int c = Long.compare(a.nextDueAt(), b.nextDueAt());
+    return c != 0 ? c : a.id().compareTo(b.id());
+  };
 
   private final Map<String, Timer> timers = new HashMap<>();
   private final NavigableSet<Timer> byDue = new TreeSet<>(LISTING);
