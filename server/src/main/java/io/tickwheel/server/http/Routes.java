@@ -2,6 +2,7 @@ package io.tickwheel.server.http;
 
 import io.tickwheel.server.ApiException;
 import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.metrics.RouteMeters;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -54,6 +55,7 @@ public final class Routes {
   public static Router router(Deps d) {
     Router router = Router.router(d.vertx());
     Scheduler scheduler = d.scheduler();
+    Metrics m = d.metrics();
 
     if (!d.allowedOrigins().isEmpty()) {
       CorsHandler cors = CorsHandler.create()
@@ -79,18 +81,19 @@ public final class Routes {
       });
     }
 
+    RouteMeters other = m.httpRoute("other");
     router.route().handler(rc -> {
       long t0 = System.nanoTime();
       rc.addEndHandler(v -> {
-        String route = rc.get(ROUTE);
-        d.metrics().httpRequest(rc.request().method().name(), route == null ? "other" : route,
-            rc.response().getStatusCode(), System.nanoTime() - t0);
+        RouteMeters route = rc.get(ROUTE);
+        (route == null ? other : route).record(rc.request().method().name(), rc.response().getStatusCode(),
+            System.nanoTime() - t0);
       });
       rc.next();
     });
 
     // open endpoints
-    router.get("/health").handler(tag("/health")).handler(rc -> {
+    router.get("/health").handler(tag(m.httpRoute("/health"))).handler(rc -> {
       if (!scheduler.ready()) {
         ErrorResponses.json(rc, 503, new JsonObject().put("status", "recovering").toBuffer());
         return;
@@ -105,17 +108,17 @@ public final class Routes {
           .put("uptimeMs", scheduler.now() - d.startedAtMs());
       ErrorResponses.json(rc, 200, h.toBuffer());
     });
-    router.get("/metrics").handler(tag("/metrics")).handler(rc -> rc.response()
+    router.get("/metrics").handler(tag(m.httpRoute("/metrics"))).handler(rc -> rc.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
         .end(d.metrics().scrape()));
-    router.get("/openapi.yaml").handler(tag("/openapi.yaml")).handler(rc -> rc.response()
+    router.get("/openapi.yaml").handler(tag(m.httpRoute("/openapi.yaml"))).handler(rc -> rc.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/yaml; charset=utf-8")
         .end(d.openapi()));
-    router.get("/").handler(tag("/")).handler(rc -> rc.redirect("/console/"));
+    router.get("/").handler(tag(m.httpRoute("/"))).handler(rc -> rc.redirect("/console/"));
     // exactly "/console" (a plain route would also match "/console/" and redirect it to itself)
-    router.getWithRegex("^/console$").handler(tag("/console")).handler(rc -> rc.redirect("/console/"));
+    router.getWithRegex("^/console$").handler(tag(m.httpRoute("/console"))).handler(rc -> rc.redirect("/console/"));
     // short max-age: after an upgrade, browsers pick up the new console within a minute
-    router.get("/console/*").handler(tag("/console/*")).handler(StaticHandler.create("console")
+    router.get("/console/*").handler(tag(m.httpRoute("/console/*"))).handler(StaticHandler.create("console")
         .setIndexPage("index.html").setCachingEnabled(true).setMaxAgeSeconds(60).setDirectoryListing(false));
 
     // /v1: auth first (before any body is read), then the recovery gate
@@ -132,24 +135,24 @@ public final class Routes {
 
     BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
     TimersApi t = d.timers();
-    on(router.post("/v1/timers/batch").handler(body), "/v1/timers/batch").handler(t::batch);
-    on(router.post("/v1/timers").handler(body), "/v1/timers").handler(t::create);
-    on(router.get("/v1/timers"), "/v1/timers").handler(t::list);
-    on(router.put("/v1/timers/:id").handler(body), "/v1/timers/:id").handler(t::upsert);
-    on(router.get("/v1/timers/:id"), "/v1/timers/:id").handler(t::get);
-    on(router.delete("/v1/timers/:id"), "/v1/timers/:id").handler(t::delete);
-    on(router.post("/v1/timers/:id/touch").handler(body), "/v1/timers/:id/touch").handler(t::touch);
-    on(router.get("/v1/wheel"), "/v1/wheel").handler(rc ->
+    on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
+    on(router.post("/v1/timers").handler(body), m.httpRoute("/v1/timers")).handler(t::create);
+    on(router.get("/v1/timers"), m.httpRoute("/v1/timers")).handler(t::list);
+    on(router.put("/v1/timers/:id").handler(body), m.httpRoute("/v1/timers/:id")).handler(t::upsert);
+    on(router.get("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::get);
+    on(router.delete("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::delete);
+    on(router.post("/v1/timers/:id/touch").handler(body), m.httpRoute("/v1/timers/:id/touch")).handler(t::touch);
+    on(router.get("/v1/wheel"), m.httpRoute("/v1/wheel")).handler(rc ->
         ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
-    on(router.get("/v1/wheel/stream"), "/v1/wheel/stream").handler(d.wheelStream()::handle);
-    on(router.get("/v1/events"), "/v1/events").handler(rc -> {
+    on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);
+    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(rc -> {
       if (d.events() == null) {
         rc.fail(ApiException.unavailable("firing push is not available in this build"));
       } else {
         d.events().handle(rc);
       }
     });
-    on(router.get("/v1/ws"), "/v1/ws").handler(rc -> upgrade(rc, d));
+    on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d));
 
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {400, 401, 403, 404, 405, 413, 414, 415, 431, 500, 501, 503}) {
@@ -182,13 +185,14 @@ public final class Routes {
     });
   }
 
-  private static Route on(Route r, String name) {
-    return r.handler(tag(name));
+  private static Route on(Route r, RouteMeters meters) {
+    return r.handler(tag(meters));
   }
 
-  private static Handler<RoutingContext> tag(String name) {
+  /** Marks the request as the route's, for its latency meter. */
+  private static Handler<RoutingContext> tag(RouteMeters meters) {
     return rc -> {
-      rc.put(ROUTE, name);
+      rc.put(ROUTE, meters);
       rc.next();
     };
   }

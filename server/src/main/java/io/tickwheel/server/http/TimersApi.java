@@ -108,7 +108,7 @@ public final class TimersApi {
   /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
   public void list(RoutingContext rc) {
     String topic = rc.request().getParam("topic");
-    if (topic != null && !TimerParser.TOPIC.matcher(topic).matches()) {
+    if (topic != null && !TimerParser.isTopic(topic)) {
       throw ApiException.invalid("topic", "topic must match [A-Za-z0-9._-]{1,100}, was \"" + ErrorResponses.shorten(topic) + "\"");
     }
     int limit = DEFAULT_LIMIT;

@@ -26,7 +26,7 @@ public final class Metrics {
   private final Counter storeFailures;
   private final Timer lateness;
   private final ConcurrentHashMap<String, Timer> storeOps = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Timer> http = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, RouteMeters> http = new ConcurrentHashMap<>();
   /** Firing lateness, milliseconds, windows of 1 s. */
   private final LatencyWindow latenessWindow = new LatencyWindow(TimeUnit.DAYS.toMillis(3650), 1_000_000_000L);
   /** Store call latency, microseconds, windows of 1 s. */
@@ -78,14 +78,17 @@ public final class Metrics {
     }
   }
 
-  /** One HTTP request answered. */
+  /**
+   * The request meters of {@code route} (one object per route, the same for every call): hold on to it and
+   * {@link RouteMeters#record} each answered request.
+   */
+  public RouteMeters httpRoute(String route) {
+    return http.computeIfAbsent(route, r -> new RouteMeters(registry, r));
+  }
+
+  /** One HTTP request answered. Looks the route up; a caller that knows its route uses {@link #httpRoute}. */
   public void httpRequest(String method, String route, int status, long nanos) {
-    String key = method + ' ' + route + ' ' + status;
-    http.computeIfAbsent(key, k -> Timer.builder("tickwheel.http.requests")
-        .tag("method", method).tag("route", route).tag("status", Integer.toString(status))
-        .description("HTTP request latency").publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(30))
-        .register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+    httpRoute(route).record(method, status, nanos);
   }
 
   /** Firings recorded so far. */

@@ -14,6 +14,7 @@ import io.tickwheel.core.wheel.ExpiryHandler;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.ApiException;
 import io.tickwheel.server.metrics.Metrics;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -44,7 +45,8 @@ import java.util.function.LongSupplier;
  * <h2>Write path</h2>
  * Validated definition → {@link Schedule#accept} → durable store write → into the wheel → answer. A 2xx means
  * durable. Generation: 1 for a new id, previous + 1 for a replace; touch bumps it and uses
- * {@link TimerStore#update}.
+ * {@link TimerStore#update}. A create holds its id only while its store write is in flight; a write the store
+ * completes at once (the memory store) needs no hold, since nothing else runs on the owner meanwhile.
  *
  * <h2>Fire path</h2>
  * Each turn advances the wheel to the clock's now, handing out at most {@code turnLimit} due timers; each gets a
@@ -268,15 +270,28 @@ public final class Scheduler {
     if (pending() >= opts.maxPending()) {
       return Future.failedFuture(ApiException.exhausted(opts.maxPending()));
     }
-    locks.tryLock(id);
     Timer t = Schedule.accept(spec.withId(id), now(), 1);
-    return store.put(t).transform(ar -> {
-      if (ar.succeeded()) {
-        arm(t);
-      }
+    Future<Void> put = store.put(t);
+    if (put.isComplete()) {
+      // Answered at once (the memory store): nothing ran on this loop meanwhile, so there is nothing to hold off.
+      return created(put, t);
+    }
+    // Held while the write is in flight: a concurrent create of this id gets 409, an update/delete waits.
+    locks.tryLock(id);
+    return put.transform(ar -> {
+      Future<Timer> out = created(ar, t);
       locks.unlock(id);
-      return ar.succeeded() ? Future.succeededFuture(t) : Future.failedFuture(storeError(ar.cause()));
+      return out;
     });
+  }
+
+  /** Settles a create's store write: arms {@code t} if it succeeded. */
+  private Future<Timer> created(AsyncResult<Void> write, Timer t) {
+    if (write.failed()) {
+      return Future.failedFuture(storeError(write.cause()));
+    }
+    arm(t);
+    return Future.succeededFuture(t);
   }
 
   /**
