@@ -1,0 +1,33 @@
+-- wrk script: POST /v1/timers/batch with 1,000 new timers per request (or the count given after "--"),
+-- each due in 1 h, ids unique per run, thread, request and position (see post.lua).
+-- Timers per second = wrk's Requests/sec x the count.
+-- Usage: wrk -t1 -c8 -d10s -s bench/wrk/batch.lua http://127.0.0.1:8089 -- 1000
+
+local threads = {}
+
+function setup(thread)
+  thread:set("tid", #threads)
+  table.insert(threads, thread)
+end
+
+local prefix
+local size = 1000
+local n = 0
+
+function init(args)
+  if args[1] then
+    size = tonumber(args[1])
+  end
+  math.randomseed(os.time() + (tid or 0))
+  prefix = string.format("b%d-%d-%d-", os.time(), math.random(1, 1000000000), tid or 0)
+  wrk.headers["Content-Type"] = "application/json"
+end
+
+function request()
+  n = n + 1
+  local parts = {}
+  for i = 1, size do
+    parts[i] = '{"id":"' .. prefix .. n .. '.' .. i .. '","topic":"bench","delayMs":3600000,"payload":{"n":' .. i .. '}}'
+  end
+  return wrk.format("POST", "/v1/timers/batch", nil, '{"timers":[' .. table.concat(parts, ",") .. ']}')
+end
