@@ -122,6 +122,28 @@ class TimerParserTest {
   }
 
   @Test
+  void handWrittenIdAndTopicChecksAgreeWithTheirPatterns() {
+    for (int c = 0; c <= 0xFFFF; c++) {
+      String one = String.valueOf((char) c);
+      assertThat(TimerParser.isId(one)).as("id char %d", c).isEqualTo(TimerParser.ID.matcher(one).matches());
+      assertThat(TimerParser.isTopic(one)).as("topic char %d", c).isEqualTo(TimerParser.TOPIC.matcher(one).matches());
+    }
+    java.util.Random rnd = new java.util.Random(42);
+    String alphabet = "aZ09._:-/ é\u0000~";
+    for (int i = 0; i < 20_000; i++) {
+      int len = rnd.nextInt(205);
+      StringBuilder sb = new StringBuilder(len);
+      for (int j = 0; j < len; j++) {
+        sb.append(rnd.nextInt(50) == 0 ? alphabet.charAt(rnd.nextInt(alphabet.length())) : (char) ('a' + rnd.nextInt(26)));
+      }
+      String s = sb.toString();
+      assertThat(TimerParser.isId(s)).as("id %s", s).isEqualTo(TimerParser.ID.matcher(s).matches());
+      assertThat(TimerParser.isTopic(s)).as("topic %s", s).isEqualTo(TimerParser.TOPIC.matcher(s).matches());
+    }
+    assertThat(TimerParser.isId(null)).isFalse();
+  }
+
+  @Test
   void touchBodyTakesOnlyAnOptionalDelay() {
     assertThat(parser.parseTouch(null)).isNull();
     assertThat(parser.parseTouch(new JsonObject())).isNull();
