@@ -59,13 +59,16 @@ public final class LoadTool {
           System.out.println("started " + target.name() + " at " + tw.server().url() + " (pid " + tw.server().pid()
               + ", listening after " + tw.server().listeningNanos() / 1_000_000 + " ms)");
         }
+        Map<String, Integer> seen = new HashMap<>();
         for (String sc : cfg.scenarios()) {
+          int repeat = seen.merge(sc, 1, Integer::sum);
+          String label = repeat > 1 ? sc + "#" + repeat : sc;
           long t0 = System.nanoTime();
           try {
-            scenarios.run(sc);
+            scenarios.run(sc, repeat);
           } catch (Exception e) {
             status = 1;
-            results.add(target.name(), sc, "FAILED", e.toString().replace(',', ';'));
+            results.add(target.name(), label, "FAILED", e.toString().replace(',', ';'));
             System.err.println(sc + " on " + target.name() + " failed: " + e);
             e.printStackTrace();
             try {
@@ -74,8 +77,8 @@ public final class LoadTool {
               System.err.println("reset after failure failed: " + again);
             }
           }
-          results.add(target.name(), sc, "scenario s", String.format("%.1f", (System.nanoTime() - t0) / 1e9));
-          results.printScenario(System.out, target.name(), sc);
+          results.add(target.name(), label, "scenario s", String.format("%.1f", (System.nanoTime() - t0) / 1e9));
+          results.printScenario(System.out, target.name(), label);
         }
       } catch (Exception e) {
         status = 1;

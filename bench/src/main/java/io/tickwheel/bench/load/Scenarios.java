@@ -42,6 +42,15 @@ public final class Scenarios {
     };
   }
 
+  /** Label suffix for a repeated scenario (e.g. {@code #2}); rows go under {@code scenario + suffix}. */
+  private String suffix = "";
+
+  /** Runs one scenario; {@code repeat} (1-based) labels repeated runs {@code name#repeat}. */
+  public void run(String scenario, int repeat) throws Exception {
+    suffix = repeat > 1 ? "#" + repeat : "";
+    run(scenario);
+  }
+
   public void run(String scenario) throws Exception {
     switch (scenario) {
       case "throughput" -> throughput();
@@ -180,7 +189,7 @@ public final class Scenarios {
   }
 
   private void put(String scenario, String metric, Object value) {
-    results.add(target.name(), scenario, metric, value);
+    results.add(target.name(), scenario + suffix, metric, value);
   }
 
   private static double ms(Histogram h, double pct) {

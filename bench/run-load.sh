@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Load test of a real tickwheel over HTTP + WebSocket with io.tickwheel.bench.load.LoadTool.
+#
+#   bench/run-load.sh --quick                    # throughput, lateness, burst, heartbeat on rocksdb and memory, < 5 min
+#   bench/run-load.sh --full                     # the issue's sizes: 1M pending, 10,000 firings/s, 100k burst, ...
+#   bench/run-load.sh --quick --store memory --scenario burst      # later options override the preset
+#   bench/run-load.sh --url http://127.0.0.1:8080 --scenario throughput --timers 100000
+#
+# Builds server/target/tickwheel.jar and bench/target/benchmarks.jar unless --no-build is given first. Each run
+# holds /tmp/tickwheel-measure.lock (flock) so measurements of several people do not overlap.
+# Env: LOAD_JAVA_OPTS (client JVM flags, default -Xmx1g), NO_LOCK=1 to skip the lock.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD=1
+if [[ "${1:-}" == "--no-build" ]]; then BUILD=0; shift; fi
+PRESET=()
+case "${1:-}" in
+  --quick) shift; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb,memory
+             --scenario throughput,lateness,burst,heartbeat --timers 30000 --warmup 10000 --concurrency 64
+             --pending 100000 --firing-rate 2000 --window-ms 10000 --burst 20000 --keys 10000 --duration-s 10) ;;
+  --full) shift; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb,memory --scenario all
+             --timers 200000 --warmup 50000 --concurrency 64 --pending 1000000 --firing-rate 10000 --window-ms 30000
+             --burst 100000 --keys 100000 --duration-s 30) ;;
+esac
+
+if [[ $BUILD == 1 ]]; then
+  mvn -q -pl server,bench -am -DskipTests package
+fi
+
+CMD=(java ${LOAD_JAVA_OPTS:--Xmx1g} -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "${PRESET[@]}" "$@")
+echo "+ ${CMD[*]}"
+if [[ "${NO_LOCK:-0}" == 1 ]] || ! command -v flock >/dev/null; then
+  exec "${CMD[@]}"
+fi
+exec flock /tmp/tickwheel-measure.lock "${CMD[@]}"
