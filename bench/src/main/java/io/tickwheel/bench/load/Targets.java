@@ -33,8 +33,15 @@ public final class Targets {
         ServerProcess server = new ServerProcess(Path.of(jar), store, token, List.of());
         return new TickwheelTarget("tickwheel-" + store, null, token, server, conns);
       }
+      case io.tickwheel.bench.load.peer.QuartzJdbcTarget.NAME:
+        return new io.tickwheel.bench.load.peer.QuartzJdbcTarget(options);
+      case io.tickwheel.bench.load.peer.DbSchedulerTarget.NAME:
+        return new io.tickwheel.bench.load.peer.DbSchedulerTarget(options);
+      case io.tickwheel.bench.load.peer.RedissonDelayedQueueTarget.NAME:
+        return new io.tickwheel.bench.load.peer.RedissonDelayedQueueTarget(options);
       default:
-        throw new IllegalArgumentException("--target: unknown target '" + name + "' (known: tickwheel)");
+        throw new IllegalArgumentException("--target: unknown target '" + name
+            + "' (known: tickwheel, quartz-jdbc, db-scheduler, redisson-delayed-queue)");
     }
   }
 }
