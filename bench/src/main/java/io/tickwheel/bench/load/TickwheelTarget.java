@@ -102,7 +102,7 @@ public final class TickwheelTarget implements TimerTarget {
     if (server != null && baseUrl == null) {
       baseUrl = server.url() != null ? server.url() : server.start(120_000);
     }
-    connect(0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    connect(-1).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
   /** After the managed server was restarted on the same data (recovery): resubscribe from the last seq seen. */
@@ -115,6 +115,7 @@ public final class TickwheelTarget implements TimerTarget {
     connect(lastSeq).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
+  /** @param from the last seq seen to resume after (0: every retained firing), or -1 for live firings only */
   private Future<Void> connect(long from) {
     String wsUrl = baseUrl.replaceFirst("^http", "ws") + "/v1/ws";
     WebSocketConnectOptions o = new WebSocketConnectOptions().setAbsoluteURI(wsUrl);
@@ -124,18 +125,19 @@ public final class TickwheelTarget implements TimerTarget {
     return wsClient.connect(o).compose(socket -> {
       io.vertx.core.Promise<Void> subscribed = io.vertx.core.Promise.promise();
       ws = socket;
-      socket.textMessageHandler(text -> onMessage(text, subscribed));
+      socket.textMessageHandler(text -> onMessage(text, subscribed, from < 0));
       socket.closeHandler(v -> onClose(socket));
       JsonObject sub = new JsonObject().put("op", "subscribe").put("topics", new JsonArray().add("*"));
-      if (from > 0) {
-        sub.put("from", from);
+      if (from >= 0) {
+        sub.put("from", from); // a resume: every retained firing after it (0 = all retained)
       }
       socket.writeTextMessage(sub.encode());
       return subscribed.future();
     });
   }
 
-  private void onMessage(String text, io.vertx.core.Promise<Void> subscribed) {
+  /** @param live true for a subscription without {@code from}: its answer's seq is where firings start */
+  private void onMessage(String text, io.vertx.core.Promise<Void> subscribed, boolean live) {
     long received = System.currentTimeMillis();
     JsonObject m = new JsonObject(text);
     String type = m.getString("type");
@@ -154,8 +156,8 @@ public final class TickwheelTarget implements TimerTarget {
         s.fired(m.getString("id"), due, received);
       }
     } else if ("subscribed".equals(type)) {
-      if (lastSeq == 0) {
-        lastSeq = m.getLong("seq", 0L);
+      if (live) {
+        lastSeq = m.getLong("seq", 0L); // a resume keeps its lastSeq: the replay that follows has greater seqs
       }
       subscribed.tryComplete();
     } else if ("error".equals(type)) {
@@ -286,7 +288,7 @@ public final class TickwheelTarget implements TimerTarget {
       baseUrl = server.restartFresh(120_000);
       lastSeq = 0;
       closing = false;
-      connect(0).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      connect(-1).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       return;
     }
     // A shared server: delete every timer of the tool's topic, a page at a time.
