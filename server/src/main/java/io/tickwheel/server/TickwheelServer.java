@@ -16,6 +16,7 @@ import io.tickwheel.server.push.PushOptions;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -34,6 +35,9 @@ public final class TickwheelServer extends VerticleBase {
 
   private static final System.Logger LOG = System.getLogger(TickwheelServer.class.getName());
 
+  /** Threads that decode and encode batch bodies off the owner loop (JSON work in parallel with the wheel). */
+  static final int CODEC_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
   private final ServerConfig cfg;
   private final TimerStore givenStore;
   private final LongSupplier clock;
@@ -45,6 +49,7 @@ public final class TickwheelServer extends VerticleBase {
   private WheelStream wheelStream;
   private FiringHub hub;
   private HttpServer http;
+  private WorkerExecutor codec;
   private volatile int port = -1;
 
   /** A server that opens the store {@code cfg} names and reads the system clock. */
@@ -107,7 +112,8 @@ public final class TickwheelServer extends VerticleBase {
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
-      TimersApi timers = new TimersApi(scheduler, store, parser);
+      codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
+      TimersApi timers = new TimersApi(scheduler, store, parser, codec);
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),
@@ -142,6 +148,7 @@ public final class TickwheelServer extends VerticleBase {
     return subs
         .compose(v -> http != null ? http.close().otherwiseEmpty() : Future.<Void>succeededFuture())
         .compose(v -> scheduler != null ? scheduler.stop() : Future.<Void>succeededFuture())
+        .compose(v -> codec != null ? codec.close().otherwiseEmpty() : Future.<Void>succeededFuture())
         .compose(v -> {
           TimerStore s = store != null ? store : givenStore;
           return s != null ? s.close().otherwiseEmpty() : Future.<Void>succeededFuture();

@@ -19,7 +19,11 @@ final class JsonBodies {
    * @throws ApiException 400 when the body is missing, not JSON, or not an object
    */
   static JsonObject object(RoutingContext rc, boolean optional) {
-    Buffer b = rc.body() == null ? null : rc.body().buffer();
+    return object(rc.body() == null ? null : rc.body().buffer(), optional);
+  }
+
+  /** {@link #object(RoutingContext, boolean)} for a body already taken from the request. Any thread. */
+  static JsonObject object(Buffer b, boolean optional) {
     if (b == null || b.length() == 0 || isBlank(b)) {
       if (optional) {
         return null;
