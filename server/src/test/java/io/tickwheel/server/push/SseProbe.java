@@ -3,6 +3,7 @@ package io.tickwheel.server.push;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -58,16 +59,19 @@ final class SseProbe implements AutoCloseable {
     for (int i = 0; i < headerPairs.length; i += 2) {
       ro.addHeader(headerPairs[i], headerPairs[i + 1]);
     }
-    SseProbe[] holder = new SseProbe[1];
-    PushServer.await(client.request(ro).compose(req -> req.send()).map(resp -> {
+    // Started on an event-loop context, the connection lives on that loop and the response's head (which
+    // completes send()) and its body are handled there in order: the handlers below are set before any body
+    // arrives. Started from the test thread instead, the callback could run after a short answer (a 503) had
+    // already ended, and setting a handler on an ended response throws IllegalStateException.
+    Promise<SseProbe> opened = Promise.promise();
+    server.vertx.getOrCreateContext().runOnContext(v -> client.request(ro).compose(req -> req.send()).map(resp -> {
       SseProbe p = new SseProbe(client, resp);
-      holder[0] = p;
       resp.handler(p::feed);
-      resp.endHandler(v -> p.ended.complete(null));
+      resp.endHandler(e -> p.ended.complete(null));
       resp.exceptionHandler(t -> p.ended.complete(null));
       return p;
-    }));
-    return holder[0];
+    }).onComplete(opened));
+    return PushServer.await(opened.future());
   }
 
   int status() {
