@@ -37,7 +37,12 @@ public final class Main {
       System.out.print(ServerConfig.usage());
       return;
     }
-    Vertx vertx = Vertx.vertx(new VertxOptions());
+    // epoll on Linux (bundled), NIO elsewhere or if the native library cannot load
+    Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+    if (!vertx.isNativeTransportEnabled()) {
+      System.getLogger(Main.class.getName()).log(System.Logger.Level.INFO,
+          "native transport unavailable, using NIO: " + vertx.unavailableNativeTransportCause());
+    }
     TickwheelServer server = new TickwheelServer(cfg);
     String deploymentId;
     try {
