@@ -4,11 +4,16 @@
 #   bench/run-load.sh --quick                    # throughput, lateness, burst, heartbeat on rocksdb and memory, < 5 min
 #   bench/run-load.sh --full                     # the issue's sizes: 1M pending, 10,000 firings/s, 100k burst, ...
 #   bench/run-load.sh --quick --store memory --scenario burst      # later options override the preset
+#   bench/run-load.sh --compare                  # tickwheel (rocksdb, redis) side by side with quartz-jdbc, db-scheduler
+#                                                # and redisson-delayed-queue, < 10 min; ratio table, CSV and SVG chart
+#                                                # in bench/results/compare.{csv,svg}
 #   bench/run-load.sh --url http://127.0.0.1:8080 --scenario throughput --timers 100000
 #
+# --compare needs PostgreSQL on 127.0.0.1:5432 (database test, trust auth) and Redis on 127.0.0.1:6379.
 # Builds server/target/tickwheel.jar and bench/target/benchmarks.jar unless --no-build is given first. Each run
 # holds /tmp/tickwheel-measure.lock (flock) so measurements of several people do not overlap.
-# Env: LOAD_JAVA_OPTS (client JVM flags, default -Xmx1g), NO_LOCK=1 to skip the lock.
+# Env: LOAD_JAVA_OPTS (client JVM flags, default -Xmx1g), LOAD_SERVER_JAVA_OPTS (JVM flags of a --server-jar server,
+#      e.g. -XX:+UseZGC), NO_LOCK=1 to skip the lock.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,15 +27,33 @@ case "${1:-}" in
   --full) shift; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb,memory --scenario all
              --timers 200000 --warmup 50000 --concurrency 64 --pending 1000000 --firing-rate 10000 --window-ms 30000
              --burst 100000 --keys 100000 --duration-s 30) ;;
+  --compare) shift; PRESET=(--server-jar server/target/tickwheel.jar
+             --target tickwheel,quartz-jdbc,db-scheduler,redisson-delayed-queue --store rocksdb,redis
+             --redis redis://127.0.0.1:6379 --jdbc-url jdbc:postgresql://127.0.0.1:5432/test
+             --scenario throughput,lateness,burst --timers 5000 --warmup 10000 --concurrency 64 --batch-size 1000
+             --batch-concurrency 2 --pending 20000 --firing-rate 500 --window-ms 10000 --burst 5000
+             --csv bench/results/compare.csv --chart bench/results/compare.svg)
+             mkdir -p bench/results ;;
 esac
 
 if [[ $BUILD == 1 ]]; then
   mvn -q -pl server,bench -am -DskipTests package
 fi
 
+# A preset's server jar is copied first, so a rebuild by someone else during the run cannot change the server
+# between scenarios (each reset starts it again).
+PIN_DIR=""
+if [[ ${#PRESET[@]} -gt 0 ]]; then
+  PIN_DIR=$(mktemp -d /tmp/tickwheel-load-jar-XXXXXX)
+  cp server/target/tickwheel.jar "$PIN_DIR/tickwheel.jar"
+  trap 'rm -rf "$PIN_DIR"' EXIT
+  PRESET=("${PRESET[@]/#server\/target\/tickwheel.jar/$PIN_DIR/tickwheel.jar}")
+fi
+
 CMD=(java ${LOAD_JAVA_OPTS:--Xmx1g} -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "${PRESET[@]}" "$@")
 echo "+ ${CMD[*]}"
 if [[ "${NO_LOCK:-0}" == 1 ]] || ! command -v flock >/dev/null; then
-  exec "${CMD[@]}"
+  "${CMD[@]}"
+else
+  flock /tmp/tickwheel-measure.lock "${CMD[@]}"
 fi
-exec flock /tmp/tickwheel-measure.lock "${CMD[@]}"

@@ -22,12 +22,22 @@ public final class FiringTracker implements FiringSink {
   private long firstReceived = Long.MAX_VALUE;
   private long lastReceived;
   private long count;
+  private int measureFrom;
 
   public FiringTracker(String prefix, int n) {
     this.prefix = prefix;
     this.due = new long[n];
     this.expected = new BitSet(n);
     this.fired = new BitSet(n);
+  }
+
+  /**
+   * Keeps timers {@code i < from} (a warm-up lead) out of the lateness histogram; they are still checked for early,
+   * missing and duplicate firings.
+   */
+  public synchronized FiringTracker measureFrom(int from) {
+    this.measureFrom = from;
+    return this;
   }
 
   /** The id of timer {@code i}. */
@@ -60,7 +70,9 @@ public final class FiringTracker implements FiringSink {
       if (late < 0 || dueAtMs < scheduled) {
         early++;
       }
-      lateness.recordValue(Math.max(0, late));
+      if (i >= measureFrom) {
+        lateness.recordValue(Math.max(0, late));
+      }
       firstReceived = Math.min(firstReceived, receivedAtMs);
       lastReceived = Math.max(lastReceived, receivedAtMs);
     }

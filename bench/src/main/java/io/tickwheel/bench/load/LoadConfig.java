@@ -8,11 +8,21 @@ import java.util.Map;
 /**
  * The load tool's options, parsed from {@code --name value} / {@code --name=value}. Unknown options and bad numbers
  * fail with a message naming the option and value. {@link #describe()} prints every value used, defaults included.
+ *
+ * <p>{@code --target} is a comma-separated list; every target runs the same scenarios with the same sizes and
+ * concurrency, {@code tickwheel} once per {@code --store}. {@code --redis URI} goes to tickwheel's {@code --redis}
+ * (store {@code redis}) and to the Redisson peer; {@code --jdbc-url URL} to the JDBC peers (unset: each component's
+ * own default, the machine's services). {@code --csv FILE} gets every value and, with more than one target, the
+ * ratio rows of {@link Comparison}; {@code --chart FILE.svg} the chart of {@link SvgChart}.
  */
-public record LoadConfig(String target, String url, String token, String serverJar, List<String> stores,
+public record LoadConfig(List<String> targets, String url, String token, String serverJar, List<String> stores,
     List<String> scenarios, int timers, int warmup, int concurrency, int rate, int batchSize, int batchConcurrency,
-    int pending, int firingRate, long windowMs, int burst, int keys, int durationS, int heartbeatDelayMs,
-    String csv) {
+    int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
+    String csv, String redis, String jdbcUrl, String chart) {
+
+  /** Every target name {@link Targets#create} knows. */
+  public static final List<String> TARGETS =
+      List.of("tickwheel", "quartz-jdbc", "db-scheduler", "redisson-delayed-queue");
 
   /** Every scenario, in the order {@code all} runs them. */
   public static final List<String> ALL = List.of("throughput", "lateness", "burst", "heartbeat", "recovery");
@@ -34,11 +44,15 @@ public record LoadConfig(String target, String url, String token, String serverJ
     DEFAULTS.put("pending", "100000");
     DEFAULTS.put("firing-rate", "2000");
     DEFAULTS.put("window-ms", "10000");
+    DEFAULTS.put("lateness-warmup-ms", "3000");
     DEFAULTS.put("burst", "20000");
     DEFAULTS.put("keys", "10000");
     DEFAULTS.put("duration-s", "10");
     DEFAULTS.put("heartbeat-delay-ms", "3000");
     DEFAULTS.put("csv", null);
+    DEFAULTS.put("redis", null);
+    DEFAULTS.put("jdbc-url", null);
+    DEFAULTS.put("chart", null);
   }
 
   public static LoadConfig parse(String[] args) {
@@ -75,17 +89,31 @@ public record LoadConfig(String target, String url, String token, String serverJ
         throw new IllegalArgumentException("--scenario: unknown scenario '" + s + "' (known: " + ALL + ", all)");
       }
     }
-    if (v.get("url") == null && v.get("server-jar") == null && v.get("target").equals("tickwheel")) {
+    List<String> targets = new ArrayList<>();
+    for (String t : v.get("target").split(",")) {
+      if (!TARGETS.contains(t)) {
+        throw new IllegalArgumentException("--target: unknown target '" + t + "' (known: " + TARGETS + ")");
+      }
+      if (!targets.contains(t)) {
+        targets.add(t);
+      }
+    }
+    if (v.get("url") == null && v.get("server-jar") == null && targets.contains("tickwheel")) {
       throw new IllegalArgumentException("give --url http://127.0.0.1:PORT or --server-jar server/target/tickwheel.jar");
     }
-    if (scenarios.contains("recovery") && v.get("server-jar") == null) {
+    if (scenarios.contains("recovery") && v.get("server-jar") == null && targets.contains("tickwheel")) {
       throw new IllegalArgumentException("--scenario recovery needs --server-jar (it kills and restarts the server)");
     }
-    return new LoadConfig(v.get("target"), v.get("url"), v.get("token"), v.get("server-jar"),
+    if (v.get("chart") != null && !v.get("chart").endsWith(".svg")) {
+      throw new IllegalArgumentException("--chart must name an .svg file, got '" + v.get("chart") + "'");
+    }
+    return new LoadConfig(List.copyOf(targets), v.get("url"), v.get("token"), v.get("server-jar"),
         List.of(v.get("store").split(",")), List.copyOf(scenarios), num(v, "timers", 1), num(v, "warmup", 0),
         num(v, "concurrency", 1), num(v, "rate", 0), num(v, "batch-size", 1), num(v, "batch-concurrency", 1),
-        num(v, "pending", 0), num(v, "firing-rate", 1), num(v, "window-ms", 100), num(v, "burst", 1),
-        num(v, "keys", 1), num(v, "duration-s", 1), num(v, "heartbeat-delay-ms", 100), v.get("csv"));
+        num(v, "pending", 0), num(v, "firing-rate", 1), num(v, "window-ms", 100),
+        num(v, "lateness-warmup-ms", 0), num(v, "burst", 1),
+        num(v, "keys", 1), num(v, "duration-s", 1), num(v, "heartbeat-delay-ms", 100), v.get("csv"),
+        v.get("redis"), v.get("jdbc-url"), v.get("chart"));
   }
 
   private static int num(Map<String, String> v, String name, int min) {
@@ -104,16 +132,20 @@ public record LoadConfig(String target, String url, String token, String serverJ
   /** One line per option with the value used (the token is shown as set/unset). */
   public String describe() {
     return "configuration:\n"
-        + "  target=" + target + (url != null ? " url=" + url : " server-jar=" + serverJar + " stores=" + stores)
+        + "  targets=" + targets + (url != null ? " url=" + url : " server-jar=" + serverJar + " stores=" + stores)
         + " token=" + (token == null ? "unset" : "set") + "\n"
+        + "  services: redis=" + (redis == null ? "default" : redis) + " jdbc-url="
+        + (jdbcUrl == null ? "default" : jdbcUrl) + "\n"
         + "  scenarios=" + scenarios + "\n"
         + "  throughput: timers=" + timers + " warmup=" + warmup + " concurrency=" + concurrency + " rate="
         + (rate == 0 ? "flat-out" : rate + "/s") + " batch-size=" + batchSize + " batch-concurrency="
         + batchConcurrency + "\n"
-        + "  lateness: pending=" + pending + " firing-rate=" + firingRate + "/s window-ms=" + windowMs + "\n"
+        + "  lateness: pending=" + pending + " firing-rate=" + firingRate + "/s window-ms=" + windowMs
+        + " lateness-warmup-ms=" + latenessWarmupMs + "\n"
         + "  burst: burst=" + burst + "\n"
         + "  heartbeat: keys=" + keys + " duration-s=" + durationS + " heartbeat-delay-ms=" + heartbeatDelayMs + "\n"
         + "  recovery: pending=" + pending + "\n"
+        + "  server jvm flags (" + ServerProcess.JAVA_OPTS_ENV + "): " + ServerProcess.serverJavaOpts() + "\n"
         + "  client: jvm=" + System.getProperty("java.version") + " cores=" + Runtime.getRuntime().availableProcessors()
         + " maxHeap=" + (Runtime.getRuntime().maxMemory() >> 20) + "MiB";
   }

@@ -7,10 +7,13 @@ import java.util.Map;
 
 /**
  * {@code java -cp benchmarks.jar io.tickwheel.bench.load.LoadTool --url http://127.0.0.1:PORT | --server-jar JAR
- * [--store rocksdb,memory] [--scenario throughput,lateness,burst,heartbeat,recovery|all] [options]}: drives a
- * timer system over its real API, prints the configuration, a table per scenario and one summary table (and CSV
- * with {@code --csv}). Exit 0 when every scenario ran (the figures say whether targets were met), 2 for bad options,
- * 1 when a scenario failed.
+ * [--target tickwheel,quartz-jdbc,db-scheduler,redisson-delayed-queue] [--store rocksdb,redis,memory]
+ * [--scenario throughput,lateness,burst,heartbeat,recovery|all] [options]}: drives timer systems over their real
+ * APIs, one target after the other (tickwheel once per store) with the same scenarios, sizes and concurrency;
+ * prints the configuration, a table per scenario, one summary table (a column per target) and, when tickwheel ran
+ * with at least one peer, the ratio table of {@link Comparison}. {@code --csv FILE} gets every value plus the ratio
+ * rows, {@code --chart FILE.svg} the {@link SvgChart} of throughput and p99 lateness. Exit 0 when every scenario ran
+ * (the figures say whether targets were met), 2 for bad options, 1 when a scenario or target failed.
  */
 public final class LoadTool {
   private LoadTool() {}
@@ -26,20 +29,56 @@ public final class LoadTool {
     }
     System.out.println(cfg.describe());
     Results results = new Results();
+    long t0 = System.nanoTime();
     int status = run(cfg, results);
+    System.out.printf("%nall targets ran in %.0f s%n", (System.nanoTime() - t0) / 1e9);
     results.printSummary(System.out);
+    Comparison comparison = new Comparison(results.rows());
+    if (comparison.applicable()) {
+      comparison.printMarkdown(System.out);
+    }
     if (cfg.csv() != null) {
-      results.writeCsv(Path.of(cfg.csv()));
+      results.writeCsv(Path.of(cfg.csv()), comparison.applicable() ? comparison.csvRows() : List.of());
       System.out.println("csv: " + cfg.csv());
     }
+    if (cfg.chart() != null) {
+      String subtitle = String.format(java.util.Locale.ROOT,
+          "%s · %,d timers, %d in flight, batches of %,d · lateness: %,d pending, %,d firings/s for %d s · burst %,d",
+          java.time.LocalDate.now(), cfg.timers(), cfg.concurrency(), cfg.batchSize(), cfg.pending(),
+          cfg.firingRate(), cfg.windowMs() / 1000, cfg.burst());
+      java.nio.file.Files.writeString(Path.of(cfg.chart()),
+          SvgChart.render("tickwheel and its durable peers, same workload, one machine", subtitle,
+              comparison.chartPanels()));
+      System.out.println("chart: " + cfg.chart());
+    }
     System.exit(status);
+  }
+
+  /** One run of the scenarios: a target name and, for tickwheel, its store ("" with --url, or for a peer). */
+  record Run(String target, String store) {}
+
+  /** The runs in order: each target of {@code --target}, tickwheel once per store. */
+  static List<Run> runs(LoadConfig cfg) {
+    List<Run> runs = new java.util.ArrayList<>();
+    for (String t : cfg.targets()) {
+      if (!t.equals("tickwheel")) {
+        runs.add(new Run(t, ""));
+      } else if (cfg.url() != null) {
+        runs.add(new Run(t, ""));
+      } else {
+        for (String store : cfg.stores()) {
+          runs.add(new Run(t, store));
+        }
+      }
+    }
+    return runs;
   }
 
   /** Runs every scenario against every target the configuration names; returns 0, or 1 if one failed. */
   public static int run(LoadConfig cfg, Results results) {
     int status = 0;
-    List<String> stores = cfg.url() != null ? List.of("") : cfg.stores();
-    for (String store : stores) {
+    for (Run run : runs(cfg)) {
+      String store = run.store();
       Map<String, String> opts = new HashMap<>();
       if (cfg.url() != null) {
         opts.put("url", cfg.url());
@@ -52,7 +91,16 @@ public final class LoadTool {
       }
       opts.put("store", store);
       opts.put("concurrency", String.valueOf(cfg.concurrency()));
-      try (TimerTarget target = Targets.create(cfg.target(), opts)) {
+      if (cfg.redis() != null) {
+        opts.put("redis", cfg.redis());
+      }
+      if (cfg.jdbcUrl() != null) {
+        opts.put("jdbcUrl", cfg.jdbcUrl());
+      }
+      String shown = run.target() + (store.isEmpty() ? "" : "-" + store);
+      System.out.println();
+      System.out.println("### target " + shown + " (" + java.time.LocalTime.now().withNano(0) + ")");
+      try (TimerTarget target = Targets.create(run.target(), opts)) {
         Scenarios scenarios = new Scenarios(target, cfg, results);
         target.start(scenarios.sink());
         if (target instanceof TickwheelTarget tw && tw.server() != null) {
@@ -82,8 +130,9 @@ public final class LoadTool {
         }
       } catch (Exception e) {
         status = 1;
-        System.err.println("target " + cfg.target() + " " + store + " failed: " + e);
+        System.err.println("target " + shown + " failed: " + e);
         e.printStackTrace();
+        results.add(shown, "target", "FAILED", e.toString().replace(',', ';'));
       }
     }
     return status;

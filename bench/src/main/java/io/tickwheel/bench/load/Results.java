@@ -52,8 +52,9 @@ public final class Results {
     StringBuilder h = new StringBuilder(String.format("| %-" + w + "s |", "scenario metric"));
     StringBuilder sep = new StringBuilder("|" + "-".repeat(w + 2) + "|");
     for (String t : targets) {
-      h.append(String.format(" %18s |", t));
-      sep.append("-".repeat(19)).append(":|");
+      int cw = Math.max(18, t.length());
+      h.append(String.format(" %" + cw + "s |", t));
+      sep.append("-".repeat(cw + 1)).append(":|");
     }
     out.println();
     out.println("== summary");
@@ -62,15 +63,22 @@ public final class Results {
     for (Map.Entry<String, Map<String, String>> e : byMetric.entrySet()) {
       StringBuilder line = new StringBuilder(String.format("| %-" + w + "s |", e.getKey()));
       for (String t : targets) {
-        line.append(String.format(" %18s |", e.getValue().getOrDefault(t, "")));
+        line.append(String.format(" %" + Math.max(18, t.length()) + "s |", e.getValue().getOrDefault(t, "")));
       }
       out.println(line);
     }
   }
 
   public void writeCsv(Path file) throws IOException {
+    writeCsv(file, List.of());
+  }
+
+  /** Every row, then {@code extra} (e.g. {@link Comparison#csvRows()}), as {@code target,scenario,metric,value}. */
+  public void writeCsv(Path file, List<Row> extra) throws IOException {
     StringBuilder b = new StringBuilder("target,scenario,metric,value\n");
-    for (Row r : rows) {
+    List<Row> all = new ArrayList<>(rows);
+    all.addAll(extra);
+    for (Row r : all) {
       b.append(r.target).append(',').append(r.scenario).append(',').append(r.metric).append(',').append(r.value)
           .append('\n');
     }

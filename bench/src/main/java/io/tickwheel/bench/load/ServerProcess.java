@@ -18,12 +18,18 @@ import java.util.stream.Stream;
  * temporary data directory. {@link #start()} returns once the server printed {@code tickwheel listening on URL}.
  * {@link #kill()} is a {@code kill -9} ({@link Process#destroyForcibly()}); {@link #start()} again restarts on the
  * same data directory (the recovery scenario). Not thread safe: one owner (the load tool's main thread).
+ *
+ * <p>With {@code --store redis} the data live in Redis, not in the directory: given {@link RedisKeys}, the first
+ * start refuses to run when Redis already holds tickwheel keys (they would be loaded, and later deleted),
+ * {@link #restartFresh} deletes them between the kill and the start, and {@link #close} deletes them at the end.
  */
 public final class ServerProcess implements AutoCloseable {
   private final Path jar;
   private final String store;
   private final List<String> extraArgs;
   private final String token;
+  private final RedisKeys redisKeys;
+  private boolean everStarted;
   private Path dataDir;
   private Process process;
   private String url;
@@ -34,6 +40,15 @@ public final class ServerProcess implements AutoCloseable {
    * @param token bearer token passed as {@code --token}, or null; @param extraArgs more server flags
    */
   public ServerProcess(Path jar, String store, String token, List<String> extraArgs) throws IOException {
+    this(jar, store, token, extraArgs, null);
+  }
+
+  /**
+   * As above; @param redisKeys the Redis the server's {@code --redis} names, whose tickwheel keys this process
+   * owns (checked empty before the first start, wiped by {@link #restartFresh} and {@link #close}), or null
+   */
+  public ServerProcess(Path jar, String store, String token, List<String> extraArgs, RedisKeys redisKeys)
+      throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalArgumentException("--server-jar: no such file: " + jar + " (build it with mvn -q -DskipTests package)");
     }
@@ -41,7 +56,17 @@ public final class ServerProcess implements AutoCloseable {
     this.store = store;
     this.token = token;
     this.extraArgs = List.copyOf(extraArgs);
+    this.redisKeys = redisKeys;
     this.dataDir = Files.createTempDirectory("tickwheel-load-");
+  }
+
+  /** Environment variable with extra JVM flags for the server process (split on spaces), e.g. {@code -XX:+UseZGC}. */
+  public static final String JAVA_OPTS_ENV = "LOAD_SERVER_JAVA_OPTS";
+
+  /** The server's extra JVM flags from {@value #JAVA_OPTS_ENV} (none when unset). */
+  public static List<String> serverJavaOpts() {
+    String v = System.getenv(JAVA_OPTS_ENV);
+    return v == null || v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
   }
 
   /** Starts the server (on the current data directory) and waits up to {@code timeoutMs} for its listening line. */
@@ -49,8 +74,19 @@ public final class ServerProcess implements AutoCloseable {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("server already running (pid " + process.pid() + ")");
     }
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", jar.toString(), "--port", "0", "--store", store, "--data-dir", dataDir.toString()));
+    if (!everStarted && redisKeys != null) {
+      long found = redisKeys.count(RedisKeys.TICKWHEEL_PATTERN);
+      if (found > 0) {
+        throw new IllegalStateException("Redis already holds " + found + " tickwheel keys (" + RedisKeys.TICKWHEEL_PATTERN
+            + "), from another server or an interrupted run; the load tool would load and then delete them. Remove"
+            + " them first if they are not needed: redis-cli --scan --pattern '" + RedisKeys.TICKWHEEL_PATTERN
+            + "' | xargs -r redis-cli unlink");
+      }
+    }
+    everStarted = true;
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(serverJavaOpts());
+    cmd.addAll(List.of("-jar", jar.toString(), "--port", "0", "--store", store, "--data-dir", dataDir.toString()));
     if (token != null) {
       cmd.add("--token");
       cmd.add(token);
@@ -111,15 +147,21 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** Kills the server and starts a fresh one on a new empty data directory (nothing the tool created remains). */
+  /**
+   * Kills the server and starts a fresh one on a new empty data directory, with the Redis keys deleted when it
+   * runs on Redis (nothing the tool created remains).
+   */
   public String restartFresh(long timeoutMs) throws Exception {
     kill();
     deleteDir(dataDir);
+    if (redisKeys != null) {
+      redisKeys.delete(RedisKeys.TICKWHEEL_PATTERN);
+    }
     dataDir = Files.createTempDirectory("tickwheel-load-");
     return start(timeoutMs);
   }
 
-  /** SIGTERM (graceful), then kill after 6 s; deletes the data directory. */
+  /** SIGTERM (graceful), then kill after 6 s; deletes the data directory (and the Redis keys, see above). */
   @Override
   public void close() throws Exception {
     if (process != null && process.isAlive()) {
@@ -129,6 +171,9 @@ public final class ServerProcess implements AutoCloseable {
       }
     }
     deleteDir(dataDir);
+    if (redisKeys != null && everStarted) {
+      redisKeys.delete(RedisKeys.TICKWHEEL_PATTERN);
+    }
   }
 
   private static void deleteDir(Path dir) throws IOException {

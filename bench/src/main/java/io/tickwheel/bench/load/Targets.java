@@ -6,14 +6,18 @@ import java.util.Map;
 
 /**
  * Creates a {@link TimerTarget} by name (a switch, no reflection). Options (all strings): {@code url}, {@code token},
- * {@code server-jar}, {@code store}, {@code concurrency}. Peers add their case here in one small commit.
+ * {@code server-jar}, {@code store}, {@code concurrency}, {@code redis} (tickwheel's {@code --redis} and the Redisson
+ * peer's Redis), {@code jdbcUrl} (the JDBC peers); each target reads the keys it knows and ignores the others.
+ * Peers add their case here in one small commit.
  */
 public final class Targets {
   private Targets() {}
 
   /**
    * {@code tickwheel}: with option {@code url}, the running server there; otherwise option {@code server-jar} is
-   * started as a child process with {@code --store} = option {@code store} (default rocksdb) on a temp directory.
+   * started as a child process with {@code --store} = option {@code store} (default rocksdb) on a temp directory;
+   * with store {@code redis} also {@code --redis} = option {@code redis} (default {@code redis://127.0.0.1:6379}),
+   * whose tickwheel keys the {@link ServerProcess} then owns (see there).
    * @throws IllegalArgumentException for an unknown name or missing option, naming it
    */
   public static TimerTarget create(String name, Map<String, String> options) throws Exception {
@@ -30,7 +34,13 @@ public final class Targets {
           throw new IllegalArgumentException("target tickwheel needs --url or --server-jar");
         }
         String store = options.getOrDefault("store", "rocksdb");
-        ServerProcess server = new ServerProcess(Path.of(jar), store, token, List.of());
+        ServerProcess server;
+        if (store.equals("redis")) {
+          String redis = options.getOrDefault("redis", "redis://127.0.0.1:6379");
+          server = new ServerProcess(Path.of(jar), store, token, List.of("--redis", redis), new RedisKeys(redis));
+        } else {
+          server = new ServerProcess(Path.of(jar), store, token, List.of());
+        }
         return new TickwheelTarget("tickwheel-" + store, null, token, server, conns);
       }
       case io.tickwheel.bench.load.peer.QuartzJdbcTarget.NAME:
