@@ -14,9 +14,14 @@ import java.util.Map;
  * (store {@code redis}) and to the Redisson peer; {@code --jdbc-url URL} to the JDBC peers (unset: each component's
  * own default, the machine's services). {@code --csv FILE} gets every value and, with more than one target, the
  * ratio rows of {@link Comparison}; {@code --chart FILE.svg} the chart of {@link SvgChart}.
+ *
+ * <p>Throughput caps by time, so that one preset is fair to targets thousands of times apart: {@code --warmup-ms W}
+ * ends the single-schedule warm-up after W ms even if fewer than {@code --warmup} were sent, and
+ * {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
+ * (batch: 4 × timers) were sent; the rate is then over what was sent. 0 (the default): counts only.
  */
 public record LoadConfig(List<String> targets, String url, String token, String serverJar, List<String> stores,
-    List<String> scenarios, int timers, int warmup, int concurrency, int rate, int batchSize, int batchConcurrency,
+    List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int rate, int batchSize, int batchConcurrency,
     int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
     String csv, String redis, String jdbcUrl, String chart) {
 
@@ -37,6 +42,8 @@ public record LoadConfig(List<String> targets, String url, String token, String 
     DEFAULTS.put("scenario", "throughput,lateness,burst,heartbeat");
     DEFAULTS.put("timers", "50000");
     DEFAULTS.put("warmup", "10000");
+    DEFAULTS.put("warmup-ms", "0");
+    DEFAULTS.put("throughput-ms", "0");
     DEFAULTS.put("concurrency", "64");
     DEFAULTS.put("rate", "0");
     DEFAULTS.put("batch-size", "10000");
@@ -109,6 +116,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
     }
     return new LoadConfig(List.copyOf(targets), v.get("url"), v.get("token"), v.get("server-jar"),
         List.of(v.get("store").split(",")), List.copyOf(scenarios), num(v, "timers", 1), num(v, "warmup", 0),
+        num(v, "warmup-ms", 0), num(v, "throughput-ms", 0),
         num(v, "concurrency", 1), num(v, "rate", 0), num(v, "batch-size", 1), num(v, "batch-concurrency", 1),
         num(v, "pending", 0), num(v, "firing-rate", 1), num(v, "window-ms", 100),
         num(v, "lateness-warmup-ms", 0), num(v, "burst", 1),
@@ -137,7 +145,9 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  services: redis=" + (redis == null ? "default" : redis) + " jdbc-url="
         + (jdbcUrl == null ? "default" : jdbcUrl) + "\n"
         + "  scenarios=" + scenarios + "\n"
-        + "  throughput: timers=" + timers + " warmup=" + warmup + " concurrency=" + concurrency + " rate="
+        + "  throughput: timers=" + timers + " warmup=" + warmup
+        + (warmupMs > 0 ? " warmup-ms=" + warmupMs : "") + (throughputMs > 0 ? " throughput-ms=" + throughputMs : "")
+        + " concurrency=" + concurrency + " rate="
         + (rate == 0 ? "flat-out" : rate + "/s") + " batch-size=" + batchSize + " batch-concurrency="
         + batchConcurrency + "\n"
         + "  lateness: pending=" + pending + " firing-rate=" + firingRate + "/s window-ms=" + windowMs

@@ -77,7 +77,7 @@ public final class Scenarios {
    */
   static Run paced(int n, int concurrency, double rate, IntFunction<CompletionStage<Void>> op) throws Exception {
     if (rate <= 0) {
-      return closedLoop(n, concurrency, op);
+      return closedLoop(n, concurrency, op, 0);
     }
     Semaphore permits = new Semaphore(concurrency);
     Recorder rec = new Recorder(3);
@@ -125,20 +125,35 @@ public final class Scenarios {
    * (on the thread that completed it, the target's event loop: no hand-off per operation).
    */
   static Run closedLoop(int n, int concurrency, IntFunction<CompletionStage<Void>> op) throws Exception {
+    return closedLoop(n, concurrency, op, 0);
+  }
+
+  /**
+   * As {@link #closedLoop(int, int, IntFunction)}, but no operation starts once {@code maxMs} have passed (0: no
+   * limit); the run's {@code ops} are the operations started, all of which completed.
+   */
+  static Run closedLoop(int n, int concurrency, IntFunction<CompletionStage<Void>> op, long maxMs) throws Exception {
     Recorder rec = new Recorder(3);
     AtomicLong errors = new AtomicLong();
     AtomicReference<String> firstError = new AtomicReference<>();
     java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.CountDownLatch chains = new java.util.concurrent.CountDownLatch(concurrency);
+    AtomicLong started = new AtomicLong();
     long t0 = System.nanoTime();
+    long stopAt = maxMs > 0 ? t0 + TimeUnit.MILLISECONDS.toNanos(maxMs) : Long.MAX_VALUE;
     for (int c = 0; c < concurrency; c++) {
       new Object() {
         void step() {
+          if (System.nanoTime() - stopAt >= 0) {
+            chains.countDown();
+            return;
+          }
           int i = next.getAndIncrement();
           if (i >= n) {
             chains.countDown();
             return;
           }
+          started.incrementAndGet();
           long s = System.nanoTime();
           CompletionStage<Void> f;
           try {
@@ -160,14 +175,20 @@ public final class Scenarios {
     if (!chains.await(300, TimeUnit.SECONDS)) {
       throw new IllegalStateException("operations still in flight after 300 s");
     }
-    return new Run(n, errors.get(), firstError.get(), System.nanoTime() - t0, rec.getIntervalHistogram());
+    return new Run(started.get(), errors.get(), firstError.get(), System.nanoTime() - t0, rec.getIntervalHistogram());
   }
 
   /** Schedules ids {@code prefix+i} for i in [0,n) by batches of {@code batchSize}, {@code inFlight} at a time. */
   Run batches(String prefix, int n, IntToLong due, int batchSize, int inFlight, FiringTracker tracker)
       throws Exception {
+    return batches(prefix, n, due, batchSize, inFlight, tracker, 0);
+  }
+
+  /** As above; no batch starts after {@code maxMs} (0: no limit). The run's ops are batches started. */
+  Run batches(String prefix, int n, IntToLong due, int batchSize, int inFlight, FiringTracker tracker, long maxMs)
+      throws Exception {
     int nb = (n + batchSize - 1) / batchSize;
-    return paced(nb, inFlight, 0, b -> {
+    return closedLoop(nb, inFlight, b -> {
       int from = b * batchSize;
       int to = Math.min(n, from + batchSize);
       List<String> ids = new ArrayList<>(to - from);
@@ -180,7 +201,7 @@ public final class Scenarios {
         }
       }
       return target.scheduleBatch(ids, dues);
-    });
+    }, maxMs);
   }
 
   @FunctionalInterface
@@ -239,16 +260,25 @@ public final class Scenarios {
     long spread = Math.max(1, cfg.windowMs());
     if (cfg.warmup() > 0) {
       String wp = runId + "-tw-";
-      paced(cfg.warmup(), cfg.concurrency(), 0, i -> target.schedule(wp + i, far + i % spread));
-      batches(runId + "-twb-", Math.min(cfg.warmup() * 4, 40_000), i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null);
+      Run warm = closedLoop(cfg.warmup(), cfg.concurrency(), i -> target.schedule(wp + i, far + i % spread),
+          cfg.warmupMs());
+      put(sc, "single warm-up", warm.ops);
+      batches(runId + "-twb-", Math.min(cfg.warmup() * 4, 40_000), i -> far + i % spread, cfg.batchSize(),
+          cfg.batchConcurrency(), null, cfg.warmupMs());
     }
     String sp = runId + "-ts-";
-    Run single = paced(cfg.timers(), cfg.concurrency(), cfg.rate(), i -> target.schedule(sp + i, far + i % spread));
+    Run single = cfg.rate() > 0
+        ? paced(cfg.timers(), cfg.concurrency(), cfg.rate(), i -> target.schedule(sp + i, far + i % spread))
+        : closedLoop(cfg.timers(), cfg.concurrency(), i -> target.schedule(sp + i, far + i % spread),
+            cfg.throughputMs());
     put(sc, "single accepted/s", Math.round(single.perSecond() * (single.ops - single.errors) / Math.max(1, single.ops)));
+    put(sc, "single timers", single.ops);
     latencyRows(sc, "single", single.latencyMicros);
     checkErrors(sc, "single", single);
-    int batchTimers = Math.max(cfg.timers() * 4, cfg.batchSize());
-    Run batch = batches(runId + "-tb-", batchTimers, i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null);
+    int batchMax = Math.max(cfg.timers() * 4, cfg.batchSize());
+    Run batch = batches(runId + "-tb-", batchMax, i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null,
+        cfg.throughputMs());
+    long batchTimers = Math.min(batchMax, batch.ops * cfg.batchSize());
     put(sc, "batch timers/s", Math.round(batchTimers * 1e9 / batch.elapsedNanos));
     put(sc, "batch timers", batchTimers);
     latencyRows(sc, "batch req", batch.latencyMicros);

@@ -50,4 +50,18 @@ class LoadConfigTest {
     assertThatThrownBy(() -> new RedisKeys("redis://127.0.0.1:6379/x"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'x'");
   }
+
+  @Test
+  void throughputTimeCapsDefaultToOffAndAreParsed() {
+    LoadConfig off = LoadConfig.parse(new String[] {"--target", "db-scheduler"});
+    assertThat(off.warmupMs()).isZero();
+    assertThat(off.throughputMs()).isZero();
+    LoadConfig on = LoadConfig.parse(new String[] {"--target", "db-scheduler", "--warmup-ms", "8000",
+        "--throughput-ms=5000"});
+    assertThat(on.warmupMs()).isEqualTo(8000);
+    assertThat(on.throughputMs()).isEqualTo(5000);
+    assertThat(on.describe()).contains("warmup-ms=8000").contains("throughput-ms=5000");
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--throughput-ms", "-1"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--throughput-ms").hasMessageContaining("-1");
+  }
 }
