@@ -44,6 +44,18 @@ public interface TimerStore {
   Future<Void> putAll(List<Timer> timers);
 
   /**
+   * Creates timers whose ids the caller knows are not stored: it checked, and holds every id against other
+   * writes until the returned future completes (the server's create path). Same atomicity and durability as
+   * {@link #putAll}; the default is {@code putAll}. A store may use the promise to skip reading old versions
+   * (RocksDB does: it is most of the cost of a batch). If an id is stored after all (a caller bug), its record is
+   * replaced as by {@code putAll}, but the old version's index entries may stay behind: the store must never show
+   * them ({@link #list} skips an entry that disagrees with its record), and they cost only space.
+   */
+  default Future<Void> createAll(List<Timer> timers) {
+    return putAll(timers);
+  }
+
+  /**
    * Replaces the schedule of a stored timer, keeping its stored payload ({@code next}'s payload is ignored),
    * only if its stored generation is {@code expectedGeneration}. Used by touch.
    *

@@ -49,6 +49,12 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
+  public Future<Void> createAll(List<Timer> timers) {
+    long t0 = System.nanoTime();
+    return done("createAll", t0, store.createAll(timers));
+  }
+
+  @Override
   public Future<Boolean> update(Timer next, long expectedGeneration) {
     long t0 = System.nanoTime();
     return done("update", t0, store.update(next, expectedGeneration));

@@ -271,7 +271,9 @@ public final class Scheduler {
       return Future.failedFuture(ApiException.exhausted(opts.maxPending()));
     }
     Timer t = Schedule.accept(spec.withId(id), now(), 1);
-    Future<Void> put = store.put(t);
+    // createAll, not put: the id is in neither the wheel nor a lock, so it is not stored either (every stored
+    // timer is armed or held), and the store need not read an old version
+    Future<Void> put = store.createAll(List.of(t));
     if (put.isComplete()) {
       // Answered at once (the memory store): nothing ran on this loop meanwhile, so there is nothing to hold off.
       return created(put, t);
@@ -330,7 +332,7 @@ public final class Scheduler {
     if (accepted.isEmpty()) {
       return Future.succeededFuture(out);
     }
-    return store.putAll(accepted).transform(ar -> {
+    return store.createAll(accepted).transform(ar -> {
       for (Timer t : accepted) {
         if (ar.succeeded()) {
           arm(t);

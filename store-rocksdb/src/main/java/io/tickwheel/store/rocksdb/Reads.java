@@ -59,12 +59,14 @@ final class Reads {
         }
       }
       List<byte[]> ids = new ArrayList<>(Math.min(limit, 1024));
+      List<Long> dues = new ArrayList<>(Math.min(limit, 1024));
       byte[] lastKey = null;
       int scanned = 0;
       for (; it.isValid() && ids.size() < limit && scanned < LIST_MAX_SCAN; scanned++, it.next()) {
         lastKey = it.key();
         if (topicBytes == null || Arrays.equals(it.value(), topicBytes)) {
           ids.add(Arrays.copyOfRange(lastKey, 8, lastKey.length));
+          dues.add(Keys.dueAtOf(lastKey));
         }
       }
       TimerCursor next = null;
@@ -87,9 +89,14 @@ final class Reads {
       List<Timer> timers = new ArrayList<>(ids.size());
       if (!ids.isEmpty()) {
         List<byte[]> values = db.db.multiGetAsList(ro, Collections.nCopies(ids.size(), db.timers), ids);
-        for (byte[] v : values) {
+        for (int i = 0; i < values.size(); i++) {
+          byte[] v = values.get(i);
           if (v != null) {
-            timers.add(Codec.decodeTimer(v));
+            Timer t = Codec.decodeTimer(v);
+            // an entry left behind by a createAll of an id that was stored after all: not this timer's place
+            if (t.nextDueAt() == dues.get(i)) {
+              timers.add(t);
+            }
           }
         }
       }

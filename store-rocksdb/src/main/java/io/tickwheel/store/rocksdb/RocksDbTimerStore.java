@@ -163,6 +163,12 @@ public final class RocksDbTimerStore implements TimerStore {
     return submit(new WriteOp.Put(callerContext(), List.copyOf(timers)));
   }
 
+  /** As {@code putAll}, without reading the old versions from the database (see {@link TimerStore#createAll}). */
+  @Override
+  public Future<Void> createAll(List<Timer> timers) {
+    return submit(new WriteOp.Put(callerContext(), List.copyOf(timers), true));
+  }
+
   @Override
   public Future<Boolean> update(Timer next, long expectedGeneration) {
     Objects.requireNonNull(next, "next");

@@ -67,6 +67,15 @@ final class WriteGroup implements AutoCloseable {
     batch.rollbackToSavePoint();
   }
 
+  /** The version of {@code id} this group has written (not yet in the database), or {@code null}. */
+  Timer written(String id) {
+    Timer t = opOverlay.get(id);
+    if (t == null) {
+      t = overlay.get(id);
+    }
+    return t == ABSENT ? null : t;
+  }
+
   /** The timer as this group sees it: its own writes first, then the database. */
   Timer current(String id) throws RocksDBException {
     Timer t = opOverlay.get(id);

@@ -46,17 +46,32 @@ abstract class WriteOp<T> {
     }
   }
 
-  /** put / putAll: creates or replaces every timer, payload included. */
+  /**
+   * put / putAll: creates or replaces every timer, payload included. createAll ({@code absent}): the caller
+   * promises the ids are not in the database, so only this group's own writes are consulted for old versions.
+   */
   static final class Put extends WriteOp<Void> {
     private final List<Timer> timers;
+    private final boolean absent;
 
     Put(Context c, List<Timer> timers) {
+      this(c, timers, false);
+    }
+
+    Put(Context c, List<Timer> timers, boolean absent) {
       super(c);
       this.timers = timers;
+      this.absent = absent;
     }
 
     @Override
     Void apply(WriteGroup g) throws RocksDBException {
+      if (absent) {
+        for (Timer t : timers) {
+          g.putTimer(t, g.written(t.id()));
+        }
+        return null;
+      }
       if (timers.size() == 1) {
         Timer t = timers.get(0);
         g.putTimer(t, g.current(t.id()));
