@@ -6,8 +6,10 @@
 # back (so they share the machine's conditions of that half-minute), then stops the server. The summary prints
 # every round and the median of the rounds. Timers are due in 1 h: nothing fires during a run.
 #
-# Usage: bench/wrk/run.sh [--store memory|rocksdb] [--rounds 3] [--duration 10s] [--warmup 10s] [--port 8089]
+# Usage: bench/wrk/run.sh [--store memory|rocksdb|redis] [--rounds 3] [--duration 10s] [--warmup 10s] [--port 8089]
 #                         [--connections 64] [--batch-connections 8] [--batch-size 1000] [--jar PATH]
+# --store redis starts a private redis-server (no persistence, port = --port + 1000, its files in the temporary
+# directory) and empties it before every round; the machine's shared Redis is never touched.
 # Env:   JAVA_OPTS (extra JVM flags for the server), WRK (default: wrk)
 # Needs: wrk on the PATH, and the jar: mvn -q -DskipTests package (at the repository root).
 set -euo pipefail
@@ -38,6 +40,15 @@ command -v "$WRK" >/dev/null || { echo "wrk not found" >&2; exit 2; }
 
 WORK=$(mktemp -d /tmp/tickwheel-wrk.XXXXXX)
 SERVER_PID=
+REDIS_PID=
+REDIS_PORT=$((PORT + 1000))
+stop_redis() {
+  if [[ -n "$REDIS_PID" ]]; then
+    kill "$REDIS_PID" 2>/dev/null || true
+    wait "$REDIS_PID" 2>/dev/null || true
+    REDIS_PID=
+  fi
+}
 stop_server() {
   if [[ -n "$SERVER_PID" ]]; then
     kill "$SERVER_PID" 2>/dev/null || true
@@ -45,13 +56,28 @@ stop_server() {
     SERVER_PID=
   fi
 }
-trap 'stop_server; rm -rf "$WORK"' EXIT
+trap 'stop_server; stop_redis; rm -rf "$WORK"' EXIT
+
+STORE_ARGS=()
+if [[ "$STORE" == redis ]]; then
+  command -v redis-server >/dev/null || { echo "redis-server not found" >&2; exit 2; }
+  mkdir -p "$WORK/redis"
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/redis" \
+    >"$WORK/redis.log" 2>&1 &
+  REDIS_PID=$!
+  for _ in $(seq 1 100); do
+    redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break
+    sleep 0.1
+  done
+  STORE_ARGS=(--redis "redis://127.0.0.1:$REDIS_PORT")
+fi
 
 start_server() {
   rm -rf "$WORK/data" && mkdir -p "$WORK/data"
+  if [[ -n "$REDIS_PID" ]]; then redis-cli -p "$REDIS_PORT" flushall >/dev/null; fi
   # shellcheck disable=SC2086
   java ${JAVA_OPTS:-} -jar "$JAR" --store "$STORE" --port "$PORT" --data-dir "$WORK/data" \
-    --max-pending 100000000 >"$WORK/server.out" 2>"$WORK/server.err" &
+    "${STORE_ARGS[@]}" --max-pending 100000000 >"$WORK/server.out" 2>"$WORK/server.err" &
   SERVER_PID=$!
   for _ in $(seq 1 300); do
     grep -q "tickwheel listening" "$WORK/server.out" 2>/dev/null && return 0
