@@ -1,10 +1,8 @@
 package io.tickwheel.core.model;
 
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -72,6 +70,8 @@ public final class TimerParser {
     } else if (!isTopic(topic)) {
       throw new ValidationException("topic",
           "topic must match [A-Za-z0-9._-]{1,100}, was \"" + shorten(topic) + "\"");
+    } else {
+      topic = Topics.canonical(topic);
     }
     String kindName = optString(body, "kind");
     Kind kind = Kind.ONCE;
@@ -128,8 +128,8 @@ public final class TimerParser {
     String payload = null;
     Object payloadValue = body.getValue("payload");
     if (payloadValue != null) {
-      payload = Json.encode(payloadValue);
-      int bytes = payload.getBytes(StandardCharsets.UTF_8).length;
+      payload = PayloadJson.encode(payloadValue);
+      int bytes = PayloadJson.utf8Length(payload);
       if (bytes > limits.maxPayloadBytes()) {
         throw new ValidationException("payload", "payload must be at most " + limits.maxPayloadBytes()
             + " bytes serialized, was " + bytes, true);

@@ -4,6 +4,7 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -54,7 +55,7 @@ public final class Codec {
     long firings = b.getLong();
     long gen = b.getLong();
     String id = getString(b);
-    String topic = getString(b);
+    String topic = Topics.canonical(getString(b));
     String payload = getString(b);
     return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen);
   }
