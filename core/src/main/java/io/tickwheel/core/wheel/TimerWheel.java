@@ -86,6 +86,9 @@ public final class TimerWheel<V> {
   public static final int MAX_SLOT_BITS_PER_LEVEL = 6;
 
   private final long tickMs;
+  /** {@code Long.MAX_VALUE / tickMs} and {@code Long.MIN_VALUE / tickMs}: the ticks whose start saturates. */
+  private final long maxStartTick;
+  private final long minStartTick;
   /** {@code floorDiv(startMs, tickMs)}: the absolute tick that relative tick 0 stands for. */
   private final long originTick;
   private final int slotBits;
@@ -157,6 +160,8 @@ public final class TimerWheel<V> {
       throw new IllegalArgumentException("initialCapacity must be >= 0, was " + initialCapacity);
     }
     this.tickMs = tickMs;
+    this.maxStartTick = Long.MAX_VALUE / tickMs;
+    this.minStartTick = Long.MIN_VALUE / tickMs;
     this.originTick = Math.floorDiv(startMs, tickMs);
     this.currentTimeMs = startMs;
     this.slotBits = slotBitsPerLevel;
@@ -653,8 +658,13 @@ public final class TimerWheel<V> {
    * {@link #file} put under the current tick while its due time belongs to the next one.
    */
   private boolean staysFiled(long filed, long dueAtMs) {
-    long rel = relativeTick(ceilTick(dueAtMs));
-    return rel == filed || (rel > filed && rel - 1 > filed);
+    if (isPostponed(filed, dueAtMs)) {
+      return true;
+    }
+    // The same tick a: (a - 1) * tickMs < dueAtMs <= a * tickMs. Multiplications only, like isPostponed (a
+    // division costs as much as a cache miss here); saturated ticks at the ends of the range answer false.
+    long a = absoluteTick(filed);
+    return a != Long.MIN_VALUE && dueAtMs <= tickStartMs(a) && dueAtMs > tickStartMs(a - 1);
   }
 
   /**
@@ -711,10 +721,10 @@ public final class TimerWheel<V> {
 
   /** {@code tick * tickMs}, saturated: the instant at which tick {@code tick} is reached. */
   private long tickStartMs(long tick) {
-    if (tick > Long.MAX_VALUE / tickMs) {
+    if (tick > maxStartTick) {
       return Long.MAX_VALUE;
     }
-    if (tick < Long.MIN_VALUE / tickMs) {
+    if (tick < minStartTick) {
       return Long.MIN_VALUE;
     }
     return tick * tickMs;
