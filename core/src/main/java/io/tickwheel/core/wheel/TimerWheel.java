@@ -21,8 +21,14 @@ import java.util.Objects;
  *   <li>A timer is handed out only by an {@code advance(now, …)} with {@code now >= dueAt}: never early.</li>
  *   <li>Once the wheel has been advanced to {@code now >= dueAt + tickMs}, the timer has been handed out
  *       (unless the {@code limit} of that call was exhausted: then it is handed out by the next calls).</li>
- *   <li>Timers are handed out in due-tick order across ticks. <b>Within one tick</b> they are handed out in
- *       the order of their last {@link #schedule} call (FIFO by (re)schedule time), not by exact due time.</li>
+ *   <li>Timers are handed out in due-tick order across ticks. <b>Within one tick</b> the order is neither by
+ *       exact due time nor strictly by {@link #schedule} call: it is the order in which the timers were filed
+ *       under that tick. A timer is filed when it is scheduled, except when a re-arm postpones it lazily (see
+ *       below): then it keeps its place in its old slot and is filed under its new tick only when that slot
+ *       comes round, behind the timers already filed there; a re-arm to the same tick keeps its place. So timers
+ *       that were not postponed come out in the order of their last {@code schedule} call among themselves
+ *       (FIFO); a postponed timer may come out after timers scheduled for its tick after its re-arm, and one
+ *       re-armed within its tick keeps its earlier place. Do not rely on any order within a tick.</li>
  *   <li>Keys are unique: {@link #schedule} of a pending key replaces its due time and value; the old due time
  *       never fires.</li>
  *   <li>A due time in the past (at or before {@link #currentTimeMs()}) is accepted and fires at the next
@@ -34,18 +40,34 @@ import java.util.Objects;
  *       hands out only timers due at or before that {@code now} (usually none) and moves nothing back.</li>
  * </ul>
  *
+ * <p><b>Lazy postponement.</b> Re-arming a pending timer (a {@link #schedule} of a pending key) to a due time
+ * after {@link #currentTimeMs()} whose tick is the one the timer is filed under, or at least two ticks after it,
+ * only stores the new due time and value: the timer stays in its slot (the classic trick of Linux's
+ * {@code mod_timer} and of keep-alive timers). When that slot comes round (it is cascaded from a higher level,
+ * or the cursor reaches it at level 0) the wheel sees that the due time is later than the slot's tick and files
+ * the timer under the tick of its due time instead of handing it out. A heartbeat that is always postponed thus
+ * costs a key lookup and one write per touch, and is moved about once per expiry of its old slot instead of once
+ * per touch. A re-arm to an earlier tick, to the next tick, or to a due time at or before
+ * {@link #currentTimeMs()} moves the timer at once, so a re-armed timer is never late. {@link #size()},
+ * {@link #dueAt}, {@link #get} and {@link #contains} are exact at all times; for what the introspection methods
+ * say about postponed timers see {@link #occupancy}, {@link #cursor}, {@link #earliestDueAt} and
+ * {@link #nextExpiryAtMs}.
+ *
  * <p><b>Structure and costs.</b> Level {@code L} has {@code 2^slotBits} slots of
  * {@code tickMs << (L * slotBits)} ms each. A timer lives at the lowest level whose slot tells its due tick apart
  * from the wheel's cursor tick (the highest {@code slotBits}-digit in which they differ), so each level only
  * holds timers ahead of the cursor in its current rotation, and a timer is moved down ("cascaded") at most once
  * per level. Levels are added on demand up to the whole {@code long} range of ticks (11 levels of 64 slots);
  * the horizon is thus unlimited (about 292 million years at 1 ms): no clamping, no re-cascading loops, and
- * due times up to {@link Long#MAX_VALUE} do not overflow. Each level keeps a 64-bit occupancy bitmap, so
- * {@link #advance} jumps straight over empty ticks and empty levels: advancing over an idle stretch of any
- * length costs a few steps per level, not one per tick. Schedule, cancel and reschedule are O(1) expected
- * (open-addressing key index plus intrusive slot lists). Timers are stored in parallel primitive arrays indexed
- * by an entry id, linked by int ids, with a free list of ids: schedule/cancel churn and {@code advance} allocate
- * nothing once the arrays have grown, and a pending timer costs about 50 to 80 bytes beyond its key and value.
+ * due times up to {@link Long#MAX_VALUE} do not overflow. A postponed timer is re-filed once when its old slot
+ * comes round (to a later tick, so at most once per lazy re-arm) and then cascades like any other. Each level
+ * keeps a 64-bit occupancy bitmap, so {@link #advance} jumps straight over empty ticks and empty levels:
+ * advancing over an idle stretch of any length costs a few steps per level, not one per tick. Schedule, cancel
+ * and reschedule are O(1) expected (open-addressing key index plus intrusive slot lists); a lazy re-arm is one
+ * lookup and one write, and its re-filing is paid later by {@link #advance}, at most once per re-arm. Timers are
+ * stored in parallel primitive arrays indexed by an entry id, linked by int ids, with a free list of ids:
+ * schedule/cancel churn and {@code advance} allocate nothing once the arrays have grown, and a pending timer
+ * costs about 50 to 80 bytes beyond its key and value.
  *
  * @param <V> a value attached to each timer and handed back on expiry
  */
@@ -64,6 +86,9 @@ public final class TimerWheel<V> {
   public static final int MAX_SLOT_BITS_PER_LEVEL = 6;
 
   private final long tickMs;
+  /** {@code Long.MAX_VALUE / tickMs} and {@code Long.MIN_VALUE / tickMs}: the ticks whose start saturates. */
+  private final long maxStartTick;
+  private final long minStartTick;
   /** {@code floorDiv(startMs, tickMs)}: the absolute tick that relative tick 0 stands for. */
   private final long originTick;
   private final int slotBits;
@@ -100,6 +125,10 @@ public final class TimerWheel<V> {
   long cursorMoves;
   /** Number of timer moves from a level to a lower one. */
   long cascaded;
+  /** Number of re-arms that left the timer in its slot (lazy postponements). */
+  long postponed;
+  /** Number of postponed timers filed under their new tick when their old slot came round. */
+  long refiled;
 
   /**
    * A wheel of 64 slots per level that makes room for 16 timers before growing its arrays.
@@ -131,6 +160,8 @@ public final class TimerWheel<V> {
       throw new IllegalArgumentException("initialCapacity must be >= 0, was " + initialCapacity);
     }
     this.tickMs = tickMs;
+    this.maxStartTick = Long.MAX_VALUE / tickMs;
+    this.minStartTick = Long.MIN_VALUE / tickMs;
     this.originTick = Math.floorDiv(startMs, tickMs);
     this.currentTimeMs = startMs;
     this.slotBits = slotBitsPerLevel;
@@ -171,9 +202,11 @@ public final class TimerWheel<V> {
   }
 
   /**
-   * Schedules {@code key} to expire at {@code dueAtMs}, replacing any pending timer with that key
-   * (its due time, value and place in the firing order of its tick). Any {@code long} due time is accepted:
-   * in the past means due now; {@link Long#MAX_VALUE} means practically never.
+   * Schedules {@code key} to expire at {@code dueAtMs}, replacing any pending timer with that key (its due time
+   * and value; its place in the firing order of its tick as the class documentation says: a re-arm to a later
+   * tick may be a lazy postponement). Any {@code long} due time is accepted: in the past means due now;
+   * {@link Long#MAX_VALUE} means practically never. O(1) expected; a lazy postponement touches only the key
+   * index and the timer's own entry.
    *
    * @param key     the timer's key, not null
    * @param dueAtMs the due time, epoch milliseconds
@@ -186,11 +219,18 @@ public final class TimerWheel<V> {
     int hash = key.hashCode();
     int id = index.find(key, hash, entries);
     if (id != KeyIndex.NONE) {
-      unlink(id);
-      entries.setDue(id, dueAtMs);
       if (entries.valueAt(id) != value) {
         entries.setValue(id, value);   // a reference store only when it changes: no GC barrier work on re-arms
       }
+      if (dueAtMs > currentTimeMs && staysFiled(entries.tick(id), dueAtMs)) {
+        // Lazy postponement: the timer stays in its slot; the wheel files it under its new tick when that slot
+        // comes round (see refile). Its due time is after currentTimeMs, above every bound earliestDueAt gives.
+        entries.setDue(id, dueAtMs);
+        postponed++;
+        return false;
+      }
+      unlink(id);
+      entries.setDue(id, dueAtMs);
       file(id);
       return false;
     }
@@ -254,11 +294,12 @@ public final class TimerWheel<V> {
   }
 
   /**
-   * The earliest due time of any pending timer, or {@link #NO_DEADLINE} if none. O(levels).
-   * It is a lower bound: never later than the true earliest due time, usually the first millisecond of the
-   * earliest occupied tick (or of the earliest occupied slot of a higher level), and capped at
-   * {@code Long.MAX_VALUE - 1} while a timer is pending. To know when an {@code advance} can next hand
-   * something out, see {@link #nextExpiryAtMs()}.
+   * A lower bound of the earliest due time of any pending timer, or {@link #NO_DEADLINE} if none. O(levels).
+   * Never later than the true earliest due time: usually the first millisecond of the earliest occupied tick (or
+   * of the earliest occupied slot of a higher level), and capped at {@code Long.MAX_VALUE - 1} while a timer is
+   * pending. A postponed timer counts at the slot it still sits in, so after a postponement the bound may be
+   * earlier than every due time (down to the start of the old slot) until that slot comes round. To know when an
+   * {@code advance} can next hand something out, see {@link #nextExpiryAtMs()}.
    */
   public long earliestDueAt() {
     if (index.size() == 0) {
@@ -274,9 +315,11 @@ public final class TimerWheel<V> {
 
   /**
    * The earliest {@code now} at which {@link #advance} may hand out a timer, or {@link #NO_DEADLINE} if none is
-   * pending. O(levels). Never later than the time a pending timer would be handed out; may be earlier (when the
-   * earliest timers sit in a higher level, it is the start of their slot; an advance to it moves them down and
-   * the next call tells the exact tick). At or before {@link #currentTimeMs()} when timers are due now.
+   * pending. O(levels). Never later than the time a pending timer would be handed out; may be earlier: when the
+   * earliest timers sit in a higher level, it is the start of their slot, and when the earliest occupied slot
+   * holds only postponed timers, it is the start of that slot. An advance to it moves them down or re-files
+   * them, and the next call tells a later time (one extra wake-up per such slot). At or before
+   * {@link #currentTimeMs()} when timers are due now.
    */
   public long nextExpiryAtMs() {
     if (index.size() == 0) {
@@ -290,8 +333,17 @@ public final class TimerWheel<V> {
    * at most {@code limit} of them; the rest stay due and are handed out by the next calls (with the same or a
    * later {@code now}), in order. Each timer is no longer pending when the handler gets it; the handler may
    * schedule and cancel any key, including the one it was given and keys due in the same tick. Work is
-   * proportional to the timers handed out plus the timers cascaded plus a few steps per level, whatever the
-   * length of the stretch advanced over. Allocates nothing.
+   * proportional to the timers handed out plus the timers cascaded plus the postponed timers re-filed, plus a few
+   * steps per level, whatever the length of the stretch advanced over. Allocates nothing.
+   *
+   * <p><b>Re-filing and {@code limit}.</b> Postponed timers met in a slot that comes round are re-filed under
+   * their due tick and do not count against {@code limit}, even when the limit is already reached, exactly like
+   * cascading: {@code limit} counts timers handed out (so a return value below it still means "nothing more is
+   * due"), and the cursor ends on the earliest tick that still has a due timer. This work is bounded: a re-filed
+   * timer always goes to a tick after the slot it leaves, so it is re-filed at most once per lazy re-arm (the
+   * re-arm paid for it in advance), and one call re-files at most the postponed timers in the slots it passes,
+   * at most {@link #size()}, as one cascade moves at most the timers of one slot. The worst case, every pending
+   * timer postponed out of one slot, costs one call about what a cascade of that slot costs.
    *
    * <p>If the handler throws, the timer it was given stays handed out (it is not pending any more), the
    * exception propagates and the wheel stays consistent; the next call continues.
@@ -299,7 +351,8 @@ public final class TimerWheel<V> {
    * @param nowMs   the current time, epoch milliseconds; a value below {@link #currentTimeMs()} hands out only
    *                timers due at or before it and leaves {@link #currentTimeMs()} unchanged
    * @param handler receives each expired timer, in due-tick order
-   * @param limit   the most timers to hand out, {@code >= 0}; 0 moves the wheel over empty ticks only
+   * @param limit   the most timers to hand out, {@code >= 0}; 0 moves the wheel over empty ticks (and ticks that
+   *                hold only postponed timers, which it re-files) only
    * @return how many timers were handed out
    * @throws NullPointerException     if {@code handler} is null
    * @throws IllegalArgumentException if {@code limit < 0}
@@ -329,6 +382,12 @@ public final class TimerWheel<V> {
         int id = heads[(int) cursor & slotMask];
         if (id != Entries.NIL) {
           long dueAtMs = entries.due(id);
+          if (isPostponed(entries.tick(id), dueAtMs)) {
+            // Its tick is later than the cursor: not due, so not counted against the limit (see advance).
+            unlink(id);
+            refile(id, dueAtMs);
+            continue;
+          }
           // dueAt > now only for a timer due earlier in the current tick, after time went backwards.
           if (fired >= limit || dueAtMs > nowMs) {
             break;
@@ -385,7 +444,8 @@ public final class TimerWheel<V> {
   /**
    * The slot index of {@code level} the wheel's cursor falls in: the tick of {@link #currentTimeMs()}, or the
    * earliest tick with timers still due when a {@code limit} stopped the last advance. At levels above 0 that
-   * slot is always empty (its timers have been cascaded down); slots after it hold the later timers.
+   * slot is always empty (its timers have been cascaded down); slots after it hold the later timers. Exact,
+   * postponed timers included (an advance re-files the postponed timers of the slots it passes before it stops).
    *
    * @throws IndexOutOfBoundsException unless {@code 0 <= level < levels()}
    */
@@ -397,6 +457,11 @@ public final class TimerWheel<V> {
   /**
    * Copies the number of timers in each slot of {@code level} into {@code into}
    * (length {@code >= slots(level)}); returns the total at that level. O(slots).
+   *
+   * <p>Counts where timers sit, which for a postponed timer is its old slot (at this or another level) until
+   * that slot comes round: the count of a slot is exact for the timers it holds, a postponed timer is counted in
+   * a slot at or before its due tick, never after it, and the totals over all levels always sum to
+   * {@link #size()}.
    *
    * @throws IndexOutOfBoundsException unless {@code 0 <= level < levels()}
    * @throws IllegalArgumentException  if {@code into} is too short
@@ -415,9 +480,28 @@ public final class TimerWheel<V> {
     return total;
   }
 
-  /** Number of times a timer was moved from a level to a lower one since the wheel was created. */
+  /**
+   * Number of times a timer was moved from a level to a lower one since the wheel was created (a postponed timer
+   * that is re-filed when its slot is cascaded counts in {@link #refiledTotal()} instead).
+   */
   public long cascadedTotal() {
     return cascaded;
+  }
+
+  /**
+   * Number of {@link #schedule} calls since the wheel was created that re-armed a pending timer lazily: to the
+   * same tick or to one at least two ticks later than the one it is filed under, leaving it in its slot.
+   */
+  public long postponedTotal() {
+    return postponed;
+  }
+
+  /**
+   * Number of times since the wheel was created that a postponed timer was filed under its new tick because its
+   * old slot came round (at most one per {@link #postponedTotal() postponement}).
+   */
+  public long refiledTotal() {
+    return refiled;
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -555,10 +639,57 @@ public final class TimerWheel<V> {
     }
     while (id != Entries.NIL) {
       int next = entries.next(id);
-      link(id, entries.tick(id));
-      cascaded++;
+      long filed = entries.tick(id);
+      long dueAtMs = entries.due(id);
+      if (isPostponed(filed, dueAtMs)) {
+        refile(id, dueAtMs);
+      } else {
+        link(id, filed);
+        cascaded++;
+      }
       id = next;
     }
+  }
+
+  /**
+   * Whether a re-arm of a timer filed under relative tick {@code filed} to {@code dueAtMs} (after
+   * {@link #currentTimeMs}) may leave it where it is: its new tick is the same one, or at least two ticks later.
+   * One tick later is filed at once, because {@link #isPostponed} could not tell that apart from a timer that
+   * {@link #file} put under the current tick while its due time belongs to the next one.
+   */
+  private boolean staysFiled(long filed, long dueAtMs) {
+    if (isPostponed(filed, dueAtMs)) {
+      return true;
+    }
+    // The same tick a: (a - 1) * tickMs < dueAtMs <= a * tickMs. Multiplications only, like isPostponed (a
+    // division costs as much as a cache miss here); saturated ticks at the ends of the range answer false.
+    long a = absoluteTick(filed);
+    return a != Long.MIN_VALUE && dueAtMs <= tickStartMs(a) && dueAtMs > tickStartMs(a - 1);
+  }
+
+  /**
+   * Whether a timer filed under relative tick {@code filed} with due time {@code dueAtMs} was postponed lazily,
+   * i.e. its due tick {@code ceil(dueAtMs / tickMs)} is more than one tick after {@code filed}. Only a lazy
+   * re-arm ({@link #staysFiled}) leaves a timer filed that early; {@link #file} puts a timer under its own tick,
+   * or under the current tick when its due time is in the part of the next tick already reached (one tick
+   * early, never two). Uses {@code ceil(d / t) > a + 1 <=> d > (a + 1) * t}: a multiplication, no division.
+   */
+  private boolean isPostponed(long filed, long dueAtMs) {
+    if (filed == Long.MAX_VALUE) {
+      return false;
+    }
+    return dueAtMs > tickStartMs(absoluteTick(filed + 1));
+  }
+
+  /**
+   * Files a postponed timer, just taken out of its old slot, under the tick of its due time. That tick is after
+   * the slot it leaves (and after the cursor), so a timer is re-filed at most once per lazy re-arm.
+   */
+  private void refile(int id, long dueAtMs) {
+    long rel = relativeTick(ceilTick(dueAtMs));
+    entries.setTick(id, rel);
+    link(id, rel);
+    refiled++;
   }
 
   /** {@code ceil(ms / tickMs)}, without overflow. */
@@ -590,10 +721,10 @@ public final class TimerWheel<V> {
 
   /** {@code tick * tickMs}, saturated: the instant at which tick {@code tick} is reached. */
   private long tickStartMs(long tick) {
-    if (tick > Long.MAX_VALUE / tickMs) {
+    if (tick > maxStartTick) {
       return Long.MAX_VALUE;
     }
-    if (tick < Long.MIN_VALUE / tickMs) {
+    if (tick < minStartTick) {
       return Long.MIN_VALUE;
     }
     return tick * tickMs;

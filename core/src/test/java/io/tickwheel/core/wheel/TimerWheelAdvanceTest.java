@@ -31,7 +31,16 @@ class TimerWheelAdvanceTest {
     wheel.schedule("due109", 109, null);
     wheel.schedule("due101", 101, null);
     wheel.schedule("due105", 105, null);
-    wheel.schedule("due109", 109, null);   // re-scheduled: moves to the back of its tick
+    recorder.advance(wheel, 110);
+    assertThat(recorder.keys()).containsExactly("due109", "due101", "due105");
+  }
+
+  @Test
+  void reArmToAnEarlierTickMovesTheTimerToTheBackOfThatTick() {
+    wheel.schedule("due109", 900, null);
+    wheel.schedule("due101", 101, null);
+    wheel.schedule("due105", 105, null);
+    wheel.schedule("due109", 109, null);   // earlier than the tick it is filed under: moved at once, at the back
     recorder.advance(wheel, 110);
     assertThat(recorder.keys()).containsExactly("due101", "due105", "due109");
   }
