@@ -19,9 +19,13 @@ import java.util.Map;
  * ends the single-schedule warm-up after W ms even if fewer than {@code --warmup} were sent, and
  * {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
  * (batch: 4 × timers) were sent; the rate is then over what was sent. 0 (the default): counts only.
+ *
+ * <p>{@code --client-loops N} (default: the client's cores, at most 2): event loops of tickwheel's HTTP client, each
+ * with its own pool; they share the {@code --concurrency} connections, so tickwheel never gets more requests in flight
+ * than a peer. The peers' own client threads are their libraries' (see PEERS.md).
  */
 public record LoadConfig(List<String> targets, String url, String token, String serverJar, List<String> stores,
-    List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int rate, int batchSize, int batchConcurrency,
+    List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int clientLoops, int rate, int batchSize, int batchConcurrency,
     int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
     String csv, String redis, String jdbcUrl, String chart) {
 
@@ -45,6 +49,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
     DEFAULTS.put("warmup-ms", "0");
     DEFAULTS.put("throughput-ms", "0");
     DEFAULTS.put("concurrency", "64");
+    DEFAULTS.put("client-loops", String.valueOf(defaultClientLoops()));
     DEFAULTS.put("rate", "0");
     DEFAULTS.put("batch-size", "10000");
     DEFAULTS.put("batch-concurrency", "2");
@@ -60,6 +65,11 @@ public record LoadConfig(List<String> targets, String url, String token, String 
     DEFAULTS.put("redis", null);
     DEFAULTS.put("jdbc-url", null);
     DEFAULTS.put("chart", null);
+  }
+
+  /** Default of {@code --client-loops}: the client's cores, at most 2 (see {@link HttpLanes}). */
+  public static int defaultClientLoops() {
+    return Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
   }
 
   public static LoadConfig parse(String[] args) {
@@ -117,7 +127,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
     return new LoadConfig(List.copyOf(targets), v.get("url"), v.get("token"), v.get("server-jar"),
         List.of(v.get("store").split(",")), List.copyOf(scenarios), num(v, "timers", 1), num(v, "warmup", 0),
         num(v, "warmup-ms", 0), num(v, "throughput-ms", 0),
-        num(v, "concurrency", 1), num(v, "rate", 0), num(v, "batch-size", 1), num(v, "batch-concurrency", 1),
+        num(v, "concurrency", 1), num(v, "client-loops", 1), num(v, "rate", 0), num(v, "batch-size", 1), num(v, "batch-concurrency", 1),
         num(v, "pending", 0), num(v, "firing-rate", 1), num(v, "window-ms", 100),
         num(v, "lateness-warmup-ms", 0), num(v, "burst", 1),
         num(v, "keys", 1), num(v, "duration-s", 1), num(v, "heartbeat-delay-ms", 100), v.get("csv"),
@@ -147,7 +157,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  scenarios=" + scenarios + "\n"
         + "  throughput: timers=" + timers + " warmup=" + warmup
         + (warmupMs > 0 ? " warmup-ms=" + warmupMs : "") + (throughputMs > 0 ? " throughput-ms=" + throughputMs : "")
-        + " concurrency=" + concurrency + " rate="
+        + " concurrency=" + concurrency + " client-loops=" + clientLoops + " rate="
         + (rate == 0 ? "flat-out" : rate + "/s") + " batch-size=" + batchSize + " batch-concurrency="
         + batchConcurrency + "\n"
         + "  lateness: pending=" + pending + " firing-rate=" + firingRate + "/s window-ms=" + windowMs

@@ -91,6 +91,7 @@ public final class LoadTool {
       }
       opts.put("store", store);
       opts.put("concurrency", String.valueOf(cfg.concurrency()));
+      opts.put("clientLoops", String.valueOf(cfg.clientLoops()));
       if (cfg.redis() != null) {
         opts.put("redis", cfg.redis());
       }
@@ -103,6 +104,10 @@ public final class LoadTool {
       try (TimerTarget target = Targets.create(run.target(), opts)) {
         Scenarios scenarios = new Scenarios(target, cfg, results);
         target.start(scenarios.sink());
+        if (target instanceof TickwheelTarget tw) {
+          System.out.println("http client: " + cfg.concurrency() + " connections over " + tw.clientLoops()
+              + " event loop(s), " + tw.clientTransport());
+        }
         if (target instanceof TickwheelTarget tw && tw.server() != null) {
           System.out.println("started " + target.name() + " at " + tw.server().url() + " (pid " + tw.server().pid()
               + ", listening after " + tw.server().listeningNanos() / 1_000_000 + " ms)");

@@ -64,11 +64,30 @@ public final class Scenarios {
 
   // ---------------------------------------------------------------- helpers
 
-  /** Outcome of a paced run of operations. */
-  record Run(long ops, long errors, String firstError, long elapsedNanos, Histogram latencyMicros) {
+  /**
+   * Outcome of a run of operations; {@code cpuNanos} is the CPU time the whole tool JVM used meanwhile (all threads:
+   * client, JIT, GC; -1 if the JVM cannot tell), to see whether the client itself is the limit.
+   */
+  record Run(long ops, long errors, String firstError, long elapsedNanos, Histogram latencyMicros, long cpuNanos) {
     double perSecond() {
       return ops * 1e9 / elapsedNanos;
     }
+
+    /** The tool's CPU microseconds per operation, or NaN when unknown. */
+    double cpuMicrosPerOp() {
+      return cpuNanos < 0 || ops == 0 ? Double.NaN : cpuNanos / 1e3 / ops;
+    }
+  }
+
+  /** CPU time of this JVM's process so far (all threads), or -1 when the platform does not say. */
+  static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
+  }
+
+  private static long cpuSince(long cpu0) {
+    long now = processCpuNanos();
+    return cpu0 < 0 || now < 0 ? -1 : now - cpu0;
   }
 
   /**
@@ -83,6 +102,7 @@ public final class Scenarios {
     Recorder rec = new Recorder(3);
     AtomicLong errors = new AtomicLong();
     AtomicReference<String> firstError = new AtomicReference<>();
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {
       long start;
@@ -117,7 +137,7 @@ public final class Scenarios {
       throw new IllegalStateException("operations still in flight after 300 s");
     }
     long elapsed = System.nanoTime() - t0;
-    return new Run(n, errors.get(), firstError.get(), elapsed, rec.getIntervalHistogram());
+    return new Run(n, errors.get(), firstError.get(), elapsed, rec.getIntervalHistogram(), cpuSince(cpu0));
   }
 
   /**
@@ -139,6 +159,7 @@ public final class Scenarios {
     java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.CountDownLatch chains = new java.util.concurrent.CountDownLatch(concurrency);
     AtomicLong started = new AtomicLong();
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     long stopAt = maxMs > 0 ? t0 + TimeUnit.MILLISECONDS.toNanos(maxMs) : Long.MAX_VALUE;
     for (int c = 0; c < concurrency; c++) {
@@ -175,7 +196,8 @@ public final class Scenarios {
     if (!chains.await(300, TimeUnit.SECONDS)) {
       throw new IllegalStateException("operations still in flight after 300 s");
     }
-    return new Run(started.get(), errors.get(), firstError.get(), System.nanoTime() - t0, rec.getIntervalHistogram());
+    long elapsed = System.nanoTime() - t0;
+    return new Run(started.get(), errors.get(), firstError.get(), elapsed, rec.getIntervalHistogram(), cpuSince(cpu0));
   }
 
   /** Schedules ids {@code prefix+i} for i in [0,n) by batches of {@code batchSize}, {@code inFlight} at a time. */
@@ -274,6 +296,7 @@ public final class Scenarios {
     put(sc, "single accepted/s", Math.round(single.perSecond() * (single.ops - single.errors) / Math.max(1, single.ops)));
     put(sc, "single timers", single.ops);
     latencyRows(sc, "single", single.latencyMicros);
+    put(sc, "single tool cpu us/op", String.format("%.1f", single.cpuMicrosPerOp()));
     checkErrors(sc, "single", single);
     int batchMax = Math.max(cfg.timers() * 4, cfg.batchSize());
     Run batch = batches(runId + "-tb-", batchMax, i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null,
@@ -282,6 +305,8 @@ public final class Scenarios {
     put(sc, "batch timers/s", Math.round(batchTimers * 1e9 / batch.elapsedNanos));
     put(sc, "batch timers", batchTimers);
     latencyRows(sc, "batch req", batch.latencyMicros);
+    put(sc, "batch tool cpu us/timer", String.format("%.2f", batch.cpuNanos < 0 || batchTimers == 0 ? Double.NaN
+        : batch.cpuNanos / 1e3 / batchTimers));
     checkErrors(sc, "batch", batch);
     target.reset();
   }
@@ -431,7 +456,7 @@ public final class Scenarios {
     int status = 0;
     while (status != 200 && System.nanoTime() - r0 < 600_000_000_000L) {
       try {
-        status = tw.status("/health").toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        status = tw.status("/health").get(5, TimeUnit.SECONDS);
       } catch (Exception e) {
         status = 0;
       }

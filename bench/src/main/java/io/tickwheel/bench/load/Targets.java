@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Creates a {@link TimerTarget} by name (a switch, no reflection). Options (all strings): {@code url}, {@code token},
- * {@code server-jar}, {@code store}, {@code concurrency}, {@code redis} (tickwheel's {@code --redis} and the Redisson
+ * {@code server-jar}, {@code store}, {@code concurrency}, {@code clientLoops} (tickwheel's HTTP client event loops,
+ * sharing {@code concurrency} connections), {@code redis} (tickwheel's {@code --redis} and the Redisson
  * peer's Redis), {@code jdbcUrl} (the JDBC peers); each target reads the keys it knows and ignores the others.
  * Peers add their case here in one small commit.
  */
@@ -24,10 +25,11 @@ public final class Targets {
     switch (name) {
       case "tickwheel": {
         int conns = Integer.parseInt(options.getOrDefault("concurrency", "64"));
+        int loops = Integer.parseInt(options.getOrDefault("clientLoops", String.valueOf(LoadConfig.defaultClientLoops())));
         String token = options.get("token");
         String url = options.get("url");
         if (url != null) {
-          return new TickwheelTarget("tickwheel@" + url, url.replaceAll("/+$", ""), token, null, conns);
+          return new TickwheelTarget("tickwheel@" + url, url.replaceAll("/+$", ""), token, null, conns, loops);
         }
         String jar = options.get("server-jar");
         if (jar == null) {
@@ -41,7 +43,7 @@ public final class Targets {
         } else {
           server = new ServerProcess(Path.of(jar), store, token, List.of());
         }
-        return new TickwheelTarget("tickwheel-" + store, null, token, server, conns);
+        return new TickwheelTarget("tickwheel-" + store, null, token, server, conns, loops);
       }
       case io.tickwheel.bench.load.peer.QuartzJdbcTarget.NAME:
         return new io.tickwheel.bench.load.peer.QuartzJdbcTarget(options);

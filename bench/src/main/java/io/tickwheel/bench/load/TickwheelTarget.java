@@ -3,19 +3,18 @@ package io.tickwheel.bench.load;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,8 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * slow subscriber, or any other close) it reconnects with {@code from} = the last seq seen, and drops any seq it has
  * already seen, so the sink gets each firing once.
  *
- * <p>HTTP/1.1 keep-alive connections without pipelining, at most {@code maxConnections}; callers bound their own
- * in-flight requests. Completion stages complete on a Vert.x event loop: callers must not block in them.
+ * <p>HTTP/1.1 keep-alive connections without pipelining, at most {@code maxConnections} over {@code clientLoops}
+ * event loops ({@link HttpLanes}: a request started on a loop's thread stays on it, others go round the loops);
+ * callers bound their own in-flight requests. A single schedule sends a body encoded straight into a buffer and
+ * checks only the answer's status (201), discarding its body; any other status or a connection error fails the stage.
+ * Completion stages complete on a Vert.x event loop: callers must not block in them.
  * Thread safe. With a {@link ServerProcess}, {@link #reset()} restarts the server on a fresh data directory;
  * without one it lists the tool's topic and deletes every timer.
  */
@@ -43,9 +45,10 @@ public final class TickwheelTarget implements TimerTarget {
   private final String token;
   private final ServerProcess server;
   private final Vertx vertx;
-  private final HttpClientAgent http;
+  private final HttpLanes lanes;
   private final WebSocketClient wsClient;
   private volatile String baseUrl;
+  private volatile Endpoint endpoint;
   private volatile FiringSink sink;
   private volatile WebSocket ws;
   private volatile boolean closing;
@@ -57,19 +60,54 @@ public final class TickwheelTarget implements TimerTarget {
   /**
    * @param label the name shown in reports; @param baseUrl e.g. {@code http://127.0.0.1:8080} (null when
    * {@code server} is given: its URL is used); @param token bearer token or null; @param server a managed server
-   * (owned and closed by this target) or null; @param maxConnections HTTP/1.1 connections in the pool
+   * (owned and closed by this target) or null; @param maxConnections HTTP/1.1 connections over all client lanes
+   * (the load tool's {@code --concurrency}); @param clientLoops client event loops ({@link HttpLanes}), each with
+   * its share of the connections
    */
-  public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections) {
+  public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections,
+      int clientLoops) {
     this.label = label;
     this.token = token;
     this.server = server;
-    this.baseUrl = baseUrl;
-    this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Integer.getInteger("load.eventLoops", 1)));
-    this.http = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setPipelining(false)
-            .setTcpNoDelay(true).setMaxInitialLineLength(8192),
-        new PoolOptions().setHttp1MaxSize(maxConnections).setMaxWaitQueueSize(-1));
+    this.lanes = new HttpLanes(clientLoops, maxConnections);
+    // the firings' WebSocket: Vert.x on one event loop of its own; epoll on Linux (bundled), as the server
+    this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
     this.wsClient = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(1 << 20)
         .setMaxMessageSize(1 << 24));
+    useUrl(baseUrl);
+  }
+
+  /** Client event loops (each with its share of the connections) this target sends its HTTP requests on. */
+  public int clientLoops() {
+    return lanes.lanes();
+  }
+
+  /** The HTTP client's transport: {@code epoll} or {@code nio}. */
+  public String clientTransport() {
+    return lanes.transport();
+  }
+
+  /** Where requests go, with the requests of the hot paths prepared once (one serves every request). */
+  private static final class Endpoint {
+    final InetSocketAddress address;
+    final String authorization;
+    final HttpLanes.Request schedule;
+    final HttpLanes.Request batch;
+
+    Endpoint(String baseUrl, String token) {
+      URI u = URI.create(baseUrl);
+      if (!"http".equals(u.getScheme()) || u.getHost() == null) {
+        throw new IllegalArgumentException("url must be http://host:port, got '" + baseUrl + "'");
+      }
+      this.address = new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
+      this.authorization = token == null ? null : "Bearer " + token;
+      this.schedule = request("POST", "/v1/timers", true);
+      this.batch = request("POST", "/v1/timers/batch", true);
+    }
+
+    HttpLanes.Request request(String method, String path, boolean json) {
+      return new HttpLanes.Request(address, method, path, json ? "application/json" : null, authorization);
+    }
   }
 
   @Override
@@ -100,14 +138,14 @@ public final class TickwheelTarget implements TimerTarget {
   public void start(FiringSink sink) throws Exception {
     this.sink = sink;
     if (server != null && baseUrl == null) {
-      baseUrl = server.url() != null ? server.url() : server.start(120_000);
+      useUrl(server.url() != null ? server.url() : server.start(120_000));
     }
     connect(-1).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
   /** After the managed server was restarted on the same data (recovery): resubscribe from the last seq seen. */
   public void reconnectTo(String newBaseUrl) throws Exception {
-    this.baseUrl = newBaseUrl;
+    useUrl(newBaseUrl);
     WebSocket old = ws;
     if (old != null && !old.isClosed()) {
       old.close();
@@ -187,8 +225,9 @@ public final class TickwheelTarget implements TimerTarget {
 
   @Override
   public CompletionStage<Void> schedule(String id, long dueAtMs) {
-    String body = "{\"id\":\"" + id + "\",\"topic\":\"" + TOPIC + "\",\"at\":" + dueAtMs + "}";
-    return call(HttpMethod.POST, "/v1/timers", body, 201).mapEmpty().<Void>mapEmpty().toCompletionStage();
+    byte[] body = ("{\"id\":\"" + id + "\",\"topic\":\"" + TOPIC + "\",\"at\":" + dueAtMs + "}")
+        .getBytes(StandardCharsets.UTF_8);
+    return lanes.send(endpoint.schedule, body, 201);
   }
 
   @Override
@@ -196,12 +235,12 @@ public final class TickwheelTarget implements TimerTarget {
     if (ids.size() != dueAtMs.length) {
       throw new IllegalArgumentException("ids.size() " + ids.size() + " != dueAtMs.length " + dueAtMs.length);
     }
-    return batchFrom(ids, dueAtMs, 0).toCompletionStage();
+    return batchFrom(ids, dueAtMs, 0);
   }
 
-  private Future<Void> batchFrom(List<String> ids, long[] due, int start) {
+  private CompletableFuture<Void> batchFrom(List<String> ids, long[] due, int start) {
     if (start >= ids.size()) {
-      return Future.succeededFuture();
+      return CompletableFuture.completedFuture(null);
     }
     int end = Math.min(ids.size(), start + MAX_BATCH);
     StringBuilder b = new StringBuilder(64 * (end - start) + 16).append("{\"timers\":[");
@@ -214,17 +253,18 @@ public final class TickwheelTarget implements TimerTarget {
     }
     b.append("]}");
     int n = end - start;
-    return call(HttpMethod.POST, "/v1/timers/batch", b.toString(), 200).compose(resp -> {
+    return lanes.call(endpoint.batch, b.toString().getBytes(StandardCharsets.UTF_8), 200).thenCompose(resp -> {
       int created = count(resp, "{\"status\":201");
       if (created != n) {
-        return Future.failedFuture(new IllegalStateException("batch: " + created + " of " + n
+        return CompletableFuture.failedFuture(new IllegalStateException("batch: " + created + " of " + n
             + " created; first answer not 201: " + firstError(resp)));
       }
       return batchFrom(ids, due, end);
     });
   }
 
-  private static int count(String s, String what) {
+  /** How many times {@code what} occurs in {@code s} (package-private for tests). */
+  static int count(String s, String what) {
     int c = 0;
     for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + what.length())) {
       c++;
@@ -246,35 +286,28 @@ public final class TickwheelTarget implements TimerTarget {
   @Override
   public CompletionStage<Void> reschedule(String id, long newDueAtMs) {
     long delay = Math.max(0, newDueAtMs - System.currentTimeMillis());
-    return call(HttpMethod.POST, "/v1/timers/" + id + "/touch", "{\"delayMs\":" + delay + "}", 200)
-        .<Void>mapEmpty().toCompletionStage();
+    return lanes.send(endpoint.request("POST", "/v1/timers/" + id + "/touch", true),
+        ("{\"delayMs\":" + delay + "}").getBytes(StandardCharsets.UTF_8), 200);
   }
 
-  /** One request; succeeds with the body when the status is {@code expect}, else fails naming status and body. */
-  Future<String> call(HttpMethod method, String path, String body, int expect) {
-    RequestOptions o = new RequestOptions().setMethod(method).setAbsoluteURI(baseUrl + path);
-    if (body != null) {
-      o.putHeader("Content-Type", "application/json");
-    }
-    if (token != null) {
-      o.putHeader("Authorization", "Bearer " + token);
-    }
-    return http.request(o).compose(req -> (body == null ? req.send() : req.send(Buffer.buffer(body)))
-        .compose(resp -> resp.body().compose(b -> resp.statusCode() == expect
-            ? Future.succeededFuture(b.toString())
-            : Future.failedFuture(new IllegalStateException(method + " " + path + ": status " + resp.statusCode()
-                + " (expected " + expect + "): " + b)))));
+  /**
+   * One request; succeeds with the body when the status is {@code expect}, else fails naming method, path, status
+   * and body. @param body a JSON body, or null for none
+   */
+  CompletableFuture<String> call(HttpMethod method, String path, String body, int expect) {
+    return lanes.call(endpoint.request(method.name(), path, body != null),
+        body == null ? null : body.getBytes(StandardCharsets.UTF_8), expect);
   }
 
   /** {@code GET path}: the status code (for /health polling); fails on connection errors. */
-  public Future<Integer> status(String path) {
-    return http.request(new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(baseUrl + path))
-        .compose(req -> req.send().compose(resp -> resp.body().map(b -> resp.statusCode())));
+  public CompletableFuture<Integer> status(String path) {
+    return lanes.status(endpoint.request("GET", path, false));
   }
 
   /** Switches the HTTP base URL (after a managed restart), without touching the WebSocket. */
   public void useUrl(String newBaseUrl) {
     this.baseUrl = newBaseUrl;
+    this.endpoint = newBaseUrl == null ? null : new Endpoint(newBaseUrl, token);
   }
 
   @Override
@@ -285,7 +318,7 @@ public final class TickwheelTarget implements TimerTarget {
       if (old != null && !old.isClosed()) {
         old.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
       }
-      baseUrl = server.restartFresh(120_000);
+      useUrl(server.restartFresh(120_000));
       lastSeq = 0;
       closing = false;
       connect(-1).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -294,18 +327,22 @@ public final class TickwheelTarget implements TimerTarget {
     // A shared server: delete every timer of the tool's topic, a page at a time.
     while (true) {
       String page = call(HttpMethod.GET, "/v1/timers?topic=" + TOPIC + "&limit=1000", null, 200)
-          .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+          .get(60, TimeUnit.SECONDS);
       JsonArray timers = new JsonObject(page).getJsonArray("timers");
       if (timers.isEmpty()) {
         return;
       }
-      java.util.List<Future<String>> deletes = new java.util.ArrayList<>();
+      CompletableFuture<?>[] deletes = new CompletableFuture<?>[timers.size()];
       for (int i = 0; i < timers.size(); i++) {
         String id = timers.getJsonObject(i).getString("id");
-        deletes.add(call(HttpMethod.DELETE, "/v1/timers/" + id, null, 204)
-            .recover(e -> e.getMessage().contains("status 404") ? Future.succeededFuture("") : Future.failedFuture(e)));
+        // 404: fired or deleted meanwhile, which is what we want
+        deletes[i] = lanes.status(endpoint.request("DELETE", "/v1/timers/" + id, false)).thenAccept(st -> {
+          if (st != 204 && st != 404) {
+            throw new IllegalStateException("DELETE /v1/timers/" + id + ": status " + st + " (expected 204 or 404)");
+          }
+        });
       }
-      Future.all(deletes).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS);
+      CompletableFuture.allOf(deletes).get(120, TimeUnit.SECONDS);
     }
   }
 
@@ -313,7 +350,11 @@ public final class TickwheelTarget implements TimerTarget {
   public void close() throws Exception {
     closing = true;
     try {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      try {
+        lanes.close();
+      } finally {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      }
     } finally {
       if (server != null) {
         server.close();
