@@ -48,6 +48,24 @@ public final class TimerRecord {
     return dueHex(due) + id;
   }
 
+  /** The member of a due index as bytes: {@code dueHex(due)} followed by {@code id} (the id's UTF-8 bytes). */
+  public static byte[] member(long due, byte[] id) {
+    byte[] m = new byte[16 + id.length];
+    long u = due ^ Long.MIN_VALUE;
+    for (int i = 15; i >= 0; i--) {
+      m[i] = (byte) HEX[(int) (u & 0xf)];
+      u >>>= 4;
+    }
+    System.arraycopy(id, 0, m, 16, id.length);
+    return m;
+  }
+
+  /** Whether {@code member} is the due-index entry of {@code t} (its id and its current due time). */
+  public static boolean isMemberOf(String member, Timer t) {
+    return member.length() == 16 + t.id().length() && member.endsWith(t.id())
+        && member.startsWith(dueHex(t.nextDueAt()));
+  }
+
   /** The id in a due-index member. */
   public static String idOfMember(String member) {
     return member.substring(16);
