@@ -9,7 +9,6 @@ import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.core.store.TimerStore;
-import io.tickwheel.store.redis.impl.CreateGroups;
 import io.tickwheel.store.redis.impl.RedisLink;
 import io.tickwheel.store.redis.impl.Script;
 import io.tickwheel.store.redis.impl.TimerRecord;
@@ -59,15 +58,12 @@ import java.util.function.Function;
  * for the whole batch; per request, in list order: check generation and firing count, take the next seq,
  * {@code XADD} the
  * firing with the stored topic and payload, advance or remove the timer — a stale request writes nothing and
- * consumes no seq), {@code trimFirings}. {@code createAll} (ids known to be absent: nothing to read) needs no script:
- * it is one {@code MULTI}/{@code ZADD}/{@code HSET}/{@code EXEC} transaction, and small calls made on one event loop
- * in one turn are merged into one such transaction (group commit).
+ * consumes no seq), {@code trimFirings}.
  *
  * <h2>Thread model and ordering</h2>
  * Thread safe. Every method returns at once; nothing blocks. A call made on a Vert.x context completes on that
  * context. All calls go over one pipelined connection (many commands in flight; the round-trip time does not cap
- * throughput), which Redis serves in order: calls made from one thread are applied in the order they were made
- * (an open group of merged {@code createAll} calls is sent before any other call).
+ * throughput), which Redis serves in order: calls made from one thread are applied in the order they were made.
  * The exceptions are a {@code NOSCRIPT} retry (only after an operator's {@code SCRIPT FLUSH} on a live
  * connection) and a Cluster {@code MOVED}/{@code ASK} redirect during resharding: the retried call is applied after
  * calls sent meanwhile.
@@ -111,11 +107,7 @@ public final class RedisTimerStore implements TimerStore {
   /** The score of every due-index entry. */
   private static final byte[] ZERO = {'0'};
 
-  /** The most timers one group of merged {@link #createAll} calls collects. */
-  static final int CREATE_GROUP_TIMERS = 1_000;
-
   private final RedisLink link;
-  private final CreateGroups creates = new CreateGroups(this::writeCreates, CREATE_GROUP_TIMERS);
   private final String prefix;
   private final List<String> timerKeys;
   private final List<String> fireKeys;
@@ -171,7 +163,6 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Void> put(Timer t) {
-    creates.flush();
     try {
       TimerRecord.check(t);
     } catch (IllegalArgumentException e) {
@@ -183,7 +174,6 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Void> putAll(List<Timer> timers) {
-    creates.flush();
     if (timers.isEmpty()) {
       return Future.succeededFuture();
     }
@@ -210,35 +200,24 @@ public final class RedisTimerStore implements TimerStore {
    * script (which reads the old versions and copies every argument through Lua). If an id is stored after all (a
    * caller bug), its record is replaced and its old index entry stays; {@link #list} and {@link #loadAll} skip an
    * entry whose due time disagrees with its record.
-   *
-   * <p>Group commit: calls of fewer than {@value #CREATE_GROUP_TIMERS} timers made on one event loop in one turn of
-   * it are merged into one transaction ({@link CreateGroups}); every other call of this store first sends the open
-   * group, so the order of calls from one thread is kept.
    */
   @Override
   public Future<Void> createAll(List<Timer> timers) {
     if (timers.isEmpty()) {
       return Future.succeededFuture();
     }
-    try {
-      for (Timer t : timers) {
-        TimerRecord.check(t);
-      }
-    } catch (IllegalArgumentException e) {
-      return Future.failedFuture(e);
-    }
-    return creates.add(timers);
-  }
-
-  /** The transaction of {@link #createAll} for {@code timers} (checked; a repeated id: the last one wins). */
-  private Future<Void> writeCreates(List<Timer> timers) {
     List<Timer> ts = distinctIds(timers);
     Request zadd = Request.cmd(Command.ZADD).arg(dueKey);
     Request hset = Request.cmd(Command.HSET).arg(timersKey);
-    for (Timer t : ts) {
-      byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
-      zadd.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
-      hset.arg(id).arg(TimerRecord.encode(t));
+    try {
+      for (Timer t : ts) {
+        TimerRecord.check(t);
+        byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
+        zadd.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
+        hset.arg(id).arg(TimerRecord.encode(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
     }
     return link.transaction(List.of(zadd, hset), "createAll", r -> null);
   }
@@ -267,7 +246,6 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Boolean> update(Timer next, long expectedGeneration) {
-    creates.flush();
     try {
       TimerRecord.check(next);
     } catch (IllegalArgumentException e) {
@@ -280,20 +258,17 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Timer> get(String id) {
-    creates.flush();
     return link.send(Request.cmd(Command.HGET).arg(timersKey).arg(id),
         r -> r == null ? null : TimerRecord.decode(id, r.toBytes()));
   }
 
   @Override
   public Future<Boolean> remove(String id) {
-    creates.flush();
     return link.eval(Script.REMOVE, timerKeys, List.of(id), r -> r.toInteger() == 1);
   }
 
   @Override
   public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
-    creates.flush();
     if (requests.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
@@ -341,7 +316,6 @@ public final class RedisTimerStore implements TimerStore {
    */
   @Override
   public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
-    creates.flush();
     if (batchSize < 1) {
       return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
     }
@@ -435,7 +409,6 @@ public final class RedisTimerStore implements TimerStore {
    */
   @Override
   public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
-    creates.flush();
     if (limit < 1 || limit > MAX_LIST_LIMIT) {
       return Future.failedFuture(new IllegalArgumentException(
           "limit must be in [1, " + MAX_LIST_LIMIT + "], was " + limit));
@@ -493,7 +466,6 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<List<Firing>> readFirings(long afterSeq, int limit) {
-    creates.flush();
     if (limit < 1) {
       return Future.failedFuture(new IllegalArgumentException("limit must be >= 1, was " + limit));
     }
@@ -543,7 +515,6 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Long> lastSeq() {
-    creates.flush();
     return link.send(Request.cmd(Command.GET).arg(seqKey), r -> r == null ? 0L : r.toLong());
   }
 
@@ -555,7 +526,6 @@ public final class RedisTimerStore implements TimerStore {
    */
   @Override
   public Future<Long> trimFirings(Retention retention, long nowMs) {
-    creates.flush();
     long cutoff;
     try {
       cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
@@ -584,7 +554,6 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Void> close() {
-    creates.flush();
     return link.close();
   }
 
