@@ -9,7 +9,8 @@
 # Usage: bench/wrk/run.sh [--store memory|rocksdb|redis] [--rounds 3] [--duration 10s] [--warmup 10s] [--port 8089]
 #                         [--connections 64] [--batch-connections 8] [--batch-size 1000] [--jar PATH]
 # --store redis starts a private redis-server (no persistence, port = --port + 1000, its files in the temporary
-# directory) and empties it before every round; the machine's shared Redis is never touched.
+# directory) and empties it before every round; the machine's shared Redis is never touched. Its CPU time per
+# request (per timer for the batch) is printed too (column redis-us/tmr; 0 for the other stores).
 # Env:   JAVA_OPTS (extra JVM flags for the server), WRK (default: wrk)
 # Needs: wrk on the PATH, and the jar: mvn -q -DskipTests package (at the repository root).
 set -euo pipefail
@@ -88,26 +89,30 @@ start_server() {
   exit 1
 }
 
-# CPU time the server process has used so far (user + system), clock ticks
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
+# CPU time the server process (or the given pid: the private redis-server) has used so far (user + system), ticks
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/${1:-$SERVER_PID}/stat"; }
 TCK=$(getconf CLK_TCK)
 
-# run NAME DURATION CONNECTIONS [wrk args...] -> prints "req/s p50 p99 server-cpu-us-per-request errors"
+# run NAME DURATION CONNECTIONS [wrk args...] -> prints "req/s p50 p99 server-cpu-us-per-request
+# redis-cpu-us-per-request errors" (redis: 0 without --store redis)
 # (the server's CPU time per request is much steadier than req/s on a machine shared with other work)
 run() {
   local name=$1 dur=$2 conns=$3; shift 3
-  local c0 c1
+  local c0 c1 r0=0 r1=0
   c0=$(cpu_ticks)
+  if [[ -n "$REDIS_PID" ]]; then r0=$(cpu_ticks "$REDIS_PID"); fi
   "$WRK" -t1 -c"$conns" -d"$dur" --latency "$@" >"$WORK/$name.txt" 2>&1 || true
   c1=$(cpu_ticks)
-  awk -v ticks=$((c1 - c0)) -v tck="$TCK" '
+  if [[ -n "$REDIS_PID" ]]; then r1=$(cpu_ticks "$REDIS_PID"); fi
+  awk -v ticks=$((c1 - c0)) -v rticks=$((r1 - r0)) -v tck="$TCK" '
     / requests in / { n = $1 }
     /Requests\/sec:/ { rps = $2 }
     /^ +50%/ { p50 = $2 }
     /^ +99%/ { p99 = $2 }
     /Non-2xx or 3xx responses:/ { bad = $5 }
     /Socket errors:/ { sock = $0 }
-    END { printf "%s %s %s %.1f %s\n", rps, p50, p99, (n > 0 ? ticks * 1e6 / tck / n : 0),
+    END { printf "%s %s %s %.1f %.1f %s\n", rps, p50, p99, (n > 0 ? ticks * 1e6 / tck / n : 0),
+          (n > 0 ? rticks * 1e6 / tck / n : 0),
           (bad == "" ? 0 : bad) (sock == "" ? "" : " (" sock ")") }
   ' "$WORK/$name.txt"
 }
@@ -117,22 +122,24 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "tickwheel wrk bench: store=$STORE rounds=$ROUNDS duration=$DURATION connections=$CONNS" \
   "batch=${BSIZE}x$BCONNS conns, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-9s %12s %12s %9s %9s %12s  %s\n' round load req/s timers/s p50 p99 cpu-us/timer non-2xx
-HEALTH=() POST=() BATCH=() HCPU=() PCPU=() BCPU=()
+printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' round load req/s timers/s p50 p99 cpu-us/timer redis-us/tmr non-2xx
+HEALTH=() POST=() BATCH=() HCPU=() PCPU=() BCPU=() PRCPU=() BRCPU=()
 for r in $(seq 1 "$ROUNDS"); do
   start_server
   run warm-post "$WARMUP" "$CONNS" -s "$HERE/post.lua" "$URL" >/dev/null
   run warm-batch "$WARMUP" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE" >/dev/null
-  read -r h hp50 hp99 hcpu hbad < <(run health "$DURATION" "$CONNS" "$URL/health")
-  read -r p pp50 pp99 pcpu pbad < <(run post "$DURATION" "$CONNS" -s "$HERE/post.lua" "$URL")
-  read -r b bp50 bp99 bcpu bbad < <(run batch "$DURATION" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE")
+  read -r h hp50 hp99 hcpu hrcpu hbad < <(run health "$DURATION" "$CONNS" "$URL/health")
+  read -r p pp50 pp99 pcpu prcpu pbad < <(run post "$DURATION" "$CONNS" -s "$HERE/post.lua" "$URL")
+  read -r b bp50 bp99 bcpu brcpu bbad < <(run batch "$DURATION" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE")
   stop_server
   bt=$(awk -v b="$b" -v s="$BSIZE" 'BEGIN { printf "%.0f", b * s }')
   bcpu=$(awk -v c="$bcpu" -v s="$BSIZE" 'BEGIN { printf "%.2f", c / s }')
-  printf '%-6s %-9s %12s %12s %9s %9s %12s  %s\n' "$r" health "$h" "$h" "$hp50" "$hp99" "$hcpu" "$hbad"
-  printf '%-6s %-9s %12s %12s %9s %9s %12s  %s\n' "$r" post "$p" "$p" "$pp50" "$pp99" "$pcpu" "$pbad"
-  printf '%-6s %-9s %12s %12s %9s %9s %12s  %s\n' "$r" batch "$b" "$bt" "$bp50" "$bp99" "$bcpu" "$bbad"
-  HEALTH+=("$h") POST+=("$p") BATCH+=("$bt") HCPU+=("$hcpu") PCPU+=("$pcpu") BCPU+=("$bcpu")
+  brcpu=$(awk -v c="$brcpu" -v s="$BSIZE" 'BEGIN { printf "%.2f", c / s }')
+  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' "$r" health "$h" "$h" "$hp50" "$hp99" "$hcpu" "$hrcpu" "$hbad"
+  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' "$r" post "$p" "$p" "$pp50" "$pp99" "$pcpu" "$prcpu" "$pbad"
+  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' "$r" batch "$b" "$bt" "$bp50" "$bp99" "$bcpu" "$brcpu" "$bbad"
+  HEALTH+=("$h") POST+=("$p") BATCH+=("$bt") HCPU+=("$hcpu") PCPU+=("$pcpu") BCPU+=("$bcpu") PRCPU+=("$prcpu")
+  BRCPU+=("$brcpu")
 done
 printf 'median health req/s %s | POST timers/s %s | batch timers/s %s   (load average after: %s)\n' \
   "$(printf '%s\n' "${HEALTH[@]}" | median)" "$(printf '%s\n' "${POST[@]}" | median)" \
@@ -140,3 +147,7 @@ printf 'median health req/s %s | POST timers/s %s | batch timers/s %s   (load av
 printf 'median server CPU us per request/timer: health %s | POST %s | batch %s\n' \
   "$(printf '%s\n' "${HCPU[@]}" | median)" "$(printf '%s\n' "${PCPU[@]}" | median)" \
   "$(printf '%s\n' "${BCPU[@]}" | median)"
+if [[ -n "$REDIS_PID" ]]; then
+  printf 'median redis-server CPU us per request/timer: POST %s | batch %s\n' \
+    "$(printf '%s\n' "${PRCPU[@]}" | median)" "$(printf '%s\n' "${BRCPU[@]}" | median)"
+fi

@@ -2,6 +2,7 @@
 -- KEYS[1] timers hash, KEYS[2] due index.
 -- ARGV: lex start ('-' or '(' .. member), want (timers to return at most), topic ('' = all),
 --       budget (index entries to examine at most; bounds the work of a filtered page).
+-- Skips entries without a record and entries whose due time is not their record's (see createAll).
 -- Returns {exhausted (1 = the index ended), last examined member or '', member1, record1, member2, record2, ...}.
 local timers, due = KEYS[1], KEYS[2]
 local start, want, topic, budget = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
@@ -26,7 +27,12 @@ while not stop and found < want and examined < budget do
     examined = examined + 1
     last = ms[j]
     local v = vs[j]
-    if v and (topic == '' or string.match(v, '^%S+ %S+ %S+ (%S+) ') == topic) then
+    local hex, tp
+    if v then
+      hex, tp = string.match(v, '^%S+ %S+ (%S+) (%S+) ')
+    end
+    -- an entry whose due time is not its record's was left behind by createAll (a caller bug): not listed
+    if v and hex == string.sub(ms[j], 1, 16) and (topic == '' or tp == topic) then
       out[#out + 1] = ms[j]
       out[#out + 1] = v
       found = found + 1

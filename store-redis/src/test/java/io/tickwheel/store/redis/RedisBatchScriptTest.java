@@ -1,6 +1,7 @@
 package io.tickwheel.store.redis;
 
 import static io.tickwheel.store.redis.RedisTestSupport.await;
+import static io.tickwheel.store.redis.RedisTestSupport.failure;
 import static io.tickwheel.store.redis.RedisTestSupport.periodic;
 import static io.tickwheel.store.redis.RedisTestSupport.timer;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,6 +10,7 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerPage;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The batch scripts (put.lua, fire.lua) read and write in variadic chunks of 1,000 timers instead of one command per
  * timer; these tests pin that the result is still exactly "one request after the other, in list order", also for
- * batches larger than a chunk and for an id that occurs more than once in one batch.
+ * batches larger than a chunk and for an id that occurs more than once in one batch. createAll writes without a
+ * script (one MULTI/EXEC transaction); its tests are here too.
  */
 class RedisBatchScriptTest {
 
@@ -169,5 +172,67 @@ class RedisBatchScriptTest {
     List<Firing> log = await(store.readFirings(1500, 10));
     assertThat(log).extracting(Firing::seq).containsExactly(1501L, 1502L);
     assertThat(log.get(1).id()).isEqualTo("p");
+  }
+
+  @Test
+  void createAllWritesOneRecordAndOneIndexEntryPerTimerInOneTransactionWithoutAScript() {
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      ts.add(timer(String.format("c%05d", i), 50_000 - i));
+    }
+    ts.add(timer("c00007", 1)); // a repeated id: the last one wins, as in putAll
+    redis.command("CONFIG", "RESETSTAT");
+    await(store.createAll(ts));
+
+    String stats = redis.command("INFO", "COMMANDSTATS");
+    assertThat(stats).contains("cmdstat_multi:calls=1,").contains("cmdstat_exec:calls=1,")
+        .contains("cmdstat_zadd:calls=1,").contains("cmdstat_hset:calls=1,").doesNotContain("cmdstat_evalsha");
+    assertThat(zcard()).isEqualTo(hlen()).isEqualTo(2500);
+    List<Timer> listed = listAll();
+    assertThat(listed).hasSize(2500);
+    assertThat(listed.get(0)).isEqualTo(ts.get(2500));
+    assertThat(listed.get(1).id()).isEqualTo("c02499");
+    assertThat(await(store.get("c01234"))).isEqualTo(ts.get(1234));
+  }
+
+  @Test
+  void aCreateAllOverAStoredIdLeavesItsOldEntryWhichListAndLoadAllSkipAndEveryLaterWriteHandlesCorrectly() {
+    await(store.put(timer("x", 100)));
+    await(store.createAll(List.of(timer("x", 900), timer("y", 500)))); // a caller bug: x is stored
+    assertThat(zcard()).as("the old entry of x stays").isEqualTo(3);
+    assertThat(listAll()).extracting(Timer::id).containsExactly("y", "x");
+    assertThat(await(store.list("t1", null, 10)).timers()).extracting(Timer::nextDueAt).containsExactly(500L, 900L);
+    List<Timer> loaded = new ArrayList<>();
+    assertThat(await(store.loadAll(1, b -> {
+      loaded.addAll(b);
+      return io.vertx.core.Future.succeededFuture();
+    }))).isEqualTo(2);
+    assertThat(loaded).extracting(Timer::nextDueAt).containsExactly(500L, 900L);
+    List<FiringResult> rs = await(store.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 900, 901, null))));
+    assertThat(rs.get(0).applied()).isTrue();
+    assertThat(listAll()).extracting(Timer::id).containsExactly("y");
+  }
+
+  @Test
+  void aCommandFailingInsideTheTransactionFailsCreateAllWithRedisErrorCode() {
+    redis.command("SET", "{" + prefix + "}:due", "not a sorted set");
+    Throwable e = failure(store.createAll(List.of(timer("w", 1))));
+    assertThat(e).isInstanceOf(RedisStoreException.class).hasMessageContaining("WRONGTYPE")
+        .hasMessageContaining("createAll");
+  }
+
+  @Test
+  void aTransactionRedisRefusesWhileQueuingIsDiscardedAsAWhole() {
+    await(store.createAll(List.of(timer("before", 1))));
+    redis.command("CONFIG", "SET", "maxmemory", "1");
+    try {
+      Throwable e = failure(store.createAll(List.of(timer("refused", 2))));
+      assertThat(e).isInstanceOf(RedisStoreException.class).isNotInstanceOf(StoreUnavailableException.class)
+          .hasMessageContaining("OOM");
+    } finally {
+      redis.command("CONFIG", "SET", "maxmemory", "0");
+    }
+    assertThat(await(store.get("refused"))).isNull();
+    assertThat(zcard()).isEqualTo(hlen()).isEqualTo(1);
   }
 }

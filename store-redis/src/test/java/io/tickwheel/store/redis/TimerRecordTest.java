@@ -70,4 +70,44 @@ class TimerRecordTest {
     assertThatThrownBy(() -> TimerRecord.decode("bad", "1 2 zz".getBytes(StandardCharsets.US_ASCII)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"bad\"");
   }
+
+  @Test
+  void encodeWritesExactlyTheHeaderAndPayloadSegmentForExtremeAndRandomValues() {
+    long[] edge = {0, 1, -1, 9, 10, 99, 100, -10, Long.MAX_VALUE, Long.MIN_VALUE, 1_700_000_000_123L};
+    java.util.Random rnd = new java.util.Random(42);
+    List<Timer> ts = new ArrayList<>();
+    for (long a : edge) {
+      for (long b : edge) {
+        ts.add(new Timer("i", "tp", Kind.ONCE, a, b, a, Misfire.SKIP, null, b, a, b, a));
+      }
+    }
+    for (int i = 0; i < 1000; i++) {
+      long x = rnd.nextLong() >> rnd.nextInt(64);
+      ts.add(new Timer("i" + i, i % 2 == 0 ? "top.ic" : "tópico☃", Kind.values()[i % 3], x, -x, i, Misfire.values()[i % 3],
+          i % 3 == 0 ? null : "{\"v\":\"é" + i + "\"}", x / 3, x ^ i, i, x));
+    }
+    for (Timer t : ts) {
+      String segment = t.payload() == null ? "N" : "P" + t.payload();
+      assertThat(TimerRecord.encode(t)).as("%s", t)
+          .isEqualTo((TimerRecord.header(t) + "\n" + segment).getBytes(StandardCharsets.UTF_8));
+      assertThat(TimerRecord.decode(t.id(), TimerRecord.encode(t))).isEqualTo(t);
+    }
+  }
+
+  @Test
+  void memberBytesAreTheMemberStringsUtf8Bytes() {
+    for (long due : new long[] {Long.MIN_VALUE, -1, 0, 42, Long.MAX_VALUE}) {
+      assertThat(TimerRecord.member(due, "a.b:c-1".getBytes(StandardCharsets.UTF_8)))
+          .isEqualTo(TimerRecord.member(due, "a.b:c-1").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void anIndexEntryBelongsToItsTimerOnlyAtItsCurrentDueTime() {
+    Timer t = new Timer("x1", "tp", Kind.ONCE, 1, 0, 0, Misfire.FIRE_ONCE, null, 0, 500, 0, 1);
+    assertThat(TimerRecord.isMemberOf(TimerRecord.member(500, "x1"), t)).isTrue();
+    assertThat(TimerRecord.isMemberOf(TimerRecord.member(400, "x1"), t)).isFalse();
+    assertThat(TimerRecord.isMemberOf(TimerRecord.member(500, "x"), t)).isFalse();
+    assertThat(TimerRecord.isMemberOf(TimerRecord.member(500, "yx1"), t)).isFalse();
+  }
 }

@@ -18,6 +18,7 @@ import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 import io.vertx.redis.client.impl.types.ErrorType;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The store's one pipelined connection to Redis: sending, per-call timeouts, completion on the caller's context,
@@ -51,6 +54,9 @@ public final class RedisLink {
   /** Redis error codes that mean "not reachable now, retry later". */
   private static final Set<String> UNAVAILABLE_CODES = Set.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN",
       "TRYAGAIN", "READONLY", "NOAUTH", "NOREPLICAS", "MISCONF", "NOPERM", "WRONGPASS", "MOVED", "ASK");
+
+  /** One command's error in a failed batch's message: {@code [index] CODE}. */
+  private static final Pattern BATCH_ERROR = Pattern.compile("\\[\\d+\\]\\s*([A-Z]+)");
 
   /** The most commands in flight on the connection; more fail with {@link StoreUnavailableException}. */
   static final int MAX_IN_FLIGHT = 65_536;
@@ -164,6 +170,50 @@ public final class RedisLink {
     return p.promise.future();
   }
 
+  /**
+   * Runs {@code commands} as one transaction: {@code MULTI}, the commands, {@code EXEC}, handed to the client as one
+   * batch (written to the socket together, so calls from other threads cannot interleave; on a Cluster the batch goes
+   * to the one master of the commands' slot). Redis runs the commands back to back with nothing in between, and an
+   * AOF holds them as one unit (a transaction cut off by a crash is dropped at load). {@code map} gets {@code EXEC}'s
+   * reply (one entry per command). A command Redis refuses while queuing ({@code OOM}, wrong arity, …) discards the
+   * whole transaction; an error while executing (only {@code WRONGTYPE} for the commands used here: a foreign key
+   * under the prefix) fails the call, but the other commands of the transaction have run (as in a Lua script that
+   * fails half way).
+   */
+  public <T> Future<T> transaction(List<Request> commands, String what, Function<Response, T> map) {
+    List<Request> batch = new ArrayList<>(commands.size() + 2);
+    batch.add(Request.cmd(Command.MULTI));
+    batch.addAll(commands);
+    batch.add(Request.cmd(Command.EXEC));
+    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map, what);
+    RedisConnection c = admit(p);
+    if (c != null) {
+      c.batch(batch).onComplete(ar -> {
+        if (ar.failed()) {
+          p.settle(Future.failedFuture(ar.cause()));
+          return;
+        }
+        Response exec = ar.result().get(ar.result().size() - 1);
+        Throwable err = execError(exec);
+        p.settle(err == null ? Future.succeededFuture(exec) : Future.failedFuture(err));
+      });
+    }
+    return p.promise.future();
+  }
+
+  /** The first error in an {@code EXEC} reply, or {@code null}. */
+  private static Throwable execError(Response exec) {
+    if (exec == null) {
+      return ErrorType.create("EXECABORT the transaction was discarded");
+    }
+    for (Response r : exec) {
+      if (r != null && r.type() == ResponseType.ERROR) {
+        return r instanceof Throwable t ? t : ErrorType.create(r.toString());
+      }
+    }
+    return null;
+  }
+
   private static Request evalRequest(Script script, List<String> keys, List<?> args) {
     Request req = Request.cmd(Command.EVALSHA).arg(script.sha()).arg(keys.size());
     for (String k : keys) {
@@ -208,9 +258,7 @@ public final class RedisLink {
     }
     if (t instanceof ErrorType e) {
       String msg = String.valueOf(e.getMessage());
-      int sp = msg.indexOf(' ');
-      String code = sp > 0 ? msg.substring(0, sp) : msg;
-      if (UNAVAILABLE_CODES.contains(code)) {
+      if (unavailableCode(msg)) {
         return new StoreUnavailableException(where + " is unavailable for " + what + ": " + msg, null);
       }
       return new RedisStoreException(where + " failed " + what + ": " + msg, null);
@@ -219,6 +267,24 @@ public final class RedisLink {
       lastError = describe(t);
     }
     return new StoreUnavailableException(where + " is unavailable for " + what + ": " + describe(t), t);
+  }
+
+  /**
+   * Whether the error code of {@code msg} means "unreachable now". A failed batch (a transaction) reports its
+   * commands' errors as lines {@code ERR [index] CODE message}: any of those codes counts.
+   */
+  static boolean unavailableCode(String msg) {
+    int sp = msg.indexOf(' ');
+    if (UNAVAILABLE_CODES.contains(sp > 0 ? msg.substring(0, sp) : msg)) {
+      return true;
+    }
+    Matcher m = BATCH_ERROR.matcher(msg);
+    while (m.find()) {
+      if (UNAVAILABLE_CODES.contains(m.group(1))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String describe(Throwable t) {

@@ -48,6 +48,24 @@ public final class TimerRecord {
     return dueHex(due) + id;
   }
 
+  /** The member of a due index as bytes: {@code dueHex(due)} followed by {@code id} (the id's UTF-8 bytes). */
+  public static byte[] member(long due, byte[] id) {
+    byte[] m = new byte[16 + id.length];
+    long u = due ^ Long.MIN_VALUE;
+    for (int i = 15; i >= 0; i--) {
+      m[i] = (byte) HEX[(int) (u & 0xf)];
+      u >>>= 4;
+    }
+    System.arraycopy(id, 0, m, 16, id.length);
+    return m;
+  }
+
+  /** Whether {@code member} is the due-index entry of {@code t} (its id and its current due time). */
+  public static boolean isMemberOf(String member, Timer t) {
+    return member.length() == 16 + t.id().length() && member.endsWith(t.id())
+        && member.startsWith(dueHex(t.nextDueAt()));
+  }
+
   /** The id in a due-index member. */
   public static String idOfMember(String member) {
     return member.substring(16);
@@ -91,18 +109,99 @@ public final class TimerRecord {
         .toString();
   }
 
-  /** The whole value of {@code t}, payload included. */
+  /**
+   * The whole value of {@code t}, payload included: the bytes of {@code header(t) + "\n" + (N | P payload)}, written
+   * straight into one array (no intermediate strings; this runs for every created timer).
+   */
   public static byte[] encode(Timer t) {
-    byte[] h = header(t).getBytes(StandardCharsets.US_ASCII);
+    String topic = t.topic();
+    byte[] tb = isAscii(topic) ? null : topic.getBytes(StandardCharsets.UTF_8);
+    int topicLen = tb == null ? topic.length() : tb.length;
     byte[] p = t.payload() == null ? null : t.payload().getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[h.length + 2 + (p == null ? 0 : p.length)];
-    System.arraycopy(h, 0, out, 0, h.length);
-    out[h.length] = '\n';
-    out[h.length + 1] = (byte) (p == null ? 'N' : 'P');
+    int kind = t.kind().ordinal();
+    int misfire = t.misfire().ordinal();
+    int len = digits(t.generation()) + digits(t.firings()) + 16 + topicLen + digits(kind) + digits(misfire)
+        + digits(t.delayMs()) + digits(t.periodMs()) + digits(t.maxFirings()) + digits(t.createdAt())
+        + 9 + 2 + (p == null ? 0 : p.length);
+    byte[] out = new byte[len];
+    int i = putLong(out, 0, t.generation());
+    out[i++] = ' ';
+    i = putLong(out, i, t.firings());
+    out[i++] = ' ';
+    long u = t.nextDueAt() ^ Long.MIN_VALUE;
+    for (int k = i + 15; k >= i; k--) {
+      out[k] = (byte) HEX[(int) (u & 0xf)];
+      u >>>= 4;
+    }
+    i += 16;
+    out[i++] = ' ';
+    if (tb == null) {
+      for (int k = 0; k < topicLen; k++) {
+        out[i++] = (byte) topic.charAt(k);
+      }
+    } else {
+      System.arraycopy(tb, 0, out, i, tb.length);
+      i += tb.length;
+    }
+    out[i++] = ' ';
+    i = putLong(out, i, kind);
+    out[i++] = ' ';
+    i = putLong(out, i, misfire);
+    out[i++] = ' ';
+    i = putLong(out, i, t.delayMs());
+    out[i++] = ' ';
+    i = putLong(out, i, t.periodMs());
+    out[i++] = ' ';
+    i = putLong(out, i, t.maxFirings());
+    out[i++] = ' ';
+    i = putLong(out, i, t.createdAt());
+    out[i++] = '\n';
+    out[i++] = (byte) (p == null ? 'N' : 'P');
     if (p != null) {
-      System.arraycopy(p, 0, out, h.length + 2, p.length);
+      System.arraycopy(p, 0, out, i, p.length);
     }
     return out;
+  }
+
+  private static boolean isAscii(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The number of characters of {@code Long.toString(v)}. */
+  static int digits(long v) {
+    if (v < 0) {
+      return v == Long.MIN_VALUE ? 20 : 1 + digits(-v);
+    }
+    int n = 1;
+    while (v >= 10) {
+      v /= 10;
+      n++;
+    }
+    return n;
+  }
+
+  /** Writes {@code Long.toString(v)} as ASCII at {@code b[at]}; returns the index after it. */
+  static int putLong(byte[] b, int at, long v) {
+    if (v == Long.MIN_VALUE) {
+      byte[] min = Long.toString(v).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(min, 0, b, at, min.length);
+      return at + min.length;
+    }
+    if (v < 0) {
+      b[at++] = '-';
+      v = -v;
+    }
+    int end = at + digits(v);
+    for (int k = end - 1; k >= at; k--) {
+      b[k] = (byte) ('0' + (int) (v % 10));
+      v /= 10;
+    }
+    return end;
   }
 
   /** The payload in a payload segment ({@code N} or {@code P...}), or {@code null}. */
@@ -130,7 +229,7 @@ public final class TimerRecord {
       long gen = c.nextLong();
       long firings = c.nextLong();
       long due = parseDueHex(c.nextToken());
-      String topic = c.nextToken();
+      String topic = c.nextUtf8Token();
       Kind kind = KINDS[(int) c.nextLong()];
       Misfire misfire = MISFIRES[(int) c.nextLong()];
       long delay = c.nextLong();
@@ -157,6 +256,14 @@ public final class TimerRecord {
     }
 
     String nextToken() {
+      return nextToken(StandardCharsets.US_ASCII);
+    }
+
+    String nextUtf8Token() {
+      return nextToken(StandardCharsets.UTF_8);
+    }
+
+    private String nextToken(java.nio.charset.Charset cs) {
       int start = pos;
       while (pos < b.length && b[pos] != ' ' && b[pos] != '\n') {
         pos++;
@@ -164,7 +271,7 @@ public final class TimerRecord {
       if (pos == start) {
         throw new IllegalArgumentException("empty field at byte " + start);
       }
-      String s = new String(b, start, pos - start, StandardCharsets.US_ASCII);
+      String s = new String(b, start, pos - start, cs);
       pos++; // skip the separator
       return s;
     }
