@@ -83,7 +83,7 @@ class TimerRecordTest {
     }
     for (int i = 0; i < 1000; i++) {
       long x = rnd.nextLong() >> rnd.nextInt(64);
-      ts.add(new Timer("i" + i, i % 2 == 0 ? "top.ic" : "tópico☃", Kind.values()[i % 3], x, -x, i, Misfire.values()[i % 3],
+      ts.add(new Timer("i" + i, i % 2 == 0 ? "top.ic" : "other_topic-2", Kind.values()[i % 3], x, -x, i, Misfire.values()[i % 3],
           i % 3 == 0 ? null : "{\"v\":\"é" + i + "\"}", x / 3, x ^ i, i, x));
     }
     for (Timer t : ts) {

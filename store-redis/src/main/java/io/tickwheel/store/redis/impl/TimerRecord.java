@@ -3,6 +3,7 @@ package io.tickwheel.store.redis.impl;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.Topics;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -51,13 +52,18 @@ public final class TimerRecord {
   /** The member of a due index as bytes: {@code dueHex(due)} followed by {@code id} (the id's UTF-8 bytes). */
   public static byte[] member(long due, byte[] id) {
     byte[] m = new byte[16 + id.length];
-    long u = due ^ Long.MIN_VALUE;
-    for (int i = 15; i >= 0; i--) {
-      m[i] = (byte) HEX[(int) (u & 0xf)];
-      u >>>= 4;
-    }
+    putDueHex(m, 0, due);
     System.arraycopy(id, 0, m, 16, id.length);
     return m;
+  }
+
+  /** Writes {@link #dueHex dueHex(due)} as 16 ASCII bytes at {@code b[at]}. */
+  private static void putDueHex(byte[] b, int at, long due) {
+    long u = due ^ Long.MIN_VALUE;
+    for (int k = at + 15; k >= at; k--) {
+      b[k] = (byte) HEX[(int) (u & 0xf)];
+      u >>>= 4;
+    }
   }
 
   /** Whether {@code member} is the due-index entry of {@code t} (its id and its current due time). */
@@ -114,9 +120,8 @@ public final class TimerRecord {
    * straight into one array (no intermediate strings; this runs for every created timer).
    */
   public static byte[] encode(Timer t) {
-    String topic = t.topic();
-    byte[] tb = isAscii(topic) ? null : topic.getBytes(StandardCharsets.UTF_8);
-    int topicLen = tb == null ? topic.length() : tb.length;
+    String topic = t.topic();      // [A-Za-z0-9._-]: one byte per char
+    int topicLen = topic.length();
     byte[] p = t.payload() == null ? null : t.payload().getBytes(StandardCharsets.UTF_8);
     int kind = t.kind().ordinal();
     int misfire = t.misfire().ordinal();
@@ -128,20 +133,11 @@ public final class TimerRecord {
     out[i++] = ' ';
     i = putLong(out, i, t.firings());
     out[i++] = ' ';
-    long u = t.nextDueAt() ^ Long.MIN_VALUE;
-    for (int k = i + 15; k >= i; k--) {
-      out[k] = (byte) HEX[(int) (u & 0xf)];
-      u >>>= 4;
-    }
+    putDueHex(out, i, t.nextDueAt());
     i += 16;
     out[i++] = ' ';
-    if (tb == null) {
-      for (int k = 0; k < topicLen; k++) {
-        out[i++] = (byte) topic.charAt(k);
-      }
-    } else {
-      System.arraycopy(tb, 0, out, i, tb.length);
-      i += tb.length;
+    for (int k = 0; k < topicLen; k++) {
+      out[i++] = (byte) topic.charAt(k);
     }
     out[i++] = ' ';
     i = putLong(out, i, kind);
@@ -161,15 +157,6 @@ public final class TimerRecord {
       System.arraycopy(p, 0, out, i, p.length);
     }
     return out;
-  }
-
-  private static boolean isAscii(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) >= 0x80) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The number of characters of {@code Long.toString(v)}. */
@@ -229,7 +216,7 @@ public final class TimerRecord {
       long gen = c.nextLong();
       long firings = c.nextLong();
       long due = parseDueHex(c.nextToken());
-      String topic = c.nextUtf8Token();
+      String topic = Topics.canonical(c.nextToken());
       Kind kind = KINDS[(int) c.nextLong()];
       Misfire misfire = MISFIRES[(int) c.nextLong()];
       long delay = c.nextLong();
@@ -256,14 +243,6 @@ public final class TimerRecord {
     }
 
     String nextToken() {
-      return nextToken(StandardCharsets.US_ASCII);
-    }
-
-    String nextUtf8Token() {
-      return nextToken(StandardCharsets.UTF_8);
-    }
-
-    private String nextToken(java.nio.charset.Charset cs) {
       int start = pos;
       while (pos < b.length && b[pos] != ' ' && b[pos] != '\n') {
         pos++;
@@ -271,7 +250,7 @@ public final class TimerRecord {
       if (pos == start) {
         throw new IllegalArgumentException("empty field at byte " + start);
       }
-      String s = new String(b, start, pos - start, cs);
+      String s = new String(b, start, pos - start, StandardCharsets.US_ASCII);
       pos++; // skip the separator
       return s;
     }
