@@ -37,6 +37,16 @@ public interface TimerStore {
   /** A short name for logs and metrics: {@code memory}, {@code rocksdb}, {@code redis}. */
   String name();
 
+  /**
+   * Whether this store keeps the very {@link Timer} objects it is given, payload included, on the Java heap (the
+   * memory store). The server then puts the same object in its wheel instead of a payload-less copy: the payload is
+   * held anyway, and one object less per pending timer is about 90 bytes of heap and one allocation less per write.
+   * Callers must not assume it: the default is {@code false}.
+   */
+  default boolean keepsTimersOnHeap() {
+    return false;
+  }
+
   /** Creates or replaces the timer with {@code t.id()}, payload included. */
   Future<Void> put(Timer t);
 

@@ -1,14 +1,25 @@
 package io.tickwheel.server.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tickwheel.server.ApiException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.json.jackson.JacksonCodec;
+import java.io.IOException;
 import io.vertx.ext.web.RoutingContext;
 
 /** Reads a request body (already limited to 1 MiB by the body handler) as a JSON object. Stateless. */
 final class JsonBodies {
+
+  /**
+   * Vert.x's own parser settings (comments allowed, Jackson's default limits), used on the body's bytes: Vert.x's
+   * {@code Json.decodeValue(Buffer)} reads through an {@code InputStream} over the buffer, which was a third of the
+   * decoding time of a single-timer POST (encoding detection and stream reads for a 100-byte body).
+   */
+  private static final JsonFactory FACTORY = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
 
   private JsonBodies() {}
 
@@ -32,7 +43,7 @@ final class JsonBodies {
     }
     Object v;
     try {
-      v = Json.decodeValue(b);
+      v = decode(b);
     } catch (DecodeException e) {
       throw ApiException.invalid(null, "the body is not valid JSON: " + firstLine(e.getMessage()));
     } catch (RuntimeException e) {
@@ -42,6 +53,22 @@ final class JsonBodies {
       throw ApiException.invalid(null, "the body must be a JSON object, was " + kind(v));
     }
     return o;
+  }
+
+  /**
+   * Decodes a JSON value exactly as {@code Json.decodeValue(Buffer)} does ({@code JsonObject}, {@code JsonArray},
+   * {@code String}, {@code Number}, {@code Boolean} or {@code null}; trailing tokens rejected), from the buffer's bytes.
+   *
+   * @throws DecodeException if it is not valid JSON
+   */
+  static Object decode(Buffer b) {
+    JsonParser p;
+    try {
+      p = FACTORY.createParser(b.getBytes());
+    } catch (IOException e) {
+      throw new DecodeException("Failed to decode: " + e.getMessage(), e);
+    }
+    return JacksonCodec.fromParser(p, Object.class);      // closes the parser
   }
 
   private static String firstLine(String m) {

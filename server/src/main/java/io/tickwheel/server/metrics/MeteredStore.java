@@ -37,6 +37,11 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
+  public boolean keepsTimersOnHeap() {
+    return store.keepsTimersOnHeap();
+  }
+
+  @Override
   public Future<Void> put(Timer t) {
     long t0 = System.nanoTime();
     return done("put", t0, store.put(t));

@@ -34,7 +34,9 @@ import java.util.function.LongSupplier;
  * loop); futures complete there. Nothing blocks: the store is asynchronous.
  *
  * <h2>State</h2>
- * The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every stored timer, keyed by id.
+ * The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every stored timer, keyed by id (with a
+ * store that keeps its timers on the heap, the stored object itself: {@link TimerStore#keepsTimersOnHeap()}). The
+ * wheel's copy is never the source of a payload: firings and reads take it from the store.
  * While an operation works on an id (a write from the API, or the recording of its firing) the id is
  * <em>held</em> ({@link IdLocks}) and its timer is out of the wheel; operations on one id run one after the other.
  * So a timer whose firing is being recorded cannot be fired again, and a DELETE/PUT/touch that arrives meanwhile
@@ -124,6 +126,8 @@ public final class Scheduler {
   private final Vertx vertx;
   private final Context owner;
   private final TimerStore store;
+  /** {@link TimerStore#keepsTimersOnHeap()}: the wheel keeps the stored objects rather than payload-less copies. */
+  private final boolean heapStore;
   private final LongSupplier clock;
   private final Options opts;
   private final Metrics metrics;
@@ -157,6 +161,7 @@ public final class Scheduler {
     this.vertx = vertx;
     this.owner = owner;
     this.store = store;
+    this.heapStore = store.keepsTimersOnHeap();
     this.clock = clock;
     this.opts = opts;
     this.metrics = metrics;
@@ -181,7 +186,7 @@ public final class Scheduler {
   public Future<Long> recover() {
     return store.loadAll(opts.recoveryBatch(), batch -> onOwner(() -> {
       for (Timer t : batch) {
-        Timer lean = t.withoutPayload();
+        Timer lean = wheelCopy(t);
         wheel.schedule(lean.id(), lean.nextDueAt(), lean);
       }
     })).onSuccess(n -> {
@@ -636,7 +641,7 @@ public final class Scheduler {
 
   /** Puts a timer's lean copy in the wheel and wakes up earlier if it is due before the armed wake-up. */
   private void arm(Timer t) {
-    Timer lean = t.withoutPayload();
+    Timer lean = wheelCopy(t);
     wheel.schedule(lean.id(), lean.nextDueAt(), lean);
     if (lean.nextDueAt() < wakeAt && opts.drive() && ready) {
       if (lean.nextDueAt() <= now()) {
@@ -645,6 +650,14 @@ public final class Scheduler {
         armWakeup();
       }
     }
+  }
+
+  /**
+   * What the wheel keeps of a stored timer: the payload-less copy, or the timer itself when the store keeps that very
+   * object on the heap anyway ({@link TimerStore#keepsTimersOnHeap()}, the memory store).
+   */
+  private Timer wheelCopy(Timer t) {
+    return heapStore ? t : t.withoutPayload();
   }
 
   private void armWakeup() {

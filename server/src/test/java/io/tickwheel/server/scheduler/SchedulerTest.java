@@ -11,6 +11,7 @@ import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.store.memory.MemoryTimerStore;
 import io.tickwheel.server.ApiException;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.testing.BlockedThreadGuard;
@@ -91,6 +92,31 @@ class SchedulerTest {
 
   Timer stored(String id) {
     return on(ctx, () -> store.get(id));
+  }
+
+  @Test
+  void aStoreThatKeepsTimersOffTheHeapGetsAPayloadLessCopyInTheWheel() {
+    Timer t = create("{\"id\":\"a\",\"delayMs\":1000,\"payload\":{\"x\":1}}");
+    Timer inWheel = on(ctx, () -> Future.succeededFuture(scheduler.wheel().get("a")));
+    assertThat(inWheel.payload()).isNull();
+    assertThat(inWheel).isEqualTo(t.withoutPayload());
+  }
+
+  @Test
+  void theMemoryStoreSharesItsTimerObjectWithTheWheelAndFiringsStillCarryThePayloadAfterATouch() {
+    MemoryTimerStore mem = new MemoryTimerStore();
+    Scheduler s = new Scheduler(vertx, ctx, mem, clock::get, Scheduler.Options.defaults(TICK).withDrive(false),
+        new Metrics());
+    s.onFiring(fired::add);
+    on(ctx, s::recover);
+    on(ctx, () -> s.create(spec("{\"id\":\"m\",\"delayMs\":1000,\"payload\":{\"x\":2}}")));
+    Timer inWheel = on(ctx, () -> Future.succeededFuture(s.wheel().get("m")));
+    assertThat(inWheel).isSameAs(on(ctx, () -> mem.get("m")));
+    on(ctx, () -> s.touch("m", 500L));
+    clock.set(T0 + 500);
+    on(ctx, s::drain);
+    assertThat(fired).extracting(Firing::id, Firing::payload).containsExactly(org.assertj.core.groups.Tuple.tuple("m", "{\"x\":2}"));
+    assertThat(s.pending()).isZero();
   }
 
   @Test

@@ -48,6 +48,12 @@ public final class MemoryTimerStore implements TimerStore {
     return "memory";
   }
 
+  /** {@code true}: every timer given is kept as is. */
+  @Override
+  public boolean keepsTimersOnHeap() {
+    return true;
+  }
+
   @Override
   public synchronized Future<Void> put(Timer t) {
     if (closed) {
