@@ -3,11 +3,15 @@
 # POST /v1/timers (one timer per request) and POST /v1/timers/batch (1,000 timers per request).
 #
 # Each round starts a fresh server from server/target/tickwheel.jar, warms it up, then runs the three loads back to
-# back (so they share the machine's conditions of that half-minute), then stops the server. The summary prints
+# back (so they share the machine's conditions of that half-minute), then stops the server. Nothing is deleted in
+# between, so each load runs on top of the timers created before it: column pending@0 shows how many (after the
+# warm-up, typically 3-4 million for the POST load). The summary prints
 # every round and the median of the rounds. Timers are due in 1 h: nothing fires during a run.
 #
 # Usage: bench/wrk/run.sh [--store memory|rocksdb|redis] [--rounds 3] [--duration 10s] [--warmup 10s] [--port 8089]
-#                         [--connections 64] [--batch-connections 8] [--batch-size 1000] [--jar PATH]
+#                         [--connections 64] [--batch-connections 8] [--batch-size 1000] [--jar PATH] [--split]
+# --split measures the batch load on a second fresh server warmed with batches only, so the POST load runs on top of
+# its own warm-up's timers (about half a million) rather than also the batch warm-up's millions.
 # --store redis starts a private redis-server (no persistence, port = --port + 1000, its files in the temporary
 # directory) and empties it before every round; the machine's shared Redis is never touched. Its CPU time per
 # request (per timer for the batch) is printed too (column redis-us/tmr; 0 for the other stores).
@@ -15,7 +19,7 @@
 # Needs: wrk on the PATH, and the jar: mvn -q -DskipTests package (at the repository root).
 set -euo pipefail
 
-JAR= STORE=memory ROUNDS=3 DURATION=10s WARMUP=10s PORT=8089 CONNS=64 BCONNS=8 BSIZE=1000
+SPLIT=0 JAR= STORE=memory ROUNDS=3 DURATION=10s WARMUP=10s PORT=8089 CONNS=64 BCONNS=8 BSIZE=1000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --store) STORE=$2; shift 2 ;;
@@ -27,6 +31,7 @@ while [[ $# -gt 0 ]]; do
     --batch-connections) BCONNS=$2; shift 2 ;;
     --batch-size) BSIZE=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
+    --split) SPLIT=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -117,27 +122,41 @@ run() {
   ' "$WORK/$name.txt"
 }
 
+# pending timers in the server now (GET /v1/wheel): each load is measured on top of those the loads before it created
+pending() { curl -s "$URL/v1/wheel" | sed -E 's/.*"pending":([0-9]+).*/\1/'; }
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "tickwheel wrk bench: store=$STORE rounds=$ROUNDS duration=$DURATION connections=$CONNS" \
+echo "tickwheel wrk bench: store=$STORE rounds=$ROUNDS split=$SPLIT duration=$DURATION connections=$CONNS" \
   "batch=${BSIZE}x$BCONNS conns, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' round load req/s timers/s p50 p99 cpu-us/timer redis-us/tmr non-2xx
+printf '%-6s %-9s %12s %12s %9s %9s %12s %12s %10s  %s\n' round load req/s timers/s p50 p99 cpu-us/timer redis-us/tmr pending@0 \
+  non-2xx
 HEALTH=() POST=() BATCH=() HCPU=() PCPU=() BCPU=() PRCPU=() BRCPU=()
 for r in $(seq 1 "$ROUNDS"); do
   start_server
   run warm-post "$WARMUP" "$CONNS" -s "$HERE/post.lua" "$URL" >/dev/null
-  run warm-batch "$WARMUP" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE" >/dev/null
+  if [[ $SPLIT == 0 ]]; then
+    run warm-batch "$WARMUP" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE" >/dev/null
+  fi
+  hn=$(pending)
   read -r h hp50 hp99 hcpu hrcpu hbad < <(run health "$DURATION" "$CONNS" "$URL/health")
+  pn=$(pending)
   read -r p pp50 pp99 pcpu prcpu pbad < <(run post "$DURATION" "$CONNS" -s "$HERE/post.lua" "$URL")
+  if [[ $SPLIT == 1 ]]; then
+    stop_server
+    start_server
+    run warm-batch "$WARMUP" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE" >/dev/null
+  fi
+  bn=$(pending)
   read -r b bp50 bp99 bcpu brcpu bbad < <(run batch "$DURATION" "$BCONNS" -s "$HERE/batch.lua" "$URL" -- "$BSIZE")
   stop_server
   bt=$(awk -v b="$b" -v s="$BSIZE" 'BEGIN { printf "%.0f", b * s }')
   bcpu=$(awk -v c="$bcpu" -v s="$BSIZE" 'BEGIN { printf "%.2f", c / s }')
   brcpu=$(awk -v c="$brcpu" -v s="$BSIZE" 'BEGIN { printf "%.2f", c / s }')
-  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' "$r" health "$h" "$h" "$hp50" "$hp99" "$hcpu" "$hrcpu" "$hbad"
-  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' "$r" post "$p" "$p" "$pp50" "$pp99" "$pcpu" "$prcpu" "$pbad"
-  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s  %s\n' "$r" batch "$b" "$bt" "$bp50" "$bp99" "$bcpu" "$brcpu" "$bbad"
+  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s %10s  %s\n' "$r" health "$h" "$h" "$hp50" "$hp99" "$hcpu" "$hrcpu" "$hn" "$hbad"
+  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s %10s  %s\n' "$r" post "$p" "$p" "$pp50" "$pp99" "$pcpu" "$prcpu" "$pn" "$pbad"
+  printf '%-6s %-9s %12s %12s %9s %9s %12s %12s %10s  %s\n' "$r" batch "$b" "$bt" "$bp50" "$bp99" "$bcpu" "$brcpu" "$bn" "$bbad"
   HEALTH+=("$h") POST+=("$p") BATCH+=("$bt") HCPU+=("$hcpu") PCPU+=("$pcpu") BCPU+=("$bcpu") PRCPU+=("$prcpu")
   BRCPU+=("$brcpu")
 done
