@@ -26,7 +26,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>Usage: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.WheelBenchReport [options]}
  * (or {@code bench/run-wheel-bench.sh [options]}, which builds first). Options:
  * <ul>
- *   <li>{@code --workloads REGEX} benchmark methods to run (default {@code schedule|cancel|churn|expireDrain})</li>
+ *   <li>{@code --workloads LIST} benchmark methods to run, a comma list or a regex (default
+ *       {@code schedule,cancel,churn,expireDrain})</li>
  *   <li>{@code --peers a,b} peers to run (default all; ours is always included)</li>
  *   <li>{@code --pending 10000,1000000} pending sizes (default both)</li>
  *   <li>{@code --warmup N}, {@code --iterations N}, {@code --time MS} JMH iterations and their length</li>
@@ -216,7 +217,7 @@ public final class WheelBenchReport {
         }
         String v = args[++i];
         switch (a) {
-          case "--workloads" -> o.workloads = v;
+          case "--workloads" -> o.workloads = v.replace(',', '|');     // a comma list or a regex
           case "--peers" -> {
             List<String> ps = new ArrayList<>(List.of(OURS));
             for (String p : v.split(",")) {
@@ -255,7 +256,7 @@ public final class WheelBenchReport {
     }
 
     private static IllegalArgumentException usage(String message) {
-      return new IllegalArgumentException(message + " (options: --workloads REGEX --peers a,b --pending n,m "
+      return new IllegalArgumentException(message + " (options: --workloads a,b|REGEX --peers a,b --pending n,m "
           + "--warmup N --iterations N --time MS --prof NAME --bytes-timers N --log FILE)");
     }
   }
