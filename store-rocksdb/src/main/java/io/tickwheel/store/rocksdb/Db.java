@@ -14,9 +14,11 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.Env;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
+import org.rocksdb.Priority;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -71,6 +73,7 @@ final class Db {
     Path dir = o.getDataDir().toAbsolutePath().normalize();
     checkDirectory(dir);
     RocksDB.loadLibrary();
+    lowerCompactionPriority();
     List<RocksObject> res = new ArrayList<>();
     try {
       Cache cache = add(res, new LRUCache(o.getBlockCacheBytes()));
@@ -112,6 +115,20 @@ final class Db {
       closeAll(res);
       throw e;
     }
+  }
+
+  /**
+   * Runs RocksDB's compaction threads (its LOW pool, shared by every database of the process) at the lowest CPU
+   * priority ({@code nice 19}; their I/O priority is left alone). Compaction is background work that may wait;
+   * the event loop, the writer thread and the flushes (HIGH pool, left alone) are what a firing waits for. On a
+   * small machine the compaction after a bulk load otherwise competes for a core with the wheel's event loop for
+   * seconds (see the lateness A/B in store-rocksdb/README.md). Under a sustained write overload compaction then
+   * falls behind and RocksDB's own write slowdown pushes back on writers, which is the intended order of
+   * priorities. Idempotent.
+   */
+  private static void lowerCompactionPriority() {
+    Env env = Env.getDefault();
+    env.lowerThreadPoolCPUPriority(Priority.LOW);
   }
 
   private static ColumnFamilyOptions family(Cache cache, BloomFilter bloom, long writeBuffer) {
