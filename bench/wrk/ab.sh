@@ -55,6 +55,6 @@ for r in $(seq 1 "$ROUNDS"); do
     rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
     n=$(awk '/ requests in / { print $1 }' <<<"$out")
     printf '%-6s %-40s %12s %14s\n' "$r" "$jar" "$rps" \
-      "$(awk -v t=$((c1 - c0)) -v n="$n" -v tck="$TCK" 'BEGIN { printf "%.1f", n > 0 ? t * 1e6 / tck / n : 0 }')"
+      "$(awk -v t=$((c1 - c0)) -v n="$n" -v tck="$TCK" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / tck / n : 0) }')"
   done
 done
