@@ -17,7 +17,10 @@ import java.util.Map;
  *
  * <p>Throughput caps by time, so that one preset is fair to targets thousands of times apart: {@code --warmup-ms W}
  * ends the single-schedule warm-up after W ms even if fewer than {@code --warmup} were sent, and
- * {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
+ * {@code --lateness-warmup-ms W} (default 3000): the unmeasured warm-up of the lateness stream, and of the heartbeat's
+ * touch path (touches of a separate set of keys at the heartbeat's rate).
+ *
+ * <p>{@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
  * (batch: 4 × timers) were sent; the rate is then over what was sent. 0 (the default): counts only.
  *
  * <p>{@code --client-loops N} (default: the client's cores, at most 2): event loops of tickwheel's HTTP client, each
@@ -163,7 +166,8 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  lateness: pending=" + pending + " firing-rate=" + firingRate + "/s window-ms=" + windowMs
         + " lateness-warmup-ms=" + latenessWarmupMs + "\n"
         + "  burst: burst=" + burst + "\n"
-        + "  heartbeat: keys=" + keys + " duration-s=" + durationS + " heartbeat-delay-ms=" + heartbeatDelayMs + "\n"
+        + "  heartbeat: keys=" + keys + " duration-s=" + durationS + " heartbeat-delay-ms=" + heartbeatDelayMs
+        + " warm-up-ms=" + latenessWarmupMs + " (--lateness-warmup-ms)\n"
         + "  recovery: pending=" + pending + "\n"
         + "  server jvm flags (" + ServerProcess.JAVA_OPTS_ENV + "): " + ServerProcess.serverJavaOpts() + "\n"
         + "  client: jvm=" + System.getProperty("java.version") + " cores=" + Runtime.getRuntime().availableProcessors()
