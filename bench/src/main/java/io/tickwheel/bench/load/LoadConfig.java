@@ -17,11 +17,11 @@ import java.util.Map;
  *
  * <p>Throughput caps by time, so that one preset is fair to targets thousands of times apart: {@code --warmup-ms W}
  * ends the single-schedule warm-up after W ms even if fewer than {@code --warmup} were sent, and
- * {@code --lateness-warmup-ms W} (default 3000): the unmeasured warm-up of the lateness stream, and of the heartbeat's
- * touch path (touches of a separate set of keys at the heartbeat's rate).
- *
- * <p>{@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
+ * {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
  * (batch: 4 × timers) were sent; the rate is then over what was sent. 0 (the default): counts only.
+ *
+ * <p>{@code --lateness-warmup-ms W} (default 3000): the unmeasured warm-up of the lateness stream, and of the
+ * heartbeat's touch path (touches of a separate set of keys at the heartbeat's rate).
  *
  * <p>{@code --client-loops N} (default: the client's cores, at most 2): event loops of tickwheel's HTTP client, each
  * with its own pool; they share the {@code --concurrency} connections, so tickwheel never gets more requests in flight
