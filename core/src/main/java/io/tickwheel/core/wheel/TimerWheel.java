@@ -385,7 +385,7 @@ public final class TimerWheel<V> {
           if (isPostponed(entries.tick(id), dueAtMs)) {
             // Its tick is later than the cursor: not due, so not counted against the limit (see advance).
             unlink(id);
-            refile(id, dueAtMs);
+            refile(id);
             continue;
           }
           // dueAt > now only for a timer due earlier in the current tick, after time went backwards.
@@ -642,7 +642,7 @@ public final class TimerWheel<V> {
       long filed = entries.tick(id);
       long dueAtMs = entries.due(id);
       if (isPostponed(filed, dueAtMs)) {
-        refile(id, dueAtMs);
+        refile(id);
       } else {
         link(id, filed);
         cascaded++;
@@ -682,13 +682,11 @@ public final class TimerWheel<V> {
   }
 
   /**
-   * Files a postponed timer, just taken out of its old slot, under the tick of its due time. That tick is after
-   * the slot it leaves (and after the cursor), so a timer is re-filed at most once per lazy re-arm.
+   * Files a postponed timer, just taken out of its old slot, under the tick of its due time ({@link #file}). That
+   * tick is after the slot it leaves, so a timer is re-filed at most once per lazy re-arm.
    */
-  private void refile(int id, long dueAtMs) {
-    long rel = relativeTick(ceilTick(dueAtMs));
-    entries.setTick(id, rel);
-    link(id, rel);
+  private void refile(int id) {
+    file(id);
     refiled++;
   }
 
