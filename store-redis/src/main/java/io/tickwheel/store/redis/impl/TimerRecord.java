@@ -30,13 +30,9 @@ public final class TimerRecord {
 
   /** The 16 hex digits of {@code due} with the sign bit flipped, so byte order equals numeric order. */
   public static String dueHex(long due) {
-    long u = due ^ Long.MIN_VALUE;
-    char[] c = new char[16];
-    for (int i = 15; i >= 0; i--) {
-      c[i] = HEX[(int) (u & 0xf)];
-      u >>>= 4;
-    }
-    return new String(c);
+    byte[] b = new byte[16];
+    putDueHex(b, 0, due);
+    return new String(b, StandardCharsets.US_ASCII);
   }
 
   /** Inverse of {@link #dueHex}. */
