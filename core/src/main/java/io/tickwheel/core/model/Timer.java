@@ -64,8 +64,14 @@ public record Timer(
     return new Timer(id, topic, kind, delayMs, periodMs, maxFirings, misfire, payload, createdAt, nextDueAt, firings, gen);
   }
 
-  /** This timer with another payload (JSON text or {@code null}). */
+  /**
+   * This timer with another payload (JSON text or {@code null}); this very timer when {@code json} is the string it
+   * already holds (the same instance: no copy, and a store that keeps the object keeps sharing it).
+   */
   public Timer withPayload(String json) {
+    if (json == payload) {
+      return this;
+    }
     return new Timer(id, topic, kind, delayMs, periodMs, maxFirings, misfire, json, createdAt, nextDueAt, firings, generation);
   }
 

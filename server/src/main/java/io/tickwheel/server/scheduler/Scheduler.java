@@ -34,9 +34,11 @@ import java.util.function.LongSupplier;
  * loop); futures complete there. Nothing blocks: the store is asynchronous.
  *
  * <h2>State</h2>
- * The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every stored timer, keyed by id (with a
- * store that keeps its timers on the heap, the stored object itself: {@link TimerStore#keepsTimersOnHeap()}). The
- * wheel's copy is never the source of a payload: firings and reads take it from the store.
+ * The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every stored timer, keyed by id. With a
+ * store that keeps its timers on the heap ({@link TimerStore#keepsTimersOnHeap()}) it holds the timer with its
+ * payload instead, the very object the store keeps after a create or a touch ({@link Timer#withPayload} of the same
+ * payload is the timer itself). The wheel's copy is never the source of a payload: firings and reads take it from
+ * the store.
  * While an operation works on an id (a write from the API, or the recording of its firing) the id is
  * <em>held</em> ({@link IdLocks}) and its timer is out of the wheel; operations on one id run one after the other.
  * So a timer whose firing is being recorded cannot be fired again, and a DELETE/PUT/touch that arrives meanwhile

@@ -103,7 +103,7 @@ class SchedulerTest {
   }
 
   @Test
-  void theMemoryStoreSharesItsTimerObjectWithTheWheelAndFiringsStillCarryThePayloadAfterATouch() {
+  void theMemoryStoreSharesItsTimerObjectWithTheWheelAfterCreateAndTouchAndFiringsStillCarryThePayload() {
     MemoryTimerStore mem = new MemoryTimerStore();
     Scheduler s = new Scheduler(vertx, ctx, mem, clock::get, Scheduler.Options.defaults(TICK).withDrive(false),
         new Metrics());
@@ -113,6 +113,8 @@ class SchedulerTest {
     Timer inWheel = on(ctx, () -> Future.succeededFuture(s.wheel().get("m")));
     assertThat(inWheel).isSameAs(on(ctx, () -> mem.get("m")));
     on(ctx, () -> s.touch("m", 500L));
+    Timer touched = on(ctx, () -> Future.succeededFuture(s.wheel().get("m")));
+    assertThat(touched).isNotSameAs(inWheel).isSameAs(on(ctx, () -> mem.get("m")));
     clock.set(T0 + 500);
     on(ctx, s::drain);
     assertThat(fired).extracting(Firing::id, Firing::payload).containsExactly(org.assertj.core.groups.Tuple.tuple("m", "{\"x\":2}"));
