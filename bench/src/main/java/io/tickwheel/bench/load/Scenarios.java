@@ -408,6 +408,7 @@ public final class Scenarios {
       int warmTouches = (int) Math.min(Integer.MAX_VALUE, (long) k * warmMs / 1000);
       Run w = paced(warmTouches, cfg.concurrency(), k, i -> target.reschedule(wp + (i % k), far + 1000));
       put(sc, "warm-up touches (not measured)", w.ops);
+      checkErrors(sc, "warm-up touch", w);
     }
     FiringTracker tracker = new FiringTracker(runId + "-h-", k);
     current.set(tracker);
