@@ -14,6 +14,7 @@ import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.push.FiringHub;
 import io.tickwheel.server.push.PushOptions;
 import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.scheduler.SchedulerOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
@@ -41,7 +42,7 @@ public final class TickwheelServer extends VerticleBase {
   private final ServerConfig cfg;
   private final TimerStore givenStore;
   private final LongSupplier clock;
-  private final Scheduler.Options schedulerOptions;
+  private final SchedulerOptions schedulerOptions;
 
   private TimerStore store;
   private final Metrics metrics;
@@ -62,7 +63,7 @@ public final class TickwheelServer extends VerticleBase {
    * @param clock            epoch ms
    * @param schedulerOptions scheduler options, or {@code null} for those derived from {@code cfg}
    */
-  public TickwheelServer(ServerConfig cfg, TimerStore givenStore, LongSupplier clock, Scheduler.Options schedulerOptions) {
+  public TickwheelServer(ServerConfig cfg, TimerStore givenStore, LongSupplier clock, SchedulerOptions schedulerOptions) {
     this.cfg = cfg;
     this.givenStore = givenStore;
     this.clock = clock;
@@ -89,11 +90,12 @@ public final class TickwheelServer extends VerticleBase {
   }
 
   /** The scheduler options {@code cfg} asks for. */
-  public static Scheduler.Options optionsFrom(ServerConfig cfg) {
-    return Scheduler.Options.defaults(cfg.tickMs())
+  public static SchedulerOptions optionsFrom(ServerConfig cfg) {
+    return SchedulerOptions.defaults(cfg.tickMs())
         .withMaxPending(cfg.maxPending())
         .withMisfireThresholdMs(cfg.misfireThresholdMs())
-        .withRetention(new Retention(cfg.logRetentionCount(), cfg.logRetentionMs()), 10_000);
+        .withRetention(new Retention(cfg.logRetentionCount(), cfg.logRetentionMs()),
+            SchedulerOptions.DEFAULT_TRIM_INTERVAL_MS);
   }
 
   @Override
@@ -113,7 +115,7 @@ public final class TickwheelServer extends VerticleBase {
     }).compose(openapi -> {
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
-      TimersApi timers = new TimersApi(scheduler, store, parser, codec);
+      TimersApi timers = new TimersApi(scheduler, parser, codec);
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),

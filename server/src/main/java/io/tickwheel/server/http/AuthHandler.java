@@ -1,6 +1,5 @@
 package io.tickwheel.server.http;
 
-import io.tickwheel.server.ApiException;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;

@@ -1,7 +1,6 @@
 package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.ValidationException;
-import io.tickwheel.server.ApiException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;

@@ -1,8 +1,8 @@
 package io.tickwheel.server.http;
 
-import io.tickwheel.server.ApiException;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
+import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -100,7 +100,7 @@ public final class Routes {
       }
       JsonObject h = new JsonObject()
           .put("status", "up")
-          .put("store", scheduler.store().name())
+          .put("store", scheduler.storeName())
           .put("pending", scheduler.pending())
           .put("firedTotal", scheduler.publishedTotal())
           .put("subscribers", d.subscribers().getAsInt())
@@ -129,7 +129,7 @@ public final class Routes {
       if (scheduler.ready()) {
         rc.next();
       } else {
-        rc.fail(ApiException.unavailable("the server is recovering its timers; retry shortly"));
+        rc.fail(OutcomeMapping.error(new Refusal.Recovering()));
       }
     });
 

@@ -5,9 +5,11 @@ import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.core.store.TimerCursor;
-import io.tickwheel.core.store.TimerStore;
-import io.tickwheel.server.ApiException;
+import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.server.scheduler.ReadOutcome;
+import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.scheduler.WriteOutcome;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
@@ -16,12 +18,14 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Scheduler} (writes) or the store
- * (reads), answer. Thin: no scheduling logic here. Runs on the owner context (the scheduler's); the JSON work of a
- * batch runs on the codec workers.
+ * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Scheduler}, answer its outcome
+ * (a refusal through {@link OutcomeMapping}). Thin: no scheduling logic here. Runs on the owner context (the
+ * scheduler's); the JSON work of a batch runs on the codec workers.
  */
 public final class TimersApi {
 
@@ -32,16 +36,14 @@ public final class TimersApi {
   public static final int MAX_LIMIT = 1000;
 
   private final Scheduler scheduler;
-  private final TimerStore store;
   private final TimerParser parser;
   private final WorkerExecutor codec;
 
   /**
    * @param codec the workers that decode and encode batch bodies (off the owner event loop)
    */
-  public TimersApi(Scheduler scheduler, TimerStore store, TimerParser parser, WorkerExecutor codec) {
+  public TimersApi(Scheduler scheduler, TimerParser parser, WorkerExecutor codec) {
     this.scheduler = scheduler;
-    this.store = store;
     this.parser = parser;
     this.codec = codec;
   }
@@ -49,9 +51,10 @@ public final class TimersApi {
   /** {@code POST /v1/timers}: 201 with {@code Location}, 409 if the id exists. */
   public void create(RoutingContext rc) {
     TimerSpec spec = parse(JsonBodies.object(rc, false));
-    answer(rc, scheduler.create(spec), t -> {
+    answer(rc, scheduler.create(spec), created -> {
+      Timer t = timer(created);
       rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
-      ErrorResponses.json(rc, 201, TimerText.buffer(t));
+      ErrorResponses.json(rc, OutcomeMapping.status(created), TimerText.buffer(t));
     });
   }
 
@@ -62,36 +65,25 @@ public final class TimersApi {
     if (spec.id() != null && !spec.id().equals(id)) {
       throw ApiException.invalid("id", "the body's id \"" + spec.id() + "\" differs from the path's \"" + id + "\"");
     }
-    answer(rc, scheduler.upsert(spec.withId(id)), u -> {
-      if (u.created()) {
+    answer(rc, scheduler.upsert(spec.withId(id)), written -> {
+      if (written instanceof WriteOutcome.Created) {
         rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + id);
       }
-      ErrorResponses.json(rc, u.created() ? 201 : 200, TimerText.buffer(u.timer()));
+      ErrorResponses.json(rc, OutcomeMapping.status(written), TimerText.buffer(timer(written)));
     });
   }
 
   /** {@code GET /v1/timers/{id}}: 200, 404. */
   public void get(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, store.get(id), t -> {
-      if (t == null) {
-        rc.fail(notFound(id));
-      } else {
-        ErrorResponses.json(rc, 200, TimerText.buffer(t));
-      }
-    });
+    read(rc, scheduler.get(id), found ->
+        ErrorResponses.json(rc, OutcomeMapping.status(found), TimerText.buffer(((ReadOutcome.Found) found).timer())));
   }
 
   /** {@code DELETE /v1/timers/{id}}: 204, 404. */
   public void delete(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, scheduler.cancel(id), existed -> {
-      if (existed) {
-        rc.response().setStatusCode(204).end();
-      } else {
-        rc.fail(notFound(id));
-      }
-    });
+    answer(rc, scheduler.cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
   }
 
   /** {@code POST /v1/timers/{id}/touch}, optional body {@code {"delayMs": n}}: 200, 404. */
@@ -103,13 +95,8 @@ public final class TimersApi {
     } catch (ValidationException e) {
       throw ErrorResponses.toApi(e, 400);
     }
-    answer(rc, scheduler.touch(id, delay), t -> {
-      if (t == null) {
-        rc.fail(notFound(id));
-      } else {
-        ErrorResponses.json(rc, 200, TimerText.buffer(t));
-      }
-    });
+    answer(rc, scheduler.touch(id, delay), touched ->
+        ErrorResponses.json(rc, OutcomeMapping.status(touched), TimerText.buffer(timer(touched))));
   }
 
   /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
@@ -140,7 +127,8 @@ public final class TimersApi {
         throw ApiException.invalid("cursor", ErrorResponses.shorten(e.getMessage()));
       }
     }
-    answer(rc, store.list(topic, after, limit), page -> {
+    read(rc, scheduler.list(topic, after, limit), listed -> {
+      TimerPage page = ((ReadOutcome.Listed) listed).page();
       StringBuilder sb = new StringBuilder(64 + 200 * page.timers().size()).append("{\"timers\":[");
       for (int i = 0; i < page.timers().size(); i++) {
         if (i > 0) {
@@ -154,7 +142,7 @@ public final class TimersApi {
       } else {
         sb.append('"').append(page.next().encode()).append('"');      // dueAt~id: no character needs escaping
       }
-      ErrorResponses.json(rc, 200, Buffer.buffer(sb.append('}').toString()));
+      ErrorResponses.json(rc, OutcomeMapping.status(listed), Buffer.buffer(sb.append('}').toString()));
     });
   }
 
@@ -171,12 +159,12 @@ public final class TimersApi {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
     long now = scheduler.now();
     Future<ParsedBatch> parsed = codec.executeBlocking(() -> parseBatch(body, now), false);
-    answer(rc, parsed.compose(p -> scheduler.createAll(p.specs)
+    settle(rc, parsed.compose(p -> scheduler.createAll(p.specs)
         .compose(outcomes -> codec.executeBlocking(() -> encodeBatch(p.invalid, outcomes), false))),
         json -> ErrorResponses.json(rc, 200, json));
   }
 
-  /** A decoded batch: one spec per item ({@code null} where {@code invalid} holds the item's error). */
+  /** A decoded batch: the valid items' specs, in order, and per item its error or {@code null} if it is valid. */
   private record ParsedBatch(List<TimerSpec> specs, ApiException[] invalid) {}
 
   /** Decodes and validates a batch body. Any thread (pure). */
@@ -201,32 +189,35 @@ public final class TimersApi {
       Object item = arr.getValue(i);
       if (!(item instanceof JsonObject o)) {
         invalid[i] = ApiException.invalid("timers[" + i + "]", "timers[" + i + "] must be an object, was " + JsonBodies.kind(item));
-        specs.add(null);
         continue;
       }
       try {
         specs.add(parseAt(o, now));
       } catch (ApiException e) {
         invalid[i] = e;
-        specs.add(null);
       }
     }
     return new ParsedBatch(specs, invalid);
   }
 
-  /** Encodes a batch answer. Any thread (timers and errors are immutable). */
-  private static Buffer encodeBatch(ApiException[] invalid, List<Object> outcomes) {
+  /**
+   * Encodes a batch answer: per item its parse error, or else the next of {@code outcomes} (one per valid item).
+   * Any thread (outcomes and errors are immutable).
+   */
+  private static Buffer encodeBatch(ApiException[] invalid, List<WriteOutcome> outcomes) {
     int n = invalid.length;
+    Iterator<WriteOutcome> created = outcomes.iterator();
     StringBuilder sb = new StringBuilder(32 + 200 * n).append("{\"results\":[");
     for (int i = 0; i < n; i++) {
       if (i > 0) {
         sb.append(',');
       }
-      Object o = outcomes.get(i);
-      if (o instanceof Timer t) {
-        TimerText.append(sb.append("{\"status\":201,\"timer\":"), t).append('}');
+      WriteOutcome o = invalid[i] == null ? created.next() : null;
+      if (o != null && !(o instanceof Refusal)) {
+        sb.append("{\"status\":").append(OutcomeMapping.status(o)).append(",\"timer\":");
+        TimerText.append(sb, timer(o)).append('}');
       } else {
-        ApiException e = invalid[i] != null ? invalid[i] : (ApiException) o;
+        ApiException e = o == null ? invalid[i] : OutcomeMapping.error((Refusal) o);
         sb.append("{\"status\":").append(e.status()).append(",\"error\":")
             .append(ErrorResponses.body(e).getJsonObject("error").encode()).append('}');
       }
@@ -261,19 +252,51 @@ public final class TimersApi {
     return id;
   }
 
-  private static ApiException notFound(String id) {
-    return ApiException.notFound("no timer with id \"" + id + "\"");
+  /** The timer a successful write answers with. */
+  private static Timer timer(WriteOutcome success) {
+    if (success instanceof WriteOutcome.Created c) {
+      return c.timer();
+    }
+    if (success instanceof WriteOutcome.Replaced r) {
+      return r.timer();
+    }
+    if (success instanceof WriteOutcome.Touched t) {
+      return t.timer();
+    }
+    throw new IllegalArgumentException("no timer in " + success);
   }
 
-  /** Runs {@code onSuccess} with the result, or fails the route (mapped by the failure handler). */
-  private static <T> void answer(RoutingContext rc, Future<T> f, java.util.function.Consumer<T> onSuccess) {
+  /** Answers a write: {@code onSuccess} with a success, else the refusal's error. */
+  private static void answer(RoutingContext rc, Future<WriteOutcome> f, Consumer<WriteOutcome> onSuccess) {
+    settle(rc, f, o -> {
+      if (o instanceof Refusal r) {
+        rc.fail(OutcomeMapping.error(r));
+      } else {
+        onSuccess.accept(o);
+      }
+    });
+  }
+
+  /** Answers a read: {@code onSuccess} with a success, else the refusal's error. */
+  private static void read(RoutingContext rc, Future<ReadOutcome> f, Consumer<ReadOutcome> onSuccess) {
+    settle(rc, f, o -> {
+      if (o instanceof Refusal r) {
+        rc.fail(OutcomeMapping.error(r));
+      } else {
+        onSuccess.accept(o);
+      }
+    });
+  }
+
+  /** Runs {@code then} with the result, or fails the route (a bug: mapped to 500 by the failure handler). */
+  private static <T> void settle(RoutingContext rc, Future<T> f, Consumer<T> then) {
     f.onComplete(ar -> {
       if (ar.failed()) {
         rc.fail(ar.cause());
         return;
       }
       try {
-        onSuccess.accept(ar.result());
+        then.accept(ar.result());
       } catch (RuntimeException e) {
         rc.fail(e);
       }

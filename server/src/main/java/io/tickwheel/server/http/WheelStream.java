@@ -38,7 +38,7 @@ public final class WheelStream {
   /** Starts streaming to this request. */
   public void handle(RoutingContext rc) {
     if (viewers.size() >= MAX_VIEWERS) {
-      ErrorResponses.send(rc, new io.tickwheel.server.ApiException(429, "resource_exhausted",
+      ErrorResponses.send(rc, new ApiException(429, "resource_exhausted",
           "too many wheel stream viewers (" + MAX_VIEWERS + ")", null));
       return;
     }

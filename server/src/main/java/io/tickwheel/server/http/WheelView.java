@@ -1,10 +1,9 @@
 package io.tickwheel.server.http;
 
-import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.metrics.LatencyWindow;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.scheduler.WheelSnapshot;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -15,14 +14,13 @@ import java.util.function.IntSupplier;
  * {@code store}, {@code levels:[{level, slots, spanMs, cursor, count, occupancy:[timers per slot]}]} and
  * {@code lateness:{p50Ms, p99Ms, maxMs}} over the last second. The stream adds {@code stats}.
  *
- * <p>Owner context only (reads the wheel).
+ * <p>Owner context only (takes a {@link Scheduler#wheelSnapshot()}; never touches the wheel itself).
  */
 public final class WheelView {
 
   private final Scheduler scheduler;
   private final Metrics metrics;
   private final IntSupplier subscribers;
-  private final int[] occupancy = new int[64];
 
   /** @param subscribers how many firing subscribers are connected */
   public WheelView(Scheduler scheduler, Metrics metrics, IntSupplier subscribers) {
@@ -33,32 +31,29 @@ public final class WheelView {
 
   /** The snapshot {@code GET /v1/wheel} answers. */
   public JsonObject snapshot() {
-    TimerWheel<Timer> w = scheduler.wheel();
-    JsonArray levels = new JsonArray(new ArrayList<>(w.levels()));
-    for (int l = 0; l < w.levels(); l++) {
-      int slots = w.slots(l);
-      int[] occ = slots <= occupancy.length ? occupancy : new int[slots];
-      int total = w.occupancy(l, occ);
-      ArrayList<Object> counts = new ArrayList<>(slots);
-      for (int s = 0; s < slots; s++) {
-        counts.add(occ[s]);
+    WheelSnapshot w = scheduler.wheelSnapshot();
+    JsonArray levels = new JsonArray(new ArrayList<>(w.levels().size()));
+    for (WheelSnapshot.Level l : w.levels()) {
+      ArrayList<Object> counts = new ArrayList<>(l.slots());
+      for (int count : l.occupancy()) {
+        counts.add(count);
       }
       levels.add(new JsonObject()
-          .put("level", l)
-          .put("slots", slots)
-          .put("spanMs", w.spanMs(l))
-          .put("cursor", w.cursor(l))
-          .put("count", total)
+          .put("level", l.level())
+          .put("slots", l.slots())
+          .put("spanMs", l.spanMs())
+          .put("cursor", l.cursor())
+          .put("count", l.count())
           .put("occupancy", new JsonArray(counts)));
     }
     LatencyWindow.Stats late = metrics.latenessStats();
     return new JsonObject()
-        .put("tickMs", scheduler.tickMs())
+        .put("tickMs", w.tickMs())
         .put("now", scheduler.now())
-        .put("wheelTimeMs", w.currentTimeMs())
+        .put("wheelTimeMs", w.wheelTimeMs())
         .put("pending", scheduler.pending())
         .put("firedTotal", scheduler.publishedTotal())
-        .put("store", scheduler.store().name())
+        .put("store", scheduler.storeName())
         .put("levels", levels)
         .put("lateness", new JsonObject()
             .put("p50Ms", late.p50())

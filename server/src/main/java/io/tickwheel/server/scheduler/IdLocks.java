@@ -1,6 +1,5 @@
 package io.tickwheel.server.scheduler;
 
-import io.tickwheel.server.ApiException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -13,13 +12,13 @@ import java.util.Map;
  * settlement of a firing) works on an id at a time; the others queue in arrival order. No threads are blocked:
  * a waiter gets a future.
  *
- * <p><b>Owner thread only</b> (not thread safe). A waiter that does not get the lock within its timeout fails with
- * a 503 {@link ApiException} (the store is slow or down), so no request hangs.
+ * <p><b>Owner thread only</b> (not thread safe). A waiter that does not get the lock within its timeout gets
+ * {@code false} (the store is slow or down), so no request hangs.
  */
 final class IdLocks {
 
   private static final class Waiter {
-    final Promise<Void> promise = Promise.promise();
+    final Promise<Boolean> promise = Promise.promise();
     long timerId = -1;
   }
 
@@ -53,11 +52,13 @@ final class IdLocks {
   /**
    * Takes {@code id}, now if free, else after the operations ahead of this one release it.
    *
-   * @param timeoutMs how long to wait at most before failing with 503
+   * @param timeoutMs how long to wait at most
+   * @return {@code true} once the id is this caller's (release it with {@link #unlock}), {@code false} if the
+   *     timeout passed first (then the caller holds nothing); never fails
    */
-  Future<Void> lock(String id, long timeoutMs) {
+  Future<Boolean> lock(String id, long timeoutMs) {
     if (tryLock(id)) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(true);
     }
     ArrayDeque<Waiter> q = held.get(id);
     if (q == null) {
@@ -69,8 +70,7 @@ final class IdLocks {
     ArrayDeque<Waiter> queue = q;
     w.timerId = vertx.setTimer(timeoutMs, t -> {
       if (queue.remove(w)) {
-        w.promise.fail(ApiException.unavailable(
-            "timer \"" + id + "\" is busy (its firing is still being recorded); the store may be slow or down"));
+        w.promise.complete(false);
       }
     });
     return w.promise.future();
@@ -87,6 +87,6 @@ final class IdLocks {
     if (next.timerId >= 0) {
       vertx.cancelTimer(next.timerId);
     }
-    next.promise.complete();
+    next.promise.complete(true);
   }
 }

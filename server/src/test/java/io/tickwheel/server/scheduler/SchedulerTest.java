@@ -2,7 +2,6 @@ package io.tickwheel.server.scheduler;
 
 import static io.tickwheel.server.testing.TestVertx.on;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
@@ -12,8 +11,16 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
-import io.tickwheel.server.ApiException;
 import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.scheduler.Refusal.CapacityExceeded;
+import io.tickwheel.server.scheduler.Refusal.Conflict;
+import io.tickwheel.server.scheduler.Refusal.NotFound;
+import io.tickwheel.server.scheduler.Refusal.Recovering;
+import io.tickwheel.server.scheduler.Refusal.StoreUnavailable;
+import io.tickwheel.server.scheduler.WriteOutcome.Cancelled;
+import io.tickwheel.server.scheduler.WriteOutcome.Created;
+import io.tickwheel.server.scheduler.WriteOutcome.Replaced;
+import io.tickwheel.server.scheduler.WriteOutcome.Touched;
 import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.GatedStore;
 import io.tickwheel.server.testing.TestVertx;
@@ -67,12 +74,13 @@ class SchedulerTest {
     clock = new AtomicLong(T0);
     store = new GatedStore();
     fired = java.util.Collections.synchronizedList(new ArrayList<>());
-    scheduler = newScheduler(Scheduler.Options.defaults(TICK).withDrive(false));
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK));
     on(ctx, () -> scheduler.recover());
   }
 
-  Scheduler newScheduler(Scheduler.Options opts) {
-    Scheduler s = new Scheduler(vertx, ctx, store, clock::get, opts, new Metrics());
+  /** A scheduler that does not drive itself: the tests turn it with {@code drain}. */
+  Scheduler newScheduler(SchedulerOptions opts) {
+    Scheduler s = new Scheduler(vertx, ctx, store, clock::get, opts, new Metrics(), false);
     s.onFiring(fired::add);
     return s;
   }
@@ -81,8 +89,19 @@ class SchedulerTest {
     return parser.parse(new JsonObject(json), clock.get());
   }
 
-  Timer create(String json) {
+  WriteOutcome write(String json) {
     return on(ctx, () -> scheduler.create(spec(json)));
+  }
+
+  Timer create(String json) {
+    WriteOutcome o = write(json);
+    assertThat(o).isInstanceOf(Created.class);
+    return ((Created) o).timer();
+  }
+
+  Timer touched(WriteOutcome o) {
+    assertThat(o).isInstanceOf(Touched.class);
+    return ((Touched) o).timer();
   }
 
   int drainAt(long t) {
@@ -97,7 +116,7 @@ class SchedulerTest {
   @Test
   void aStoreThatKeepsTimersOffTheHeapGetsAPayloadLessCopyInTheWheel() {
     Timer t = create("{\"id\":\"a\",\"delayMs\":1000,\"payload\":{\"x\":1}}");
-    Timer inWheel = on(ctx, () -> Future.succeededFuture(scheduler.wheel().get("a")));
+    Timer inWheel = on(ctx, () -> Future.succeededFuture(scheduler.armed("a")));
     assertThat(inWheel.payload()).isNull();
     assertThat(inWheel).isEqualTo(t.withoutPayload());
   }
@@ -105,15 +124,14 @@ class SchedulerTest {
   @Test
   void theMemoryStoreSharesItsTimerObjectWithTheWheelAfterCreateAndTouchAndFiringsStillCarryThePayload() {
     MemoryTimerStore mem = new MemoryTimerStore();
-    Scheduler s = new Scheduler(vertx, ctx, mem, clock::get, Scheduler.Options.defaults(TICK).withDrive(false),
-        new Metrics());
+    Scheduler s = new Scheduler(vertx, ctx, mem, clock::get, SchedulerOptions.defaults(TICK), new Metrics(), false);
     s.onFiring(fired::add);
     on(ctx, s::recover);
     on(ctx, () -> s.create(spec("{\"id\":\"m\",\"delayMs\":1000,\"payload\":{\"x\":2}}")));
-    Timer inWheel = on(ctx, () -> Future.succeededFuture(s.wheel().get("m")));
+    Timer inWheel = on(ctx, () -> Future.succeededFuture(s.armed("m")));
     assertThat(inWheel).isSameAs(on(ctx, () -> mem.get("m")));
     on(ctx, () -> s.touch("m", 500L));
-    Timer touched = on(ctx, () -> Future.succeededFuture(s.wheel().get("m")));
+    Timer touched = on(ctx, () -> Future.succeededFuture(s.armed("m")));
     assertThat(touched).isNotSameAs(inWheel).isSameAs(on(ctx, () -> mem.get("m")));
     clock.set(T0 + 500);
     on(ctx, s::drain);
@@ -190,7 +208,7 @@ class SchedulerTest {
     for (int i = 0; i < 50; i++) {
       t += 60;
       drainAt(t);
-      Timer touched = on(ctx, () -> scheduler.touch("hb", null));
+      Timer touched = touched(on(ctx, () -> scheduler.touch("hb", null)));
       assertThat(touched.nextDueAt()).isEqualTo(t + 100);
       assertThat(touched.generation()).isEqualTo(i + 2);
     }
@@ -205,17 +223,17 @@ class SchedulerTest {
   @Test
   void touchWithADelayOverrideAppliesToThatCountdownOnly() {
     create("{\"id\":\"o\",\"delayMs\":100}");
-    Timer t = on(ctx, () -> scheduler.touch("o", 1000L));
+    Timer t = touched(on(ctx, () -> scheduler.touch("o", 1000L)));
     assertThat(t.nextDueAt()).isEqualTo(T0 + 1000);
     assertThat(t.delayMs()).isEqualTo(100);
-    assertThat(on(ctx, () -> scheduler.touch("missing", null))).isNull();
+    assertThat(on(ctx, () -> scheduler.touch("missing", null))).isEqualTo(new NotFound("missing"));
   }
 
   @Test
   void cancelBeforeDueMeansItNeverFires() {
     create("{\"id\":\"c\",\"delayMs\":100}");
-    assertThat(on(ctx, () -> scheduler.cancel("c"))).isTrue();
-    assertThat(on(ctx, () -> scheduler.cancel("c"))).isFalse();
+    assertThat(on(ctx, () -> scheduler.cancel("c"))).isEqualTo(new Cancelled("c"));
+    assertThat(on(ctx, () -> scheduler.cancel("c"))).isEqualTo(new NotFound("c"));
     drainAt(T0 + 10_000);
     assertThat(fired).isEmpty();
     assertThat(stored("c")).isNull();
@@ -225,54 +243,53 @@ class SchedulerTest {
   @Test
   void upsertReplacesThePendingDueTimeAndTheOldOneNeverFires() {
     create("{\"id\":\"u\",\"delayMs\":100}");
-    Scheduler.Upsert up = on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":500}").withId("u")));
-    assertThat(up.created()).isFalse();
-    assertThat(up.timer().generation()).isEqualTo(2);
+    WriteOutcome up = on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":500}").withId("u")));
+    assertThat(up).isInstanceOf(Replaced.class);
+    assertThat(((Replaced) up).timer().generation()).isEqualTo(2);
     drainAt(T0 + 100);
     assertThat(fired).isEmpty();
     drainAt(T0 + 500);
     assertThat(fired).extracting(Firing::dueAt).containsExactly(T0 + 500);
-    Scheduler.Upsert created = on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":5}").withId("new")));
-    assertThat(created.created()).isTrue();
-    assertThat(created.timer().generation()).isEqualTo(1);
+    WriteOutcome created = on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":5}").withId("new")));
+    assertThat(created).isInstanceOf(Created.class);
+    assertThat(((Created) created).timer().generation()).isEqualTo(1);
   }
 
   @Test
-  void createOfAnExistingIdIsRefusedWith409() {
+  void createOfAnExistingIdIsRefusedAsAConflict() {
     create("{\"id\":\"dup\",\"delayMs\":100}");
-    assertThatThrownBy(() -> create("{\"id\":\"dup\",\"delayMs\":100}"))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+    assertThat(write("{\"id\":\"dup\",\"delayMs\":100}")).isEqualTo(new Conflict("dup"));
   }
 
   @Test
-  void concurrentCreatesOfOneIdGiveExactlyOneSuccessAndOne409() {
+  void concurrentCreatesOfOneIdGiveExactlyOneSuccessAndOneConflict() {
     store.holdPuts(true);
-    List<Object> outcomes = on(ctx, () -> {
-      Future<Timer> a = scheduler.create(spec("{\"id\":\"same\",\"delayMs\":100}"));
-      Future<Timer> b = scheduler.create(spec("{\"id\":\"same\",\"delayMs\":200}"));
-      assertThat(b.failed()).isTrue();        // refused at once: the id is reserved before the store write
+    List<WriteOutcome> outcomes = on(ctx, () -> {
+      Future<WriteOutcome> a = scheduler.create(spec("{\"id\":\"same\",\"delayMs\":100}"));
+      Future<WriteOutcome> b = scheduler.create(spec("{\"id\":\"same\",\"delayMs\":200}"));
+      assertThat(a.isComplete()).isFalse();
+      assertThat(b.isComplete()).isTrue();    // refused at once: the id is reserved before the store write
       store.release();
-      return Future.join(a, b).otherwiseEmpty().map(v -> List.<Object>of(a.result(), b.cause()));
+      return Future.all(a, b).map(v -> List.of(a.result(), b.result()));
     });
-    assertThat(outcomes.get(0)).isInstanceOf(Timer.class);
-    assertThat(((ApiException) outcomes.get(1)).status()).isEqualTo(409);
+    assertThat(outcomes.get(0)).isInstanceOf(Created.class);
+    assertThat(outcomes.get(1)).isEqualTo(new Conflict("same"));
   }
 
   @Test
-  void createsBeyondMaxPendingAreRefusedWith429() {
-    scheduler = newScheduler(Scheduler.Options.defaults(TICK).withDrive(false).withMaxPending(3));
+  void createsBeyondMaxPendingAreRefusedAsCapacityExceeded() {
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK).withMaxPending(3));
     on(ctx, () -> scheduler.recover());
     create("{\"id\":\"p1\",\"delayMs\":100}");
     create("{\"id\":\"p2\",\"delayMs\":100}");
     create("{\"id\":\"p3\",\"delayMs\":100}");
-    assertThatThrownBy(() -> create("{\"id\":\"p4\",\"delayMs\":100}"))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(429));
-    assertThatThrownBy(() -> on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":100}").withId("p5"))))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(429));
+    assertThat(write("{\"id\":\"p4\",\"delayMs\":100}")).isEqualTo(new CapacityExceeded(3));
+    assertThat(on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":100}").withId("p5"))))
+        .isEqualTo(new CapacityExceeded(3));
     // replacing an existing one does not add a timer
-    assertThat(on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":300}").withId("p1"))).created()).isFalse();
-    List<Object> batch = on(ctx, () -> scheduler.createAll(List.of(spec("{\"delayMs\":1}"))));
-    assertThat(((ApiException) batch.get(0)).status()).isEqualTo(429);
+    assertThat(on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":300}").withId("p1")))).isInstanceOf(Replaced.class);
+    List<WriteOutcome> batch = on(ctx, () -> scheduler.createAll(List.of(spec("{\"delayMs\":1}"))));
+    assertThat(batch).containsExactly(new CapacityExceeded(3));
   }
 
   @Test
@@ -282,8 +299,8 @@ class SchedulerTest {
       for (int i = 0; i < 10_000; i++) {
         specs.add(spec("{\"id\":\"t" + (b * 10_000 + i) + "\",\"delayMs\":50}"));
       }
-      List<Object> out = on(ctx, () -> scheduler.createAll(specs));
-      assertThat(out).allMatch(o -> o instanceof Timer);
+      List<WriteOutcome> out = on(ctx, () -> scheduler.createAll(specs));
+      assertThat(out).hasSize(10_000).allMatch(o -> o instanceof Created);
     }
     assertThat(scheduler.pending()).isEqualTo(100_000);
     int handed = drainAt(T0 + 50);
@@ -306,7 +323,7 @@ class SchedulerTest {
     create("{\"id\":\"f\",\"kind\":\"fixed-rate\",\"periodMs\":100}");
     store.holdFirings(true);
     clock.set(T0 + 100);
-    List<Boolean> cancelled = new CopyOnWriteArrayList<>();
+    List<WriteOutcome> cancelled = new CopyOnWriteArrayList<>();
     on(ctx, () -> {
       Future<Integer> drained = scheduler.drain();       // the batch is held by the store
       assertThat(drained.isComplete()).isFalse();
@@ -316,7 +333,7 @@ class SchedulerTest {
       store.release();
       return drained;
     });
-    assertThat(cancelled).containsExactly(true);
+    assertThat(cancelled).containsExactly(new Cancelled("f"));
     assertThat(fired).extracting(Firing::dueAt).containsExactly(T0 + 100);
     for (long t = T0 + 100; t <= T0 + 2000; t += 50) {
       drainAt(t);
@@ -330,7 +347,7 @@ class SchedulerTest {
     create("{\"id\":\"o1\",\"delayMs\":10}");
     store.holdFirings(true);
     clock.set(T0 + 10);
-    List<Boolean> cancelled = new CopyOnWriteArrayList<>();
+    List<WriteOutcome> cancelled = new CopyOnWriteArrayList<>();
     on(ctx, () -> {
       Future<Integer> drained = scheduler.drain();
       scheduler.cancel("o1").onSuccess(cancelled::add);
@@ -339,7 +356,7 @@ class SchedulerTest {
       return drained;
     });
     assertThat(fired).hasSize(1);
-    assertThat(cancelled).containsExactly(false);
+    assertThat(cancelled).containsExactly(new NotFound("o1"));
   }
 
   @Test
@@ -347,7 +364,7 @@ class SchedulerTest {
     create("{\"id\":\"g\",\"kind\":\"fixed-rate\",\"periodMs\":100}");
     store.holdFirings(true);
     clock.set(T0 + 100);
-    List<Scheduler.Upsert> ups = new CopyOnWriteArrayList<>();
+    List<WriteOutcome> ups = new CopyOnWriteArrayList<>();
     on(ctx, () -> {
       Future<Integer> drained = scheduler.drain();
       scheduler.upsert(spec("{\"delayMs\":1000}").withId("g")).onSuccess(ups::add);
@@ -356,7 +373,7 @@ class SchedulerTest {
       return drained;
     });
     assertThat(ups).hasSize(1);
-    assertThat(ups.get(0).timer().generation()).isEqualTo(2);
+    assertThat(ups.get(0)).isInstanceOfSatisfying(Replaced.class, r -> assertThat(r.timer().generation()).isEqualTo(2));
     assertThat(fired).extracting(Firing::dueAt).containsExactly(T0 + 100);
     for (long t = T0 + 100; t < T0 + 1100; t += 10) {
       drainAt(t);
@@ -380,17 +397,70 @@ class SchedulerTest {
   }
 
   @Test
-  void writesAnswer503AndKeepTheTimerWhenTheStoreIsDown() {
+  void writesAnswerStoreUnavailableAndKeepTheTimerWhenTheStoreIsDown() {
     create("{\"id\":\"k\",\"delayMs\":100}");
     store.down(true);
-    assertThatThrownBy(() -> on(ctx, () -> scheduler.cancel("k")))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503));
-    assertThatThrownBy(() -> create("{\"id\":\"k2\",\"delayMs\":100}"))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503));
+    StoreUnavailable down = new StoreUnavailable("store is down (test)", true);
+    assertThat(on(ctx, () -> scheduler.cancel("k"))).isEqualTo(down);
+    assertThat(write("{\"id\":\"k2\",\"delayMs\":100}")).isEqualTo(down);
+    assertThat(on(ctx, () -> scheduler.touch("k", null))).isEqualTo(down);
+    assertThat(on(ctx, () -> scheduler.get("k"))).isEqualTo(new StoreUnavailable("store is down (test)", false));
     store.down(false);
     assertThat(scheduler.pending()).isEqualTo(1);
     drainAt(T0 + 100);
     assertThat(fired).extracting(Firing::id).containsExactly("k");
+  }
+
+  @Test
+  void aWriteThatWaitsLongerThanTheLockTimeoutForAFiringInFlightAnswersBusyAndChangesNothing() {
+    scheduler = newScheduler(new SchedulerOptions(TICK, 100, 1000, 100, io.tickwheel.core.store.Retention.defaults(),
+        10_000, 100, 30));
+    on(ctx, () -> scheduler.recover());
+    create("{\"id\":\"b\",\"kind\":\"fixed-rate\",\"periodMs\":100}");
+    store.holdFirings(true);
+    clock.set(T0 + 100);
+    Future<Integer> drained = on(ctx, () -> Future.succeededFuture(scheduler.drain()));
+    // the firing of "b" is held by the store: writes of "b" wait 30 ms (real time), then give up
+    assertThat(on(ctx, () -> scheduler.cancel("b"))).isEqualTo(new Refusal.Busy("b"));
+    assertThat(on(ctx, () -> scheduler.touch("b", null))).isEqualTo(new Refusal.Busy("b"));
+    assertThat(on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":5}").withId("b")))).isEqualTo(new Refusal.Busy("b"));
+    on(ctx, () -> {
+      store.holdFirings(false);
+      store.release();
+      return drained;
+    });
+    assertThat(fired).extracting(Firing::dueAt).containsExactly(T0 + 100);
+    assertThat(stored("b").generation()).isEqualTo(1);
+    assertThat(on(ctx, () -> scheduler.cancel("b"))).isEqualTo(new Cancelled("b"));
+  }
+
+  @Test
+  void readsGoThroughTheSchedulerToTheStoreWithThePayload() {
+    create("{\"id\":\"r1\",\"delayMs\":100,\"payload\":{\"x\":1}}");
+    create("{\"id\":\"r2\",\"delayMs\":50}");
+    assertThat(on(ctx, () -> scheduler.get("r1")))
+        .isInstanceOfSatisfying(ReadOutcome.Found.class, f -> assertThat(f.timer().payload()).isEqualTo("{\"x\":1}"));
+    assertThat(on(ctx, () -> scheduler.get("nope"))).isEqualTo(new NotFound("nope"));
+    assertThat(on(ctx, () -> scheduler.list(null, null, 10)))
+        .isInstanceOfSatisfying(ReadOutcome.Listed.class,
+            l -> assertThat(l.page().timers()).extracting(Timer::id).containsExactly("r2", "r1"));
+  }
+
+  @Test
+  void theWheelSnapshotCountsTheArmedTimersAndIsNotChangedByLaterWrites() {
+    create("{\"id\":\"w1\",\"delayMs\":30}");
+    create("{\"id\":\"w2\",\"delayMs\":5000}");
+    WheelSnapshot snap = on(ctx, () -> Future.succeededFuture(scheduler.wheelSnapshot()));
+    assertThat(snap.tickMs()).isEqualTo(TICK);
+    assertThat(snap.wheelTimeMs()).isEqualTo(T0);
+    assertThat(snap.levels().get(0).count()).isEqualTo(1);       // w1, 3 ticks ahead; w2 is in a coarser level
+    assertThat(snap.levels().stream().mapToInt(WheelSnapshot.Level::count).sum()).isEqualTo(2);
+    for (WheelSnapshot.Level l : snap.levels()) {
+      assertThat(java.util.Arrays.stream(l.occupancy()).sum()).isEqualTo(l.count());
+      assertThat(l.occupancy()).hasSize(l.slots());
+    }
+    create("{\"id\":\"w3\",\"delayMs\":30}");
+    assertThat(snap.levels().stream().mapToInt(WheelSnapshot.Level::count).sum()).isEqualTo(2);
   }
 
   // ------------------------------------------------------------------ recovery
@@ -404,7 +474,7 @@ class SchedulerTest {
     for (Timer t : timers) {
       on(ctx, () -> store.put(t));
     }
-    scheduler = newScheduler(Scheduler.Options.defaults(TICK).withDrive(false));
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK));
     long n = on(ctx, () -> scheduler.recover());
     assertThat(n).isEqualTo(timers.length);
   }
@@ -452,10 +522,13 @@ class SchedulerTest {
   }
 
   @Test
-  void writesAreRefusedWith503UntilRecoveryHasFinished() {
-    Scheduler fresh = newScheduler(Scheduler.Options.defaults(TICK).withDrive(false));
+  void writesAreRefusedAsRecoveringUntilRecoveryHasFinished() {
+    Scheduler fresh = newScheduler(SchedulerOptions.defaults(TICK));
     assertThat(fresh.ready()).isFalse();
-    assertThatThrownBy(() -> on(ctx, () -> fresh.create(spec("{\"delayMs\":1}"))))
-        .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503));
+    assertThat(on(ctx, () -> fresh.create(spec("{\"delayMs\":1}")))).isEqualTo(new Recovering());
+    assertThat(on(ctx, () -> fresh.upsert(spec("{\"delayMs\":1}").withId("x")))).isEqualTo(new Recovering());
+    assertThat(on(ctx, () -> fresh.cancel("x"))).isEqualTo(new Recovering());
+    assertThat(on(ctx, () -> fresh.touch("x", null))).isEqualTo(new Recovering());
+    assertThat(on(ctx, () -> fresh.createAll(List.of(spec("{\"delayMs\":1}"))))).containsExactly(new Recovering());
   }
 }

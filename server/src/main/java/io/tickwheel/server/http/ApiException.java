@@ -1,4 +1,4 @@
-package io.tickwheel.server;
+package io.tickwheel.server.http;
 
 /**
  * A request that cannot be served, with the HTTP status and the contract's error code it is answered with:

@@ -1,0 +1,70 @@
+package io.tickwheel.server.http;
+
+import io.tickwheel.server.scheduler.ReadOutcome;
+import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.WriteOutcome;
+
+/**
+ * The one place where the scheduler's domain outcomes become HTTP: a success's status, and a {@link Refusal}'s
+ * status, error code, message and field (as an {@link ApiException}, which {@link ErrorResponses} writes). Used for
+ * single calls and for the items of a batch alike.
+ *
+ * <p>Stateless, thread safe.
+ */
+public final class OutcomeMapping {
+
+  private OutcomeMapping() {}
+
+  /** The status of a successful write: 201 created, 200 replaced or touched, 204 cancelled. */
+  public static int status(WriteOutcome success) {
+    if (success instanceof WriteOutcome.Created) {
+      return 201;
+    }
+    if (success instanceof WriteOutcome.Replaced || success instanceof WriteOutcome.Touched) {
+      return 200;
+    }
+    if (success instanceof WriteOutcome.Cancelled) {
+      return 204;
+    }
+    throw new IllegalArgumentException("not a success: " + success);
+  }
+
+  /** The status of a successful read: 200. */
+  public static int status(ReadOutcome success) {
+    if (success instanceof ReadOutcome.Found || success instanceof ReadOutcome.Listed) {
+      return 200;
+    }
+    throw new IllegalArgumentException("not a success: " + success);
+  }
+
+  /** The error a refusal is answered with. */
+  public static ApiException error(Refusal r) {
+    if (r instanceof Refusal.NotFound n) {
+      return ApiException.notFound("no timer with id \"" + n.id() + "\"");
+    }
+    if (r instanceof Refusal.Conflict c) {
+      return ApiException.alreadyExists(c.id());
+    }
+    if (r instanceof Refusal.CapacityExceeded e) {
+      return ApiException.exhausted(e.max());
+    }
+    if (r instanceof Refusal.Busy b) {
+      return ApiException.unavailable("timer \"" + b.id()
+          + "\" is busy (its firing is still being recorded); the store may be slow or down");
+    }
+    if (r instanceof Refusal.ChangedConcurrently c) {
+      return ApiException.unavailable("timer \"" + c.id() + "\" changed concurrently; retry");
+    }
+    if (r instanceof Refusal.Recovering) {
+      return ApiException.unavailable("the server is recovering its timers; retry shortly");
+    }
+    if (r instanceof Refusal.StoreUnavailable u) {
+      return ApiException.unavailable("the store is unavailable: " + u.message());
+    }
+    if (r instanceof Refusal.StoreFault f) {
+      return ApiException.internal("the store failed: " + f.message());
+    }
+    // Java 17 has no exhaustive switch over a sealed type; OutcomeMappingTest covers every permitted subclass
+    throw new IllegalArgumentException("unmapped refusal: " + r);
+  }
+}

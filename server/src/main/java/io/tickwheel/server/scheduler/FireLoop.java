@@ -1,0 +1,310 @@
+package io.tickwheel.server.scheduler;
+
+import io.tickwheel.core.model.DueDecision;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Schedule;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.wheel.ExpiryHandler;
+import io.tickwheel.core.wheel.TimerWheel;
+import io.tickwheel.server.metrics.Metrics;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The fire path: advance → decide → record → settle → publish.
+ *
+ * <p>Each turn advances the wheel to the clock's now, handing out at most {@code turnLimit} due timers (each is
+ * <em>held</em> from then on, see {@link PendingTimers}); each gets a {@link Schedule#onDue} decision; one
+ * {@link TimerStore#recordFirings} call records the whole turn (group commit); then applied timers are re-armed with
+ * their next state, and recorded firings are published in seq order. One batch is in flight at a time (which keeps
+ * publication in seq order); if the limit was hit the next turn follows at once, as a new event-loop task, so a
+ * burst drains over several turns without holding the event loop. A failed batch is retried with {@link Backoff}
+ * until the store is back; its timers stay held, the others stay armed: an accepted timer is never dropped. A firing
+ * the store refuses as stale (memory and store disagree, after a write that failed but was applied) makes the loop
+ * re-read that id from the store and adopt its state, retrying with the same backoff.
+ *
+ * <p>Driving: once {@link #start}ed, a one-shot Vert.x timer set to the wheel's next expiry (capped at 1 s), moved
+ * earlier when an earlier timer is armed: an idle server does not wake up, and a timer is handed out at the start of
+ * its tick. Not started (unit tests), it turns only when {@link #drain} is called.
+ *
+ * <p><b>Owner context only</b> (not thread safe); time only through the injected clock.
+ */
+final class FireLoop {
+
+  private static final System.Logger LOG = System.getLogger(FireLoop.class.getName());
+  /** Longest sleep between turns while timers are pending, ms. */
+  static final long MAX_WAKE_DELAY_MS = 1000;
+  /** How long {@link #stop} waits for the batch in flight, s. */
+  static final long STOP_WAIT_S = 2;
+
+  /** A timer handed out by the wheel and what it does now. */
+  private record Due(Timer timer, DueDecision decision) {}
+
+  private final Vertx vertx;
+  private final Context owner;
+  private final TimerStore store;
+  private final PendingTimers pending;
+  private final LongSupplier clock;
+  private final SchedulerOptions opts;
+  private final Metrics metrics;
+  private Consumer<Firing> publisher = f -> { };
+
+  private boolean driving;
+  private boolean stopped;
+  private final ArrayList<Due> collecting = new ArrayList<>();
+  private long turnNow;
+  private final ExpiryHandler<Timer> collector = this::collect;
+  private boolean batchInFlight;
+  private Promise<Void> batchDone;
+  private boolean turnQueued;
+  private long wakeTimerId = -1;
+  private long wakeAt = TimerWheel.NO_DEADLINE;
+  private long published;
+  private long failedBatches;
+
+  FireLoop(Vertx vertx, Context owner, TimerStore store, PendingTimers pending, LongSupplier clock,
+      SchedulerOptions opts, Metrics metrics) {
+    this.vertx = vertx;
+    this.owner = owner;
+    this.store = store;
+    this.pending = pending;
+    this.clock = clock;
+    this.opts = opts;
+    this.metrics = metrics;
+    pending.onArmed(this::armed);
+  }
+
+  /** Where recorded firings go, in seq order, on the owner context. */
+  void onFiring(Consumer<Firing> p) {
+    this.publisher = p;
+  }
+
+  /** Starts driving itself (after recovery): the first turn runs soon. */
+  void start() {
+    driving = true;
+    turnSoon();
+  }
+
+  /** Stops driving; the returned future completes when the batch in flight settles, or after 2 s at most. */
+  Future<Void> stop() {
+    stopped = true;
+    if (wakeTimerId >= 0) {
+      vertx.cancelTimer(wakeTimerId);
+      wakeTimerId = -1;
+    }
+    if (batchInFlight) {
+      return batchDone.future().timeout(STOP_WAIT_S, TimeUnit.SECONDS).otherwiseEmpty();
+    }
+    return Future.succeededFuture();
+  }
+
+  /** Firings recorded and published since start. */
+  long published() {
+    return published;
+  }
+
+  /** Firing batches that failed and were retried since start. */
+  long failedBatches() {
+    return failedBatches;
+  }
+
+  /**
+   * Runs turns until nothing is due at the clock's now and no batch is in flight (each turn a new event-loop task).
+   *
+   * @return how many timers were handed out
+   */
+  Future<Integer> drain() {
+    return drain(0);
+  }
+
+  private Future<Integer> drain(int sofar) {
+    if (batchInFlight) {
+      return batchDone.future().compose(v -> drain(sofar));
+    }
+    int n = advanceOnce();
+    if (n == 0) {
+      return Future.succeededFuture(sofar);
+    }
+    return batchDone.future().compose(v -> {
+      Promise<Integer> next = Promise.promise();
+      owner.runOnContext(x -> drain(sofar + n).onComplete(next));
+      return next.future();
+    });
+  }
+
+  // ------------------------------------------------------------------ turns
+
+  /** The wake-up hook: a timer was armed due at {@code dueAt}; turn or wake up earlier if needed. */
+  private void armed(long dueAt) {
+    if (dueAt < wakeAt && driving && !stopped) {
+      if (dueAt <= clock.getAsLong()) {
+        turnSoon();
+      } else {
+        armWakeup();
+      }
+    }
+  }
+
+  private void turnSoon() {
+    if (turnQueued || !driving || stopped) {
+      return;
+    }
+    turnQueued = true;
+    owner.runOnContext(v -> {
+      turnQueued = false;
+      turn();
+    });
+  }
+
+  private void turn() {
+    if (stopped || !driving || batchInFlight) {
+      return;
+    }
+    if (advanceOnce() == 0) {
+      armWakeup();
+    }
+  }
+
+  private void armWakeup() {
+    if (!driving || stopped) {
+      return;
+    }
+    long next = pending.nextExpiryAtMs();
+    if (next == TimerWheel.NO_DEADLINE) {
+      return;
+    }
+    long now = clock.getAsLong();
+    long delay = Math.max(1, Math.min(next - now, MAX_WAKE_DELAY_MS));
+    long target = now + delay;
+    if (wakeTimerId >= 0) {
+      if (wakeAt <= target) {
+        return;
+      }
+      vertx.cancelTimer(wakeTimerId);
+    }
+    wakeAt = target;
+    wakeTimerId = vertx.setTimer(delay, id -> {
+      wakeTimerId = -1;
+      wakeAt = TimerWheel.NO_DEADLINE;
+      turn();
+    });
+  }
+
+  // ------------------------------------------------------------------ advance → decide → record
+
+  /** Hands out up to {@code turnLimit} due timers and starts recording them; returns how many. */
+  private int advanceOnce() {
+    turnNow = clock.getAsLong();
+    int n = pending.advance(turnNow, collector, opts.turnLimit());
+    if (n == 0 || collecting.isEmpty()) {
+      return n;
+    }
+    List<Due> batch = new ArrayList<>(collecting);
+    collecting.clear();
+    List<FiringRequest> reqs = new ArrayList<>(batch.size());
+    for (Due d : batch) {
+      Timer t = d.timer();
+      DueDecision dd = d.decision();
+      reqs.add(new FiringRequest(t.id(), t.generation(), t.firings(), dd.fire(), dd.firedDueAt(), turnNow, dd.next()));
+    }
+    batchInFlight = true;
+    batchDone = Promise.promise();
+    record(batch, reqs, 0);
+    return n;
+  }
+
+  private void collect(String id, long dueAt, Timer t) {
+    if (!pending.tryHold(id)) {
+      // Cannot happen (an armed timer is never held); keep it rather than lose it.
+      LOG.log(System.Logger.Level.ERROR, "timer " + id + " was due while held; postponing it one tick");
+      pending.refile(id, turnNow + opts.tickMs(), t);
+      return;
+    }
+    collecting.add(new Due(t, Schedule.onDue(t, turnNow, opts.misfireThresholdMs())));
+  }
+
+  private void record(List<Due> batch, List<FiringRequest> reqs, int attempt) {
+    store.recordFirings(reqs).onComplete(ar -> {
+      if (ar.succeeded() && ar.result().size() == reqs.size()) {
+        settle(batch, ar.result());
+        return;
+      }
+      failedBatches++;
+      Throwable cause = ar.failed() ? ar.cause()
+          : new IllegalStateException("store answered " + ar.result().size() + " results for " + reqs.size());
+      if (attempt == 0 || attempt % 20 == 0) {
+        LOG.log(System.Logger.Level.WARNING, "recording " + reqs.size() + " firings failed (attempt " + (attempt + 1)
+            + "), retrying: " + cause);
+      }
+      if (stopped) {
+        // Shutting down: the timers stay in the store and fire after the restart.
+        endBatch();
+        return;
+      }
+      vertx.setTimer(Backoff.delayMs(attempt), id -> record(batch, reqs, attempt + 1));
+    });
+  }
+
+  // ------------------------------------------------------------------ settle → publish
+
+  private void settle(List<Due> batch, List<FiringResult> results) {
+    for (int i = 0; i < batch.size(); i++) {
+      Due d = batch.get(i);
+      FiringResult r = results.get(i);
+      String id = d.timer().id();
+      if (r.applied()) {
+        Firing f = r.firing();
+        if (f != null) {
+          publish(f);
+        }
+        if (d.decision().next() != null) {
+          pending.arm(d.decision().next());
+        }
+        pending.release(id);
+      } else {
+        reconcile(id, 0);
+      }
+    }
+    endBatch();
+    turnSoon();
+  }
+
+  private void publish(Firing f) {
+    published++;
+    metrics.fired(f.firedAt() - f.dueAt());
+    try {
+      publisher.accept(f);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.ERROR, "publishing firing " + f.seq() + " failed", e);
+    }
+  }
+
+  private void endBatch() {
+    batchInFlight = false;
+    batchDone.complete();
+  }
+
+  /** After a stale firing: memory and store disagree about {@code id} (held); adopt the store's state. */
+  private void reconcile(String id, int attempt) {
+    store.get(id).onComplete(ar -> {
+      if (ar.failed()) {
+        vertx.setTimer(Backoff.delayMs(attempt), t -> reconcile(id, attempt + 1));
+        return;
+      }
+      if (ar.result() != null) {
+        pending.arm(ar.result());
+      }
+      pending.release(id);
+    });
+  }
+}

@@ -1,0 +1,80 @@
+package io.tickwheel.server.scheduler;
+
+import io.tickwheel.core.model.Schedule;
+import io.tickwheel.core.store.Retention;
+
+/**
+ * The scheduler's settings. Validated when built: a value out of range throws {@link IllegalArgumentException}
+ * naming the field and the value.
+ *
+ * @param tickMs             wheel tick, ms, {@code >= 1}
+ * @param maxPending         most pending timers, {@code >= 1}; creates beyond answer {@link Refusal.CapacityExceeded}
+ * @param misfireThresholdMs lateness beyond which a fixed-rate due time is missed (see {@link Schedule#onDue}),
+ *                           ms, {@code >= 0}
+ * @param turnLimit          most timers handed out (and recorded in one store call) per turn, {@code >= 1}
+ * @param retention          firing-log retention
+ * @param trimIntervalMs     how often the firing log is trimmed, ms, {@code >= 1}
+ * @param recoveryBatch      timers per batch when loading the store at start, {@code >= 1}
+ * @param lockTimeoutMs      how long a write waits for a busy id before answering {@link Refusal.Busy}, ms, {@code >= 1}
+ */
+public record SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
+    long trimIntervalMs, int recoveryBatch, long lockTimeoutMs) {
+
+  /** Default {@link #maxPending}: ten million timers. */
+  public static final long DEFAULT_MAX_PENDING = 10_000_000;
+  /** Default {@link #turnLimit}. */
+  public static final int DEFAULT_TURN_LIMIT = 10_000;
+  /** Default {@link #trimIntervalMs}: 10 s. */
+  public static final long DEFAULT_TRIM_INTERVAL_MS = 10_000;
+  /** Default {@link #recoveryBatch}. */
+  public static final int DEFAULT_RECOVERY_BATCH = 10_000;
+  /** Default {@link #lockTimeoutMs}: 10 s. */
+  public static final long DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+
+  public SchedulerOptions {
+    atLeast("tickMs", tickMs, 1);
+    atLeast("maxPending", maxPending, 1);
+    atLeast("misfireThresholdMs", misfireThresholdMs, 0);
+    atLeast("turnLimit", turnLimit, 1);
+    if (retention == null) {
+      throw new IllegalArgumentException("retention must not be null");
+    }
+    atLeast("trimIntervalMs", trimIntervalMs, 1);
+    atLeast("recoveryBatch", recoveryBatch, 1);
+    atLeast("lockTimeoutMs", lockTimeoutMs, 1);
+  }
+
+  private static void atLeast(String field, long value, long min) {
+    if (value < min) {
+      throw new IllegalArgumentException(field + " must be >= " + min + ", was " + value);
+    }
+  }
+
+  /**
+   * The defaults for a tick: the {@code DEFAULT_*} constants above, {@link Schedule#DEFAULT_MISFIRE_THRESHOLD_MS}
+   * and {@link Retention#defaults()}.
+   */
+  public static SchedulerOptions defaults(long tickMs) {
+    return new SchedulerOptions(tickMs, DEFAULT_MAX_PENDING, Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, DEFAULT_TURN_LIMIT,
+        Retention.defaults(), DEFAULT_TRIM_INTERVAL_MS, DEFAULT_RECOVERY_BATCH, DEFAULT_LOCK_TIMEOUT_MS);
+  }
+
+  public SchedulerOptions withMaxPending(long m) {
+    return new SchedulerOptions(tickMs, m, misfireThresholdMs, turnLimit, retention, trimIntervalMs, recoveryBatch,
+        lockTimeoutMs);
+  }
+
+  public SchedulerOptions withTurnLimit(int l) {
+    return new SchedulerOptions(tickMs, maxPending, misfireThresholdMs, l, retention, trimIntervalMs, recoveryBatch,
+        lockTimeoutMs);
+  }
+
+  public SchedulerOptions withMisfireThresholdMs(long m) {
+    return new SchedulerOptions(tickMs, maxPending, m, turnLimit, retention, trimIntervalMs, recoveryBatch, lockTimeoutMs);
+  }
+
+  public SchedulerOptions withRetention(Retention r, long intervalMs) {
+    return new SchedulerOptions(tickMs, maxPending, misfireThresholdMs, turnLimit, r, intervalMs, recoveryBatch,
+        lockTimeoutMs);
+  }
+}

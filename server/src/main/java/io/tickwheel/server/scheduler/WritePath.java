@@ -1,0 +1,165 @@
+package io.tickwheel.server.scheduler;
+
+import io.tickwheel.core.model.Schedule;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.scheduler.Refusal.Busy;
+import io.tickwheel.server.scheduler.Refusal.CapacityExceeded;
+import io.tickwheel.server.scheduler.Refusal.Conflict;
+import io.tickwheel.server.scheduler.Refusal.NotFound;
+import io.tickwheel.server.scheduler.WriteOutcome.Cancelled;
+import io.tickwheel.server.scheduler.WriteOutcome.Created;
+import io.tickwheel.server.scheduler.WriteOutcome.Replaced;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * The create, create-many, replace and cancel writes of the {@link Scheduler} (touch is {@link TouchWrite}):
+ * validated definition → {@link Schedule#accept} → durable store write → armed → outcome. The scheduler checks
+ * that recovery has finished before calling in.
+ *
+ * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail.
+ */
+final class WritePath {
+
+  private final TimerStore store;
+  private final PendingTimers pending;
+  private final LongSupplier clock;
+  private final SchedulerOptions opts;
+
+  WritePath(TimerStore store, PendingTimers pending, LongSupplier clock, SchedulerOptions opts) {
+    this.store = store;
+    this.pending = pending;
+    this.clock = clock;
+    this.opts = opts;
+  }
+
+  /** See {@link Scheduler#create}. */
+  Future<WriteOutcome> create(TimerSpec spec) {
+    String id = spec.id() != null ? spec.id() : pending.freshId();
+    if (pending.exists(id)) {
+      return Future.succeededFuture(new Conflict(id));
+    }
+    if (pending.size() >= opts.maxPending()) {
+      return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
+    }
+    Timer t = Schedule.accept(spec.withId(id), clock.getAsLong(), 1);
+    // createAll, not put: the id is neither armed nor held, so it is not stored either (every stored timer is
+    // armed or held), and the store need not read an old version
+    Future<Void> put = store.createAll(List.of(t));
+    if (put.isComplete()) {
+      // Answered at once (the memory store): nothing ran on this loop meanwhile, so there is nothing to hold off.
+      return Future.succeededFuture(created(put, t));
+    }
+    // Held while the write is in flight: a concurrent create of this id gets Conflict, an update/delete waits.
+    pending.tryHold(id);
+    return put.transform(ar -> {
+      WriteOutcome out = created(ar, t);
+      pending.release(id);
+      return Future.succeededFuture(out);
+    });
+  }
+
+  /** Settles a create's store write: arms {@code t} if it succeeded. */
+  private WriteOutcome created(AsyncResult<Void> write, Timer t) {
+    if (write.failed()) {
+      return Refusal.ofStoreFailure(write.cause(), true);
+    }
+    pending.arm(t);
+    return new Created(t);
+  }
+
+  /** See {@link Scheduler#createAll}. */
+  Future<List<WriteOutcome>> createAll(List<TimerSpec> specs) {
+    List<WriteOutcome> out = new ArrayList<>(specs.size());
+    long now = clock.getAsLong();
+    long room = opts.maxPending() - pending.size();
+    List<Timer> accepted = new ArrayList<>();
+    for (TimerSpec spec : specs) {
+      String id = spec.id() != null ? spec.id() : pending.freshId();
+      if (pending.exists(id)) {
+        out.add(new Conflict(id));
+      } else if (room <= 0) {
+        out.add(new CapacityExceeded(opts.maxPending()));
+      } else {
+        room--;
+        pending.tryHold(id);
+        Timer t = Schedule.accept(spec.withId(id), now, 1);
+        accepted.add(t);
+        out.add(new Created(t));
+      }
+    }
+    if (accepted.isEmpty()) {
+      return Future.succeededFuture(out);
+    }
+    return store.createAll(accepted).transform(ar -> {
+      for (Timer t : accepted) {
+        if (ar.succeeded()) {
+          pending.arm(t);
+        }
+        pending.release(t.id());
+      }
+      if (ar.failed()) {
+        Refusal r = Refusal.ofStoreFailure(ar.cause(), true);
+        out.replaceAll(o -> o instanceof Created ? r : o);
+      }
+      return Future.succeededFuture(out);
+    });
+  }
+
+  /** See {@link Scheduler#upsert}. */
+  Future<WriteOutcome> upsert(TimerSpec spec) {
+    String id = spec.id();
+    return pending.hold(id, opts.lockTimeoutMs()).compose(held -> {
+      if (!held) {
+        return Future.succeededFuture(new Busy(id));
+      }
+      Timer old = pending.armed(id);
+      if (old == null && pending.size() > opts.maxPending()) {   // size() counts this id's hold
+        pending.release(id);
+        return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
+      }
+      pending.disarm(id);
+      Timer t = Schedule.accept(spec, clock.getAsLong(), old == null ? 1 : old.generation() + 1);
+      return store.put(t).transform(ar -> {
+        if (ar.succeeded()) {
+          pending.arm(t);
+        } else if (old != null) {
+          pending.arm(old);
+        }
+        pending.release(id);
+        return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
+            : old == null ? new Created(t) : new Replaced(t));
+      });
+    });
+  }
+
+  /** See {@link Scheduler#cancel}. */
+  Future<WriteOutcome> cancel(String id) {
+    if (!pending.exists(id)) {
+      return Future.succeededFuture(new NotFound(id));
+    }
+    return pending.hold(id, opts.lockTimeoutMs()).compose(held -> {
+      if (!held) {
+        return Future.succeededFuture(new Busy(id));
+      }
+      Timer old = pending.disarm(id);
+      if (old == null) {          // it ended (fired its last) while we waited
+        pending.release(id);
+        return Future.succeededFuture(new NotFound(id));
+      }
+      return store.remove(id).transform(ar -> {
+        if (ar.failed()) {
+          pending.arm(old);
+        }
+        pending.release(id);
+        return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
+            : ar.result() ? new Cancelled(id) : new NotFound(id));
+      });
+    });
+  }
+}

@@ -1,0 +1,71 @@
+package io.tickwheel.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.server.scheduler.ReadOutcome;
+import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.WriteOutcome;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class OutcomeMappingTest {
+
+  static final Timer T = new Timer("a", "default", Kind.ONCE, 100, 0, 0, Misfire.FIRE_ONCE, null, 0, 100, 0, 1);
+
+  /** Each refusal with the status, code, field and message the contract answers it with. */
+  record Row(Refusal refusal, int status, String code, String field, String message) {}
+
+  static final List<Row> ROWS = List.of(
+      new Row(new Refusal.NotFound("a"), 404, "not_found", null, "no timer with id \"a\""),
+      new Row(new Refusal.Conflict("a"), 409, "already_exists", "id", "a timer with id \"a\" already exists"),
+      new Row(new Refusal.CapacityExceeded(3), 429, "resource_exhausted", null,
+          "the server holds its maximum of 3 pending timers (--max-pending); retry later"),
+      new Row(new Refusal.Busy("a"), 503, "unavailable", null,
+          "timer \"a\" is busy (its firing is still being recorded); the store may be slow or down"),
+      new Row(new Refusal.ChangedConcurrently("a"), 503, "unavailable", null, "timer \"a\" changed concurrently; retry"),
+      new Row(new Refusal.Recovering(), 503, "unavailable", null, "the server is recovering its timers; retry shortly"),
+      new Row(new Refusal.StoreUnavailable("connection reset", true), 503, "unavailable", null,
+          "the store is unavailable: connection reset"),
+      new Row(new Refusal.StoreFault("corrupt"), 500, "internal", null, "the store failed: corrupt"));
+
+  @Test
+  void everyRefusalMapsToItsStatusCodeFieldAndMessage() {
+    for (Row r : ROWS) {
+      ApiException e = OutcomeMapping.error(r.refusal());
+      assertThat(e.status()).as("%s", r.refusal()).isEqualTo(r.status());
+      assertThat(e.code()).as("%s", r.refusal()).isEqualTo(r.code());
+      assertThat(e.field()).as("%s", r.refusal()).isEqualTo(r.field());
+      assertThat(e.getMessage()).as("%s", r.refusal()).isEqualTo(r.message());
+    }
+  }
+
+  @Test
+  void theTableCoversEveryKindOfRefusal() {
+    Set<Class<?>> mapped = ROWS.stream().map(r -> r.refusal().getClass()).collect(Collectors.toSet());
+    assertThat(mapped).containsExactlyInAnyOrder(Refusal.class.getPermittedSubclasses());
+  }
+
+  @Test
+  void aRefusalInABatchItemGetsTheSameStatusAndErrorBodyAsASingleCall() {
+    ApiException e = OutcomeMapping.error(new Refusal.Conflict("a"));
+    assertThat(ErrorResponses.body(e).getJsonObject("error").getMap())
+        .isEqualTo(Map.of("code", "already_exists", "message", "a timer with id \"a\" already exists", "field", "id"));
+  }
+
+  @Test
+  void successesMapToTheContractsStatuses() {
+    assertThat(OutcomeMapping.status(new WriteOutcome.Created(T))).isEqualTo(201);
+    assertThat(OutcomeMapping.status(new WriteOutcome.Replaced(T))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new WriteOutcome.Touched(T))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new WriteOutcome.Cancelled("a"))).isEqualTo(204);
+    assertThat(OutcomeMapping.status(new ReadOutcome.Found(T))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new ReadOutcome.Listed(new TimerPage(List.of(T), null)))).isEqualTo(200);
+  }
+}
