@@ -8,7 +8,6 @@ import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.wheel.ExpiryHandler;
-import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.metrics.Metrics;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -33,17 +32,14 @@ import java.util.function.LongSupplier;
  * the store refuses as stale (memory and store disagree, after a write that failed but was applied) makes the loop
  * re-read that id from the store and adopt its state, retrying with the same backoff.
  *
- * <p>Driving: once {@link #start}ed, a one-shot Vert.x timer set to the wheel's next expiry (capped at 1 s), moved
- * earlier when an earlier timer is armed: an idle server does not wake up, and a timer is handed out at the start of
- * its tick. Not started (unit tests), it turns only when {@link #drain} is called.
+ * <p>Driving: once {@link #start}ed, {@link WakeUp} decides when to turn. Not started (unit tests), it turns only
+ * when {@link #drain} is called.
  *
  * <p><b>Owner context only</b> (not thread safe); time only through the injected clock.
  */
 final class FireLoop {
 
   private static final System.Logger LOG = System.getLogger(FireLoop.class.getName());
-  /** Longest sleep between turns while timers are pending, ms. */
-  static final long MAX_WAKE_DELAY_MS = 1000;
   /** How long {@link #stop} waits for the batch in flight, s. */
   static final long STOP_WAIT_S = 2;
 
@@ -57,18 +53,15 @@ final class FireLoop {
   private final LongSupplier clock;
   private final SchedulerOptions opts;
   private final Metrics metrics;
+  private final WakeUp wakeUp;
   private Consumer<Firing> publisher = f -> { };
 
-  private boolean driving;
   private boolean stopped;
   private final ArrayList<Due> collecting = new ArrayList<>();
   private long turnNow;
   private final ExpiryHandler<Timer> collector = this::collect;
   private boolean batchInFlight;
   private Promise<Void> batchDone;
-  private boolean turnQueued;
-  private long wakeTimerId = -1;
-  private long wakeAt = TimerWheel.NO_DEADLINE;
   private long published;
   private long failedBatches;
 
@@ -81,7 +74,8 @@ final class FireLoop {
     this.clock = clock;
     this.opts = opts;
     this.metrics = metrics;
-    pending.onArmed(this::armed);
+    this.wakeUp = new WakeUp(vertx, owner, clock, pending::nextExpiryAtMs, this::turn);
+    pending.onArmed(wakeUp::armed);
   }
 
   /** Where recorded firings go, in seq order, on the owner context. */
@@ -91,17 +85,13 @@ final class FireLoop {
 
   /** Starts driving itself (after recovery): the first turn runs soon. */
   void start() {
-    driving = true;
-    turnSoon();
+    wakeUp.start();
   }
 
   /** Stops driving; the returned future completes when the batch in flight settles, or after 2 s at most. */
   Future<Void> stop() {
     stopped = true;
-    if (wakeTimerId >= 0) {
-      vertx.cancelTimer(wakeTimerId);
-      wakeTimerId = -1;
-    }
+    wakeUp.stop();
     if (batchInFlight) {
       return batchDone.future().timeout(STOP_WAIT_S, TimeUnit.SECONDS).otherwiseEmpty();
     }
@@ -144,60 +134,13 @@ final class FireLoop {
 
   // ------------------------------------------------------------------ turns
 
-  /** The wake-up hook: a timer was armed due at {@code dueAt}; turn or wake up earlier if needed. */
-  private void armed(long dueAt) {
-    if (dueAt < wakeAt && driving && !stopped) {
-      if (dueAt <= clock.getAsLong()) {
-        turnSoon();
-      } else {
-        armWakeup();
-      }
-    }
-  }
-
-  private void turnSoon() {
-    if (turnQueued || !driving || stopped) {
-      return;
-    }
-    turnQueued = true;
-    owner.runOnContext(v -> {
-      turnQueued = false;
-      turn();
-    });
-  }
-
   private void turn() {
-    if (stopped || !driving || batchInFlight) {
+    if (!wakeUp.running() || batchInFlight) {
       return;
     }
     if (advanceOnce() == 0) {
-      armWakeup();
+      wakeUp.sleep();
     }
-  }
-
-  private void armWakeup() {
-    if (!driving || stopped) {
-      return;
-    }
-    long next = pending.nextExpiryAtMs();
-    if (next == TimerWheel.NO_DEADLINE) {
-      return;
-    }
-    long now = clock.getAsLong();
-    long delay = Math.max(1, Math.min(next - now, MAX_WAKE_DELAY_MS));
-    long target = now + delay;
-    if (wakeTimerId >= 0) {
-      if (wakeAt <= target) {
-        return;
-      }
-      vertx.cancelTimer(wakeTimerId);
-    }
-    wakeAt = target;
-    wakeTimerId = vertx.setTimer(delay, id -> {
-      wakeTimerId = -1;
-      wakeAt = TimerWheel.NO_DEADLINE;
-      turn();
-    });
   }
 
   // ------------------------------------------------------------------ advance → decide → record
@@ -276,7 +219,7 @@ final class FireLoop {
       }
     }
     endBatch();
-    turnSoon();
+    wakeUp.turnSoon();
   }
 
   private void publish(Firing f) {

@@ -51,9 +51,6 @@ import java.util.function.LongSupplier;
  */
 public final class Scheduler {
 
-  private static final System.Logger LOG = System.getLogger(Scheduler.class.getName());
-
-  private final Vertx vertx;
   private final Context owner;
   private final TimerStore store;
   private final LongSupplier clock;
@@ -63,10 +60,9 @@ public final class Scheduler {
   private final FireLoop fireLoop;
   private final WritePath writes;
   private final TouchWrite touches;
+  private final FiringLogTrim trim;
 
   private volatile boolean ready;
-  private long trimTimerId = -1;
-  private boolean trimming;
 
   /**
    * @param owner   the context that owns this scheduler (all calls on it)
@@ -85,7 +81,6 @@ public final class Scheduler {
    */
   Scheduler(Vertx vertx, Context owner, TimerStore store, LongSupplier clock, SchedulerOptions opts, Metrics metrics,
       boolean drive) {
-    this.vertx = vertx;
     this.owner = owner;
     this.store = store;
     this.clock = clock;
@@ -95,6 +90,7 @@ public final class Scheduler {
     this.fireLoop = new FireLoop(vertx, owner, store, pending, clock, opts, metrics);
     this.writes = new WritePath(store, pending, clock, opts);
     this.touches = new TouchWrite(store, pending, clock, opts.lockTimeoutMs());
+    this.trim = new FiringLogTrim(vertx, store, opts.retention(), clock);
   }
 
   /** Where recorded firings go, in seq order, on the owner context (the firing hub's {@code publish}). */
@@ -116,7 +112,7 @@ public final class Scheduler {
         .onSuccess(n -> {
           ready = true;
           if (drive) {
-            trimTimerId = vertx.setPeriodic(opts.trimIntervalMs(), id -> trimNow());
+            trim.start(opts.trimIntervalMs());
             fireLoop.start();
           }
         });
@@ -124,10 +120,7 @@ public final class Scheduler {
 
   /** Stops firing and trimming; waits (at most 2 s) for the firing batch in flight. The store is left open. */
   public Future<Void> stop() {
-    if (trimTimerId >= 0) {
-      vertx.cancelTimer(trimTimerId);
-      trimTimerId = -1;
-    }
+    trim.stop();
     return fireLoop.stop();
   }
 
@@ -148,16 +141,7 @@ public final class Scheduler {
 
   /** Trims the firing log to the retention, now. Skipped (0) while a trim is running. */
   public Future<Long> trimNow() {
-    if (trimming) {
-      return Future.succeededFuture(0L);
-    }
-    trimming = true;
-    return store.trimFirings(opts.retention(), now()).andThen(ar -> {
-      trimming = false;
-      if (ar.failed()) {
-        LOG.log(System.Logger.Level.WARNING, "trimming the firing log failed: " + ar.cause());
-      }
-    });
+    return trim.trimNow();
   }
 
   // ------------------------------------------------------------------ reads
