@@ -80,7 +80,7 @@ public record ServerConfig(
     }
     if (redis == null
         || !redis.startsWith("redis://") && !redis.startsWith("rediss://") && !redis.startsWith("unix://")) {
-      throw ConfigException.field("redis", "must be a redis:// or rediss:// URL, was '" + redis + "'");
+      throw ConfigException.field("redis", "must be a redis:// or rediss:// URL, was '" + redactUrl(redis) + "'");
     }
     range("tickMs", tickMs, 1, MAX_TICK_MS);
     if (token != null
@@ -168,6 +168,6 @@ public record ServerConfig(
 
   /** A Redis URL without its password. */
   static String redactUrl(String url) {
-    return url.replaceAll("//[^@/]*@", "//***@");
+    return url == null ? null : url.replaceAll("//[^@/]*@", "//***@");
   }
 }

@@ -97,6 +97,12 @@ class ServerConfigTest {
   }
 
   @Test
+  void aBadRedisUrlIsShownWithoutItsPassword() {
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--redis", "http://:hunter2@127.0.0.1:6379"}, Map.of()))
+        .hasMessageContaining("--redis").hasMessageContaining("127.0.0.1:6379").hasMessageNotContaining("hunter2");
+  }
+
+  @Test
   void usageListsEveryFlagWithItsVariable() {
     String u = ServerCli.usage();
     for (String f : List.of("--host", "--port", "--store", "--data-dir", "--redis", "--tick-ms", "--token", "--fsync",
