@@ -1,8 +1,6 @@
 package io.tickwheel.bench;
 
 import io.tickwheel.bench.peer.Fixtures;
-import io.tickwheel.bench.peer.Peers;
-import java.io.File;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -24,7 +22,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * ({@link BytesPerTimer}) and whether the churn targets are met.
  *
  * <p>Usage: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.WheelBenchReport [options]}
- * (or {@code bench/run-wheel-bench.sh [options]}, which builds first). Options:
+ * (or {@code bench/run-wheel-bench.sh [options]}, which builds first); {@code --help} lists the options
+ * ({@link WheelBenchOptions}), bad ones exit 2:
  * <ul>
  *   <li>{@code --workloads LIST} benchmark methods to run, a comma list or a regex (default
  *       {@code schedule,cancel,churn,expireDrain})</li>
@@ -45,42 +44,53 @@ public final class WheelBenchReport {
   }
 
   public static void main(String[] args) throws RunnerException, InterruptedException {
-    Options o = Options.parse(args);
-    String include = "^" + WheelBenchmarks.class.getName().replace(".", "\\.") + "\\.(" + o.workloads + ")$";
+    WheelBenchOptions o;
+    try {
+      o = WheelBenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("wheel-bench: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    if (o.helpRequested()) {
+      System.out.print(WheelBenchOptions.usage());
+      return;
+    }
+    String include = "^" + WheelBenchmarks.class.getName().replace(".", "\\.") + "\\.(" + o.workloads() + ")$";
     ChainedOptionsBuilder jmh = new OptionsBuilder()
         .include(include)
-        .param("peer", o.peers.toArray(new String[0]))
-        .param("pending", o.pending.toArray(new String[0]))
+        .param("peer", o.peers().toArray(new String[0]))
+        .param("pending", o.pending().toArray(new String[0]))
         .forks(1)
-        .warmupIterations(o.warmup)
-        .warmupTime(TimeValue.milliseconds(o.timeMs))
-        .measurementIterations(o.iterations)
-        .measurementTime(TimeValue.milliseconds(o.timeMs))
+        .warmupIterations(o.warmup())
+        .warmupTime(TimeValue.milliseconds(o.timeMs()))
+        .measurementIterations(o.iterations())
+        .measurementTime(TimeValue.milliseconds(o.timeMs()))
         .shouldFailOnError(true)
-        .output(o.log.getPath())
-        .result(o.log.getPath().replaceFirst("\\.log$", "") + ".json")
+        .output(o.log().getPath())
+        .result(o.log().getPath().replaceFirst("\\.log$", "") + ".json")
         .resultFormat(ResultFormatType.JSON);
-    for (String prof : o.profilers) {
+    for (String prof : o.profilers()) {
       jmh.addProfiler(prof);
     }
     System.out.printf("tickwheel wheel benchmarks: %s; peers %s; pending %s; %d x %d ms warm-up, %d x %d ms measured%n",
-        o.workloads, o.peers, o.pending, o.warmup, o.timeMs, o.iterations, o.timeMs);
-    System.out.printf("JMH output: %s%n", o.log);
+        o.workloads(), o.peers(), o.pending(), o.warmup(), o.timeMs(), o.iterations(), o.timeMs());
+    System.out.printf("JMH output: %s%n", o.log());
     long t0 = System.nanoTime();
     Collection<RunResult> results = new Runner(jmh.build()).run();
     System.out.printf("JMH done in %d s%n%n", (System.nanoTime() - t0) / 1_000_000_000L);
 
-    Table table = Table.of(results, o.peers);
+    Table table = Table.of(results, o.peers());
     System.out.println(table.throughput());
     System.out.println(table.ratios());
 
-    if (o.bytesTimers > 0) {
+    if (o.bytesTimers() > 0) {
       System.out.printf("Bytes per pending timer (%,d timers; heap delta after System.gc(), key strings excluded)%n%n",
-          o.bytesTimers);
+          o.bytesTimers());
       System.out.println("| peer | bytes/timer |");
       System.out.println("|---|---:|");
-      Fixtures fixtures = new Fixtures(o.bytesTimers, o.bytesTimers);
-      for (String peer : o.peers) {
+      Fixtures fixtures = new Fixtures(o.bytesTimers(), o.bytesTimers());
+      for (String peer : o.peers()) {
         System.out.printf(Locale.ROOT, "| %s | %.1f |%n", peer, BytesPerTimer.measure(peer, fixtures));
       }
       System.out.println();
@@ -193,71 +203,6 @@ public final class WheelBenchReport {
       }
       double ratio = ours / other;
       sb.append(String.format(Locale.ROOT, "- %s: ours/%s = %.2f -> %s%n", what, peer, ratio, ratio >= min ? "MET" : "MISSED"));
-    }
-  }
-
-  /** Command-line options. */
-  static final class Options {
-    String workloads = "schedule|cancel|churn|expireDrain";
-    List<String> peers = new ArrayList<>(Peers.NAMES);
-    List<String> pending = List.of("10000", "1000000");
-    List<String> profilers = new ArrayList<>();
-    int warmup = 1;
-    int iterations = 3;
-    long timeMs = 800;
-    int bytesTimers = 1_000_000;
-    File log = new File(System.getProperty("java.io.tmpdir"), "wheel-bench-jmh.log");
-
-    static Options parse(String[] args) {
-      Options o = new Options();
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        if (i + 1 >= args.length) {
-          throw usage("option " + a + " needs a value");
-        }
-        String v = args[++i];
-        switch (a) {
-          case "--workloads" -> o.workloads = v.replace(',', '|');     // a comma list or a regex
-          case "--peers" -> {
-            List<String> ps = new ArrayList<>(List.of(OURS));
-            for (String p : v.split(",")) {
-              if (!Peers.NAMES.contains(p)) {
-                throw usage("--peers: unknown peer '" + p + "', expected some of " + Peers.NAMES);
-              }
-              if (!ps.contains(p)) {
-                ps.add(p);
-              }
-            }
-            o.peers = ps;
-          }
-          case "--pending" -> o.pending = List.of(v.split(","));
-          case "--warmup" -> o.warmup = positive(a, v, 0);
-          case "--iterations" -> o.iterations = positive(a, v, 1);
-          case "--time" -> o.timeMs = positive(a, v, 1);
-          case "--prof" -> o.profilers.add(v);
-          case "--bytes-timers" -> o.bytesTimers = positive(a, v, 0);
-          case "--log" -> o.log = new File(v);
-          default -> throw usage("unknown option " + a);
-        }
-      }
-      return o;
-    }
-
-    private static int positive(String option, String value, int min) {
-      try {
-        int n = Integer.parseInt(value);
-        if (n >= min) {
-          return n;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw usage(option + " must be an integer >= " + min + ", was '" + value + "'");
-    }
-
-    private static IllegalArgumentException usage(String message) {
-      return new IllegalArgumentException(message + " (options: --workloads a,b|REGEX --peers a,b --pending n,m "
-          + "--warmup N --iterations N --time MS --prof NAME --bytes-timers N --log FILE)");
     }
   }
 }

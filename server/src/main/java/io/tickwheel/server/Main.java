@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code java -jar tickwheel.jar [flags]}: parses the configuration (bad flags: one line on stderr, exit 2), starts
+ * {@code java -jar tickwheel.jar [flags]}: parses the configuration with {@link ServerCli} (bad flags: one line on
+ * stderr, exit 2; {@code --help} and {@code --version}: the text on stdout, exit 0), starts
  * the server, prints {@code tickwheel listening on http://HOST:PORT} once it is recovered and accepting requests,
  * and on SIGTERM/SIGINT stops accepting, flushes and closes the store and exits 0 within 5 s.
  */
@@ -25,18 +26,23 @@ public final class Main {
       System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tFT%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
     }
     PrintStream err = System.err;
-    ServerConfig cfg;
+    ServerCli.Request request;
     try {
-      cfg = ServerConfig.parse(args, System.getenv());
+      request = ServerCli.parse(args, System.getenv());
     } catch (ConfigException e) {
       err.println("tickwheel: " + e.getMessage());
       System.exit(EXIT_CONFIG);
       return;
     }
-    if (cfg.help()) {
-      System.out.print(ServerConfig.usage());
+    if (request instanceof ServerCli.Help help) {
+      System.out.print(help.text());
       return;
     }
+    if (request instanceof ServerCli.Version version) {
+      System.out.print(version.text());
+      return;
+    }
+    ServerConfig cfg = ((ServerCli.Run) request).config();
     // epoll on Linux (bundled), NIO elsewhere or if the native library cannot load
     Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
     if (!vertx.isNativeTransportEnabled()) {

@@ -3,6 +3,10 @@ package io.tickwheel.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tickwheel.core.model.Limits;
+import io.tickwheel.core.model.Schedule;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.wheel.TimerWheel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +32,7 @@ class ServerConfigTest {
   void environmentVariablesApplyAndFlagsWinOverThem() {
     Map<String, String> env = Map.of("TICKWHEEL_PORT", "9000", "TICKWHEEL_STORE", "memory", "TICKWHEEL_TICK_MS", "5",
         "TICKWHEEL_TOKEN", "t", "TICKWHEEL_FSYNC", "true", "TICKWHEEL_ALLOWED_ORIGINS", "http://a:1, http://b:2");
-    ServerConfig c = ServerConfig.parse(new String[] {"--port", "9100", "--tick-ms=20"}, env);
+    ServerConfig c = ServerCli.config(new String[] {"--port", "9100", "--tick-ms=20"}, env);
     assertThat(c.port()).isEqualTo(9100);
     assertThat(c.tickMs()).isEqualTo(20);
     assertThat(c.store()).isEqualTo("memory");
@@ -39,7 +43,7 @@ class ServerConfigTest {
 
   @Test
   void everyFlagIsParsed() {
-    ServerConfig c = ServerConfig.parse(new String[] {"--host", "localhost", "--port", "0", "--store", "redis",
+    ServerConfig c = ServerCli.config(new String[] {"--host", "localhost", "--port", "0", "--store", "redis",
         "--data-dir", "/tmp/x", "--redis", "redis://127.0.0.1:7000", "--tick-ms", "1", "--token", "abc", "--fsync",
         "--max-pending", "5", "--misfire-threshold-ms", "50", "--log-retention-count", "10",
         "--log-retention-ms", "1000", "--allowed-origins", "*"}, Map.of());
@@ -53,52 +57,168 @@ class ServerConfigTest {
 
   @Test
   void badValuesAreRefusedWithAMessageNamingTheFlagAndValue() {
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--port", "http"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--port", "http"}, Map.of()))
         .isInstanceOf(ConfigException.class).hasMessageContaining("--port").hasMessageContaining("http");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--port", "70000"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--port", "70000"}, Map.of()))
         .hasMessageContaining("between 0 and 65535");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--store", "mongo"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--store", "mongo"}, Map.of()))
         .hasMessageContaining("--store").hasMessageContaining("mongo");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--tick-ms", "0"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--tick-ms", "0"}, Map.of()))
         .hasMessageContaining("--tick-ms");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--frobnicate"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--frobnicate"}, Map.of()))
         .hasMessageContaining("unknown flag --frobnicate");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--port"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--port"}, Map.of()))
         .hasMessageContaining("needs a value");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"8080"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"8080"}, Map.of()))
         .hasMessageContaining("unexpected argument");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[0], Map.of("TICKWHEEL_PORT", "x")))
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_PORT", "x")))
         .hasMessageContaining("TICKWHEEL_PORT");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--redis", "localhost:6379"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--redis", "localhost:6379"}, Map.of()))
         .hasMessageContaining("--redis");
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--allowed-origins", "evil"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--allowed-origins", "evil"}, Map.of()))
         .hasMessageContaining("--allowed-origins");
   }
 
   @Test
   void aNonLoopbackHostWithoutATokenIsRefused() {
-    assertThatThrownBy(() -> ServerConfig.parse(new String[] {"--host", "0.0.0.0"}, Map.of()))
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--host", "0.0.0.0"}, Map.of()))
         .isInstanceOf(ConfigException.class).hasMessageContaining("non-loopback").hasMessageContaining("--token");
-    assertThat(ServerConfig.parse(new String[] {"--host", "0.0.0.0", "--token", "x"}, Map.of()).host())
+    assertThat(ServerCli.config(new String[] {"--host", "0.0.0.0", "--token", "x"}, Map.of()).host())
         .isEqualTo("0.0.0.0");
-    assertThat(ServerConfig.parse(new String[] {"--host", "::1"}, Map.of()).url(80)).isEqualTo("http://[::1]:80");
-    assertThat(ServerConfig.parse(new String[] {"--host", "localhost"}, Map.of()).host()).isEqualTo("localhost");
+    assertThat(ServerCli.config(new String[] {"--host", "::1"}, Map.of()).url(80)).isEqualTo("http://[::1]:80");
+    assertThat(ServerCli.config(new String[] {"--host", "localhost"}, Map.of()).host()).isEqualTo("localhost");
   }
 
   @Test
   void theTokenAndRedisPasswordNeverAppearInToString() {
-    ServerConfig c = ServerConfig.parse(new String[] {"--token", "supersecret", "--redis", "redis://:pw@127.0.0.1:6379"},
+    ServerConfig c = ServerCli.config(new String[] {"--token", "supersecret", "--redis", "redis://:pw@127.0.0.1:6379"},
         Map.of());
     assertThat(c.toString()).doesNotContain("supersecret").doesNotContain(":pw@").contains("token=set");
   }
 
   @Test
+  void aBadRedisUrlIsShownWithoutItsPassword() {
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--redis", "http://:hunter2@127.0.0.1:6379"}, Map.of()))
+        .hasMessageContaining("--redis").hasMessageContaining("127.0.0.1:6379").hasMessageNotContaining("hunter2");
+  }
+
+  @Test
   void usageListsEveryFlagWithItsVariable() {
-    String u = ServerConfig.usage();
+    String u = ServerCli.usage();
     for (String f : List.of("--host", "--port", "--store", "--data-dir", "--redis", "--tick-ms", "--token", "--fsync",
         "--max-pending", "--misfire-threshold-ms", "--log-retention-count", "--log-retention-ms", "--allowed-origins",
         "--help", "TICKWHEEL_PORT", "TICKWHEEL_STORE")) {
       assertThat(u).contains(f);
     }
+  }
+
+  @Test
+  void theCommandLineDefaultsAreTheRecordsDefaultsWhichAreCoresConstants() {
+    assertThat(ServerCli.config(new String[0], Map.of())).isEqualTo(ServerConfig.defaults());
+    ServerConfig d = ServerConfig.defaults();
+    assertThat(d.tickMs()).isEqualTo(TimerWheel.DEFAULT_TICK_MS);
+    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING);
+    assertThat(d.misfireThresholdMs()).isEqualTo(Schedule.DEFAULT_MISFIRE_THRESHOLD_MS);
+    assertThat(new Retention(d.logRetentionCount(), d.logRetentionMs())).isEqualTo(Retention.defaults());
+    assertThat(d.misfireThresholdMs()).isEqualTo(1000);
+    assertThat(d.logRetentionCount()).isEqualTo(1_000_000);
+    assertThat(d.logRetentionMs()).isEqualTo(86_400_000);
+    assertThat(d.allowedOrigins()).isEmpty();
+  }
+
+  @Test
+  void helpAndVersionAreRequestsNotConfigurations() {
+    assertThat(ServerCli.parse(new String[] {"--help"}, Map.of())).isInstanceOf(ServerCli.Help.class);
+    ServerCli.Request v = ServerCli.parse(new String[] {"--version"}, Map.of());
+    assertThat(v).isInstanceOf(ServerCli.Version.class);
+    assertThat(((ServerCli.Version) v).text()).startsWith("tickwheel ");
+    assertThat(ServerCli.parse(new String[] {"--port", "1"}, Map.of())).isInstanceOf(ServerCli.Run.class);
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--help"}, Map.of())).isInstanceOf(ConfigException.class);
+  }
+
+  @Test
+  void aBadFlagValueIsNamedAsTheFlagEvenWhenItsVariableIsSet() {
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--tick-ms", "abc"}, Map.of("TICKWHEEL_TICK_MS", "5")))
+        .hasMessage("flag --tick-ms must be an integer, was 'abc'");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--tick-ms=5000"}, Map.of("TICKWHEEL_TICK_MS", "5")))
+        .hasMessage("flag --tick-ms must be between 1 and 1000, was 5000");
+  }
+
+  @Test
+  void aBadVariableIsNamedAsTheVariableWithItsValue() {
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_MAX_PENDING", "lots")))
+        .hasMessage("environment variable TICKWHEEL_MAX_PENDING must be an integer, was 'lots'");
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_LOG_RETENTION_COUNT", "0")))
+        .hasMessage("environment variable TICKWHEEL_LOG_RETENTION_COUNT must be between 1 and "
+            + Long.MAX_VALUE + ", was 0");
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_FSYNC", "maybe")))
+        .hasMessage("environment variable TICKWHEEL_FSYNC must be true or false, was 'maybe'");
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_STORE", "Mongo")))
+        .hasMessageContaining("environment variable TICKWHEEL_STORE").hasMessageContaining("mongo");
+  }
+
+  @Test
+  void aFlagWinsOverABadVariable() {
+    assertThat(ServerCli.config(new String[] {"--port", "9000"}, Map.of("TICKWHEEL_PORT", "x")).port())
+        .isEqualTo(9000);
+  }
+
+  @Test
+  void valuesKeepTheirFormsOfToday() {
+    ServerConfig c = ServerCli.config(new String[] {"--max-pending", "1_000", "--fsync=off", "--port", " 81 ",
+        "--port", "82", "--store", " MEMORY ", "--token="}, Map.of("TICKWHEEL_FSYNC", "yes"));
+    assertThat(c.maxPending()).isEqualTo(1000);
+    assertThat(c.fsync()).isFalse();
+    assertThat(c.port()).isEqualTo(82);
+    assertThat(c.store()).isEqualTo("memory");
+    assertThat(c.token()).isNull();
+    assertThat(ServerCli.config(new String[0], Map.of("TICKWHEEL_FSYNC", "on")).fsync()).isTrue();
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--frobnicate=3"}, Map.of()))
+        .hasMessageContaining("unknown flag --frobnicate");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"@args.txt"}, Map.of()))
+        .hasMessageContaining("unexpected argument '@args.txt'");
+  }
+
+  @Test
+  void usageShowsCoresDefaultsAndEveryVariable() {
+    String u = ServerCli.usage();
+    assertThat(u).contains("(default 10)").contains("(default 10000000)").contains("(default 86400000)")
+        .contains("TICKWHEEL_TICK_MS").contains("TICKWHEEL_ALLOWED_ORIGINS").doesNotContain("TICKWHEEL_HELP");
+  }
+
+  @Test
+  void theRecordRefusesEveryBadValueNamingTheComponentAndValue() {
+    ServerConfig d = ServerConfig.defaults();
+    assertThatThrownBy(() -> d.withPort(-1)).isInstanceOf(ConfigException.class)
+        .hasMessage("port must be between 0 and 65535, was -1")
+        .extracting(e -> ((ConfigException) e).field()).isEqualTo("port");
+    assertThatThrownBy(() -> d.withStore("mongo")).hasMessage("store must be rocksdb, redis or memory, was 'mongo'");
+    assertThatThrownBy(() -> d.withToken("has space")).hasMessageStartingWith("token must be");
+    assertThatThrownBy(() -> d.withToken("")).hasMessageStartingWith("token must be");
+    assertThatThrownBy(() -> d.withMaxPending(0)).hasMessage("maxPending must be between 1 and 2147483647, was 0");
+    assertThatThrownBy(() -> d.withAllowedOrigins(List.of("evil")))
+        .hasMessage("allowedOrigins must list origins like http://host:port, was 'evil'");
+    assertThatThrownBy(() -> new ServerConfig(" ", 1, "memory", Path.of("d"), "redis://x", 10, null, false, 1, 0, 1, 0,
+        List.of())).hasMessage("host must not be empty");
+    assertThatThrownBy(() -> new ServerConfig("h", 1, "memory", Path.of(""), "redis://x", 10, null, false, 1, 0, 1, 0,
+        List.of())).hasMessage("dataDir must not be empty");
+    assertThatThrownBy(() -> new ServerConfig("h", 1, "memory", Path.of("d"), "x:1", 10, null, false, 1, 0, 1, 0,
+        List.of())).hasMessage("redis must be a redis:// or rediss:// URL, was 'x:1'");
+    assertThatThrownBy(() -> new ServerConfig("h", 1, "memory", Path.of("d"), "redis://x", 1001, null, false, 1, 0, 1,
+        0, List.of())).hasMessage("tickMs must be between 1 and 1000, was 1001");
+    assertThatThrownBy(() -> new ServerConfig("h", 1, "memory", Path.of("d"), "redis://x", 10, null, false, 1, -1, 1,
+        0, List.of())).hasMessageStartingWith("misfireThresholdMs must be between 0 and");
+    assertThatThrownBy(() -> new ServerConfig("h", 1, "memory", Path.of("d"), "redis://x", 10, null, false, 1, 0, 0,
+        0, List.of())).hasMessageStartingWith("logRetentionCount must be between 1 and");
+    assertThatThrownBy(() -> new ServerConfig("h", 1, "memory", Path.of("d"), "redis://x", 10, null, false, 1, 0, 1,
+        -1, List.of())).hasMessageStartingWith("logRetentionMs must be between 0 and");
+  }
+
+  @Test
+  void theAllowedOriginsAreCopied() {
+    List<String> origins = new java.util.ArrayList<>(List.of("http://a:1"));
+    ServerConfig c = ServerConfig.defaults().withAllowedOrigins(origins);
+    origins.add("http://b:2");
+    assertThat(c.allowedOrigins()).containsExactly("http://a:1");
   }
 }

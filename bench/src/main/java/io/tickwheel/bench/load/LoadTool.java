@@ -12,8 +12,9 @@ import java.util.Map;
  * APIs, one target after the other (tickwheel once per store) with the same scenarios, sizes and concurrency;
  * prints the configuration, a table per scenario, one summary table (a column per target) and, when tickwheel ran
  * with at least one peer, the ratio table of {@link Comparison}. {@code --csv FILE} gets every value plus the ratio
- * rows, {@code --chart FILE.svg} the {@link SvgChart} of throughput and p99 lateness. Exit 0 when every scenario ran
- * (the figures say whether targets were met), 2 for bad options, 1 when a scenario or target failed.
+ * rows, {@code --chart FILE.svg} the {@link SvgChart} of throughput and p99 lateness; {@code --help} prints every
+ * option. Exit 0 when every scenario ran (the figures say whether targets were met) or after {@code --help}, 2 for
+ * bad options, 1 when a scenario or target failed.
  */
 public final class LoadTool {
   private LoadTool() {}
@@ -21,7 +22,12 @@ public final class LoadTool {
   public static void main(String[] args) throws Exception {
     LoadConfig cfg;
     try {
-      cfg = LoadConfig.parse(args);
+      LoadCli cli = LoadCli.parse(args);
+      if (cli.helpRequested()) {
+        System.out.print(LoadCli.usage());
+        return;
+      }
+      cfg = cli.config();
     } catch (IllegalArgumentException e) {
       System.err.println("load: " + e.getMessage());
       System.exit(2);

@@ -3,6 +3,7 @@ package io.tickwheel.bench.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Several targets in one run, the service options, and the order the runs go in; needs no service. */
@@ -63,5 +64,52 @@ class LoadConfigTest {
     assertThat(on.describe()).contains("warmup-ms=8000").contains("throughput-ms=5000");
     assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--throughput-ms", "-1"}))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--throughput-ms").hasMessageContaining("-1");
+  }
+
+  @Test
+  void theDefaultsAreThoseOfToday() {
+    LoadConfig d = LoadConfig.parse(new String[] {"--target", "db-scheduler"});
+    assertThat(d.stores()).containsExactly("rocksdb");
+    assertThat(d.scenarios()).containsExactly("throughput", "lateness", "burst", "heartbeat");
+    assertThat(List.of(d.timers(), d.warmup(), d.concurrency(), d.rate(), d.batchSize(), d.batchConcurrency(),
+        d.pending(), d.firingRate(), d.burst(), d.keys(), d.durationS(), d.heartbeatDelayMs()))
+        .containsExactly(50000, 10000, 64, 0, 10000, 2, 100000, 2000, 20000, 10000, 10, 3000);
+    assertThat(List.of(d.windowMs(), d.latenessWarmupMs())).containsExactly(10000L, 3000L);
+    assertThat(d.clientLoops()).isEqualTo(LoadConfig.defaultClientLoops());
+    assertThat(d.url()).isNull();
+    assertThat(d.csv()).isNull();
+  }
+
+  @Test
+  void integersTakeUnderscoresAndTheLastOfARepeatedOptionWins() {
+    LoadConfig cfg = LoadConfig.parse(new String[] {"--target", "db-scheduler", "--timers", "1_000_000",
+        "--concurrency", "8", "--concurrency=16", "--scenario", "all"});
+    assertThat(cfg.timers()).isEqualTo(1_000_000);
+    assertThat(cfg.concurrency()).isEqualTo(16);
+    assertThat(cfg.scenarios()).isEqualTo(LoadConfig.ALL);
+  }
+
+  @Test
+  void badValuesAreRefusedNamingTheOptionAndValue() {
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--timers", "many"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--timers").hasMessageContaining("many");
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--window-ms", "99"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--window-ms").hasMessageContaining("99");
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--scenario", "soak"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'soak'");
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--csv"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--csv");
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--scenario", "throughput"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--server-jar");
+  }
+
+  @Test
+  void helpIsAskedForAndListsEveryOption() {
+    assertThat(LoadCli.parse(new String[] {"--help"}).helpRequested()).isTrue();
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--help"})).isInstanceOf(IllegalArgumentException.class);
+    assertThat(LoadCli.usage()).contains("--target", "--url", "--server-jar", "--store", "--scenario", "--timers",
+        "--warmup-ms", "--throughput-ms", "--client-loops", "--rate", "--batch-size", "--batch-concurrency",
+        "--pending", "--firing-rate", "--window-ms", "--lateness-warmup-ms", "--burst", "--keys", "--duration-s",
+        "--heartbeat-delay-ms", "--csv", "--redis", "--jdbc-url", "--chart", "--token");
   }
 }

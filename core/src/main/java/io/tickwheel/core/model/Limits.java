@@ -15,6 +15,13 @@ public record Limits(long tickMs, long maxHorizonMs, int maxPayloadBytes) {
   /** 64 KiB, the contract's payload limit. */
   public static final int DEFAULT_MAX_PAYLOAD_BYTES = 64 * 1024;
 
+  /**
+   * Ten million: the default cap on the timers a server holds pending (its {@code --max-pending}); beyond it,
+   * creates are refused as resource-exhausted rather than growing memory. Not a field of this record: the cap is
+   * the scheduler's, this is its one default.
+   */
+  public static final long DEFAULT_MAX_PENDING = 10_000_000;
+
   public Limits {
     if (tickMs < 1) {
       throw new IllegalArgumentException("tickMs must be >= 1, was " + tickMs);

@@ -10,6 +10,12 @@ package io.tickwheel.core.store;
  */
 public record Retention(long maxCount, long maxAgeMs) {
 
+  /** Default {@code maxCount}: one million firings. */
+  public static final long DEFAULT_MAX_COUNT = 1_000_000;
+
+  /** Default {@code maxAgeMs}: one day, milliseconds. */
+  public static final long DEFAULT_MAX_AGE_MS = 24L * 3600 * 1000;
+
   public Retention {
     if (maxCount < 1) {
       throw new IllegalArgumentException("maxCount must be >= 1, was " + maxCount);
@@ -19,8 +25,8 @@ public record Retention(long maxCount, long maxAgeMs) {
     }
   }
 
-  /** One million firings, one day. */
+  /** {@link #DEFAULT_MAX_COUNT} firings, {@link #DEFAULT_MAX_AGE_MS}: one million firings, one day. */
   public static Retention defaults() {
-    return new Retention(1_000_000, 24L * 3600 * 1000);
+    return new Retention(DEFAULT_MAX_COUNT, DEFAULT_MAX_AGE_MS);
   }
 }

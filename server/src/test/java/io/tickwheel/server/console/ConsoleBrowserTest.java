@@ -3,7 +3,7 @@ package io.tickwheel.server.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.ServerCli;
 import io.tickwheel.server.TickwheelServer;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -288,7 +288,7 @@ class ConsoleBrowserTest {
   }
 
   private int deploy(String... args) throws Exception {
-    TickwheelServer server = new TickwheelServer(ServerConfig.parse(args, Map.of()));
+    TickwheelServer server = new TickwheelServer(ServerCli.config(args, Map.of()));
     vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     return server.actualPort();
   }

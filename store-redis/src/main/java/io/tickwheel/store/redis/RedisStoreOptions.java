@@ -19,6 +19,16 @@ public final class RedisStoreOptions {
   public static final String DEFAULT_CONNECTION_STRING = "redis://127.0.0.1:6379";
   /** The default key prefix; every key lives under the hash tag {@code {tw}}. */
   public static final String DEFAULT_KEY_PREFIX = "tw";
+  /** Default {@code maxPoolSize}: connections per Redis node. */
+  public static final int DEFAULT_MAX_POOL_SIZE = 8;
+  /** Default {@code commandTimeoutMs}. */
+  public static final long DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
+  /** Default {@code reconnectBackoffMs}: the first reconnect delay. */
+  public static final long DEFAULT_RECONNECT_BACKOFF_MS = 100;
+  /** Default {@code maxReconnectBackoffMs}: the largest reconnect delay. */
+  public static final long DEFAULT_MAX_RECONNECT_BACKOFF_MS = 5_000;
+  /** Default {@code connectTimeoutMs}. */
+  public static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
 
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
@@ -26,11 +36,11 @@ public final class RedisStoreOptions {
   private boolean cluster;
   private List<String> clusterEndpoints = new ArrayList<>();
   private String keyPrefix = DEFAULT_KEY_PREFIX;
-  private int maxPoolSize = 8;
-  private long commandTimeoutMs = 5_000;
-  private long reconnectBackoffMs = 100;
-  private long maxReconnectBackoffMs = 5_000;
-  private long connectTimeoutMs = 2_000;
+  private int maxPoolSize = DEFAULT_MAX_POOL_SIZE;
+  private long commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS;
+  private long reconnectBackoffMs = DEFAULT_RECONNECT_BACKOFF_MS;
+  private long maxReconnectBackoffMs = DEFAULT_MAX_RECONNECT_BACKOFF_MS;
+  private long connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
   private NetClientOptions netClientOptions;
 
   public RedisStoreOptions() {}

@@ -1,0 +1,329 @@
+package io.tickwheel.server;
+
+import io.tickwheel.core.model.Limits;
+import io.tickwheel.core.model.Schedule;
+import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.wheel.TimerWheel;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import java.lang.reflect.Field;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The server's command line, parsed with picocli into a {@link ServerConfig}. Every flag {@code --name} also reads
+ * the environment variable {@code TICKWHEEL_NAME} ({@code --tick-ms} from {@code TICKWHEEL_TICK_MS}); a flag wins
+ * over its variable, which wins over the default. Flags take {@code --name value} or {@code --name=value};
+ * {@code --fsync} needs no value ({@code --fsync=false} turns it off). Integers may use {@code _} as a separator;
+ * booleans read {@code true|false|1|0|yes|no|on|off}. A flag given twice: the last wins.
+ *
+ * <p>The defaults are {@link ServerConfig}'s and core's constants, never repeated here as literals.
+ *
+ * <p>A bad value is a {@link ConfigException} whose message names where the value came from ({@code flag --port},
+ * {@code environment variable TICKWHEEL_PORT} or {@code default of --port}) and the value. Not thread safe: one
+ * instance per parse (the static methods make their own).
+ */
+@Command(name = "java -jar tickwheel.jar", customSynopsis = "Usage: java -jar tickwheel.jar [flags]",
+    sortOptions = false, usageHelpWidth = 110,
+    description = "tickwheel: a durable timer server.", versionProvider = ServerCli.VersionProvider.class)
+public final class ServerCli {
+
+  /** Every flag's variable is this prefix plus the flag's name in upper case, '-' as '_'. */
+  public static final String ENV_PREFIX = "TICKWHEEL_";
+
+  /** What a command line asks for. */
+  public sealed interface Request permits Run, Help, Version {}
+
+  /** Run the server with this configuration. */
+  public record Run(ServerConfig config) implements Request {}
+
+  /** Print this usage text and exit 0. */
+  public record Help(String text) implements Request {}
+
+  /** Print this version text and exit 0. */
+  public record Version(String text) implements Request {}
+
+  // Each field is named after the ServerConfig component it sets: a ConfigException's field() finds its flag.
+  @Option(names = "--host", paramLabel = "HOST", defaultValue = ServerConfig.DEFAULT_HOST,
+      description = "interface to bind; non-loopback requires --token (default ${DEFAULT-VALUE})")
+  private String host;
+
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + ServerConfig.DEFAULT_PORT,
+      description = "TCP port; 0 picks a free one (default ${DEFAULT-VALUE})")
+  private int port;
+
+  @Option(names = "--store", paramLabel = "KIND", defaultValue = ServerConfig.DEFAULT_STORE,
+      description = "rocksdb | redis | memory (default ${DEFAULT-VALUE})")
+  private String store;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ServerConfig.DEFAULT_DATA_DIR,
+      description = "RocksDB data directory (default ${DEFAULT-VALUE})")
+  private String dataDir;
+
+  @Option(names = "--redis", paramLabel = "URL", defaultValue = RedisStoreOptions.DEFAULT_CONNECTION_STRING,
+      description = "Redis connection string (default ${DEFAULT-VALUE})")
+  private String redis;
+
+  @Option(names = "--tick-ms", paramLabel = "MS", defaultValue = "" + TimerWheel.DEFAULT_TICK_MS,
+      description = "wheel tick in ms, 1.." + ServerConfig.MAX_TICK_MS + " (default ${DEFAULT-VALUE})")
+  private long tickMs;
+
+  @Option(names = "--token", paramLabel = "SECRET",
+      description = "bearer token required on /v1 and the WebSocket (default none)")
+  private String token;
+
+  @Option(names = "--fsync", arity = "0..1", fallbackValue = "true", defaultValue = "false", paramLabel = "BOOL",
+      description = "RocksDB: fsync the WAL on every write")
+  private boolean fsync;
+
+  @Option(names = "--max-pending", paramLabel = "N", defaultValue = "" + Limits.DEFAULT_MAX_PENDING,
+      description = "most pending timers, then 429 (default ${DEFAULT-VALUE})")
+  private long maxPending;
+
+  @Option(names = "--misfire-threshold-ms", paramLabel = "MS",
+      defaultValue = "" + Schedule.DEFAULT_MISFIRE_THRESHOLD_MS,
+      description = "lateness beyond which a fixed-rate due time counts as missed (default ${DEFAULT-VALUE})")
+  private long misfireThresholdMs;
+
+  @Option(names = "--log-retention-count", paramLabel = "N", defaultValue = "" + Retention.DEFAULT_MAX_COUNT,
+      description = "firing log: newest firings kept at most (default ${DEFAULT-VALUE})")
+  private long logRetentionCount;
+
+  @Option(names = "--log-retention-ms", paramLabel = "MS", defaultValue = "" + Retention.DEFAULT_MAX_AGE_MS,
+      description = "firing log: how long a firing is kept, ms (default ${DEFAULT-VALUE})")
+  private long logRetentionMs;
+
+  @Option(names = "--allowed-origins", paramLabel = "ORIGINS", defaultValue = "",
+      description = "comma-separated browser origins allowed (CORS, WebSocket), e.g. http://host:port or *")
+  private String allowedOrigins;
+
+  @Option(names = "--help", usageHelp = true, description = "print this help and exit")
+  private boolean help;
+
+  @Option(names = "--version", versionHelp = true, description = "print the version and exit")
+  private boolean version;
+
+  private ServerCli() {}
+
+  /**
+   * Parses flags over environment variables over defaults.
+   *
+   * @param env the environment ({@code System.getenv()} in Main)
+   * @throws ConfigException naming the flag (or variable) and the bad value
+   */
+  public static Request parse(String[] args, Map<String, String> env) {
+    ServerCli flags = new ServerCli();
+    Set<ArgSpec> fromEnv = new HashSet<>();
+    CommandLine cl = commandLine(flags);
+    cl.setDefaultValueProvider(arg -> {
+      String var = arg instanceof OptionSpec o ? envName(o) : null;
+      String v = var == null ? null : env.get(var);
+      if (v != null) {
+        fromEnv.add(arg);
+      }
+      return v;
+    });
+    ParseResult parsed;
+    try {
+      parsed = cl.parseArgs(args);
+    } catch (ParameterException e) {
+      throw translate(e, fromEnv);
+    }
+    if (cl.isUsageHelpRequested()) {
+      return new Help(usage());
+    }
+    if (cl.isVersionHelpRequested()) {
+      return new Version(version());
+    }
+    return new Run(flags.build(cl, parsed, fromEnv));
+  }
+
+  /**
+   * The configuration {@code args} and {@code env} ask to run with, for callers that never ask for help.
+   *
+   * @throws ConfigException as {@link #parse}, and when {@code args} ask for {@code --help} or {@code --version}
+   */
+  public static ServerConfig config(String[] args, Map<String, String> env) {
+    Request r = parse(args, env);
+    if (r instanceof Run run) {
+      return run.config();
+    }
+    throw new ConfigException("--help and --version print text instead of configuring a server");
+  }
+
+  /** The {@code --help} text: every flag with its default, then every flag's environment variable. */
+  public static String usage() {
+    CommandLine cl = commandLine(new ServerCli());
+    List<String> keys = new ArrayList<>(cl.getHelpSectionKeys());
+    keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), "environment");
+    cl.setHelpSectionKeys(keys);
+    cl.getHelpSectionMap().put("environment", help -> {
+      StringBuilder sb = new StringBuilder("%nEach flag also reads an environment variable; a flag wins over its "
+          + "variable, which wins over the default:%n");
+      for (OptionSpec o : help.commandSpec().options()) {
+        String var = envName(o);
+        if (var != null) {
+          sb.append(String.format("  %-34s %s%n", var, o.longestName()));
+        }
+      }
+      return String.format(sb.toString());
+    });
+    return cl.getUsageMessage(CommandLine.Help.Ansi.OFF);
+  }
+
+  /** The {@code --version} text: {@code tickwheel VERSION}, the version from the jar's manifest. */
+  public static String version() {
+    String v = ServerCli.class.getPackage().getImplementationVersion();
+    return "tickwheel " + (v != null ? v : "(development build: no jar manifest)") + System.lineSeparator();
+  }
+
+  /** Picocli's hook for {@code --version}. */
+  static final class VersionProvider implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {version().strip()};
+    }
+  }
+
+  /** Whether {@code host} names only loopback addresses (resolving a name once, at startup). */
+  static boolean isLoopback(String host) {
+    String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    try {
+      InetAddress[] all = InetAddress.getAllByName(h);
+      for (InetAddress a : all) {
+        if (!a.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return all.length > 0;
+    } catch (UnknownHostException e) {
+      throw new ConfigException("host '" + host + "' cannot be resolved");
+    }
+  }
+
+  private static CommandLine commandLine(ServerCli flags) {
+    CommandLine cl = new CommandLine(flags);
+    cl.setExpandAtFiles(false);
+    cl.setOverwrittenOptionsAllowed(true);
+    cl.setTrimQuotes(false);
+    cl.registerConverter(Integer.TYPE, s -> (int) integer(s, Integer.MIN_VALUE, Integer.MAX_VALUE));
+    cl.registerConverter(Long.TYPE, s -> integer(s, Long.MIN_VALUE, Long.MAX_VALUE));
+    cl.registerConverter(Boolean.TYPE, ServerCli::bool);
+    return cl;
+  }
+
+  /** {@code TICKWHEEL_TICK_MS} for {@code --tick-ms}; {@code null} for {@code --help} and {@code --version}. */
+  static String envName(OptionSpec o) {
+    if (o.usageHelp() || o.versionHelp()) {
+      return null;
+    }
+    return ENV_PREFIX + o.longestName().substring(2).toUpperCase(Locale.ROOT).replace('-', '_');
+  }
+
+  private ServerConfig build(CommandLine cl, ParseResult parsed, Set<ArgSpec> fromEnv) {
+    String t = token == null || token.isEmpty() ? null : token;
+    List<String> origins = new ArrayList<>();
+    for (String o : allowedOrigins.split(",")) {
+      if (!o.isBlank()) {
+        origins.add(o.trim());
+      }
+    }
+    ServerConfig c;
+    try {
+      Path dir;
+      try {
+        dir = Path.of(dataDir);
+      } catch (InvalidPathException e) {
+        throw ConfigException.field("dataDir", "is not a path, was '" + dataDir + "'");
+      }
+      c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
+          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins);
+    } catch (ConfigException e) {
+      OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
+      throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());
+    }
+    if (c.token() == null && !isLoopback(c.host())) {
+      throw new ConfigException("refusing to listen on non-loopback host '" + c.host()
+          + "' without a token: set --token (or " + ENV_PREFIX + "TOKEN), or bind 127.0.0.1");
+    }
+    return c;
+  }
+
+  /** The flag whose field is the {@link ServerConfig} component {@code field}. */
+  private static OptionSpec optionOf(CommandLine cl, String field) {
+    for (OptionSpec o : cl.getCommandSpec().options()) {
+      if (o.userObject() instanceof Field f && f.getName().equals(field)) {
+        return o;
+      }
+    }
+    return null;
+  }
+
+  private static String source(OptionSpec o, ParseResult parsed, Set<ArgSpec> fromEnv) {
+    if (parsed != null && parsed.hasMatchedOption(o)) {
+      return "flag " + o.longestName();
+    }
+    if (fromEnv.contains(o)) {
+      return "environment variable " + envName(o);
+    }
+    return "default of " + o.longestName();
+  }
+
+  /** Picocli's exceptions as messages in the house style (naming the flag or variable and the value). */
+  private static ConfigException translate(ParameterException e, Set<ArgSpec> fromEnv) {
+    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+      String a = u.getUnmatched().get(0);
+      if (a.startsWith("-")) {
+        int eq = a.indexOf('=');
+        return new ConfigException("unknown flag " + (eq < 0 ? a : a.substring(0, eq)) + " (see --help)");
+      }
+      return new ConfigException("unexpected argument '" + a + "' (flags start with --; see --help)");
+    }
+    if (e instanceof CommandLine.MissingParameterException m && !m.getMissing().isEmpty()
+        && m.getMissing().get(0) instanceof OptionSpec o) {
+      return new ConfigException("flag " + o.longestName() + " needs a value");
+    }
+    if (e.getArgSpec() instanceof OptionSpec o && e.getCause() instanceof TypeConversionException t) {
+      // Picocli asks the default provider only for options not given as flags.
+      String from = fromEnv.contains(o) ? "environment variable " + envName(o) : "flag " + o.longestName();
+      return new ConfigException(from + " " + t.getMessage() + ", was '" + e.getValue() + "'");
+    }
+    return new ConfigException(e.getMessage());
+  }
+
+  private static long integer(String s, long min, long max) {
+    long n;
+    try {
+      n = Long.parseLong(s.trim().replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new TypeConversionException("must be an integer");
+    }
+    if (n < min || n > max) {
+      throw new TypeConversionException("must be between " + min + " and " + max);
+    }
+    return n;
+  }
+
+  private static boolean bool(String s) {
+    return switch (s.trim().toLowerCase(Locale.ROOT)) {
+      case "true", "1", "yes", "on" -> true;
+      case "false", "0", "no", "off", "" -> false;
+      default -> throw new TypeConversionException("must be true or false");
+    };
+  }
+}
