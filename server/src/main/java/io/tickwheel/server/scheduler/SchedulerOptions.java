@@ -1,5 +1,6 @@
 package io.tickwheel.server.scheduler;
 
+import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 
@@ -21,7 +22,7 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
     long trimIntervalMs, int recoveryBatch, long lockTimeoutMs) {
 
   /** Default {@link #maxPending}: ten million timers. */
-  public static final long DEFAULT_MAX_PENDING = 10_000_000;
+  public static final long DEFAULT_MAX_PENDING = Limits.DEFAULT_MAX_PENDING;
   /** Default {@link #turnLimit}. */
   public static final int DEFAULT_TURN_LIMIT = 10_000;
   /** Default {@link #trimIntervalMs}: 10 s. */
