@@ -33,7 +33,7 @@ import java.util.logging.Logger;
  *
  * <h2>Layout</h2>
  * Four column families (see {@code Keys}): {@code timers} by id (bloom filter; values encoded with
- * {@link io.tickwheel.core.store.Codec}), {@code due} (big-endian {@code nextDueAt} + id, for listing in due
+ * {@code Codec}), {@code due} (big-endian {@code nextDueAt} + id, for listing in due
  * order), {@code firings} by big-endian seq, {@code meta} with the sequence counter. Every write call is one
  * atomic {@code WriteBatch}: a timer and its index entry, a firing and its timer's advance or removal, and the
  * counter always change together.
