@@ -27,8 +27,8 @@ import java.util.function.Function;
  *       without gaps, surviving restarts and trimming.</li>
  *   <li><b>Failures.</b> {@link StoreUnavailableException} when the backend is unreachable (the server
  *       answers 503); any other exception is a store fault.</li>
- *   <li><b>Partitioning.</b> Everything about one timer is keyed by its id, so a partitioned store can route
- *       by {@link Partitioner#partition}; {@code seq} is then per partition.</li>
+ *   <li><b>Keys.</b> Everything about one timer is keyed by its id, so a partitioned store can route every call
+ *       about one timer to one partition.</li>
  * </ul>
  * Implementations are thread safe.
  */
