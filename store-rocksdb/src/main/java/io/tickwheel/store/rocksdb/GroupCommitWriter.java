@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The store's single writer thread: takes the oldest queued write call and everything queued behind it (up
@@ -21,7 +19,7 @@ import java.util.logging.Logger;
  */
 final class GroupCommitWriter implements Runnable {
 
-  private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class.getName());
+  private static final System.Logger LOG = System.getLogger(GroupCommitWriter.class.getName());
 
   private final Db db;
   private final EventLoopGuard guard;
@@ -112,7 +110,8 @@ final class GroupCommitWriter implements Runnable {
       groups.increment();
       ops.add(group.size());
     } catch (Throwable e) {
-      LOG.log(Level.WARNING, "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
+      LOG.log(System.Logger.Level.WARNING,
+          "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
       RuntimeException failure = new IllegalStateException("rocksdb write failed in " + db.dir + ": " + e, e);
       for (WriteOp<?> op : group) {
         if (op.failure == null) {
@@ -144,7 +143,7 @@ final class GroupCommitWriter implements Runnable {
         try {
           op.complete();
         } catch (RuntimeException e) {
-          LOG.log(Level.WARNING, "a store callback threw", e);
+          LOG.log(System.Logger.Level.WARNING, "a store callback threw", e);
         }
       }
     }));

@@ -25,8 +25,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The embedded default store: timers and the firing log in RocksDB (RocksJava), one directory per store.
@@ -68,7 +66,7 @@ import java.util.logging.Logger;
  */
 public final class RocksDbTimerStore implements TimerStore {
 
-  private static final Logger LOG = Logger.getLogger(RocksDbTimerStore.class.getName());
+  private static final System.Logger LOG = System.getLogger(RocksDbTimerStore.class.getName());
 
   private final Vertx vertx;
   private final Db db;
@@ -408,11 +406,12 @@ public final class RocksDbTimerStore implements TimerStore {
     readers.shutdown();
     try {
       while (!readers.awaitTermination(10, TimeUnit.SECONDS)) {
-        LOG.warning("rocksdb store close: still waiting for reads to finish in " + db.dir);
+        LOG.log(System.Logger.Level.WARNING, "rocksdb store close: still waiting for reads to finish in {0}",
+            db.dir);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      LOG.log(Level.WARNING, "interrupted while closing; native handles are leaked", e);
+      LOG.log(System.Logger.Level.WARNING, "interrupted while closing; native handles are leaked", e);
       return;
     }
     for (Reads.TimerScan s : scans) {
