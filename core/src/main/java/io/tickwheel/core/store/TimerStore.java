@@ -18,15 +18,19 @@ import java.util.function.Function;
  *       completes on that same context.</li>
  *   <li><b>Durability.</b> A successful write future means the write is durable as far as the store's
  *       configuration promises (RocksDB: WAL written, fsynced with {@code --fsync}; Redis: as its AOF settings).
- *       A failed write may or may not have been applied.</li>
+ *       A failed write may or may not have been applied: {@link StoreException#mayHaveApplied()} says which.</li>
  *   <li><b>Atomicity.</b> Each write call is atomic: all of it or nothing ({@link #putAll} included); each
  *       {@link FiringRequest} of {@link #recordFirings} is atomic on its own (firing appended and timer advanced
  *       or removed together).</li>
  *   <li><b>Order.</b> Calls made from one thread are applied in the order they were made.</li>
  *   <li><b>Sequence.</b> Firing {@code seq} is one strictly increasing sequence per store, starting at 1,
  *       without gaps, surviving restarts and trimming.</li>
- *   <li><b>Failures.</b> {@link StoreUnavailableException} when the backend is unreachable (the server
- *       answers 503); any other exception is a store fault.</li>
+ *   <li><b>Failures.</b> A failed future holds a {@link StoreException}: {@link StoreUnavailableException} when
+ *       the backend cannot be used now (unreachable, connection lost, timeout, full queue, any I/O failure; the
+ *       server answers 503), {@link StoreClosedException} after {@link #close()}, {@link StoreFaultException} when
+ *       the store answered but something is wrong (corrupt record, script error). Only arguments that break a
+ *       method's stated preconditions fail otherwise ({@link IllegalArgumentException},
+ *       {@link NullPointerException}), as does a {@link #loadAll} sink's own failure, which is passed on.</li>
  *   <li><b>Keys.</b> Everything about one timer is keyed by its id, so a partitioned store can route every call
  *       about one timer to one partition.</li>
  * </ul>

@@ -424,6 +424,39 @@ public abstract class TimerStoreContract {
     assertThat(done.get(30, TimeUnit.SECONDS)).containsOnly(true).hasSize(4);
   }
 
+  // ---- failures ----
+
+  @Test
+  void everyCallAfterCloseFailsWithStoreClosedExceptionThatWasNotApplied() {
+    Timer t = timer("late", 100);
+    await(store.put(t));
+    await(store.close());
+    List<Future<?>> calls = List.of(store.put(timer("x", 1)), store.putAll(List.of(timer("y", 1))),
+        store.createAll(List.of(timer("z", 1))), store.update(t.touched(200), 1), store.get("late"),
+        store.remove("late"), store.recordFirings(List.of(fire(t, 100, null))), store.list(null, null, 10),
+        store.readFirings(0, 10), store.trimFirings(Retention.defaults(), 1000),
+        store.loadAll(10, b -> Future.succeededFuture()));
+    for (Future<?> f : calls) {
+      Throwable e = failure(f);
+      assertThat(e).isInstanceOf(StoreClosedException.class);
+      assertThat(((StoreException) e).mayHaveApplied()).as("refused before it reached the store").isFalse();
+    }
+    assertThat(await(store.close())).as("close is idempotent").isNull();
+    store = null;
+  }
+
+  /** The failure of {@code f}, which must fail within 30 s. */
+  protected static Throwable failure(Future<?> f) {
+    try {
+      Object v = f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      throw new AssertionError("expected a failure, got " + v);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("store call did not complete: " + e, e);
+    }
+  }
+
   // ---- durability ----
 
   @Test

@@ -14,8 +14,9 @@ import java.util.function.LongConsumer;
  * to {@code maxGroupOps}), folds them in queue order into one {@link WriteGroup}, writes it with one
  * {@code db.write} (WAL on; fsynced when so configured), then publishes how far the queue is applied and
  * completes the calls' futures on their callers' contexts. A call that fails while being applied (e.g. an
- * undecodable stored record) is rolled back to its save point and fails alone; a failed {@code db.write}
- * fails the whole group and advances no counter. The only mutable state is the sequence counters.
+ * undecodable stored record) is rolled back to its save point and fails alone, not applied; a failed
+ * {@code db.write} fails the whole group (a {@link io.tickwheel.core.store.StoreUnavailableException} for an I/O
+ * error, such as a full disk, that may have been applied) and advances no counter. The only mutable state is the sequence counters.
  */
 final class GroupCommitWriter implements Runnable {
 
@@ -86,7 +87,7 @@ final class GroupCommitWriter implements Runnable {
         try {
           shutdown.run();
         } catch (RuntimeException | Error e) {
-          close.failure = e;
+          close.failure = Failures.of(db.dir, "close", e, false);
         }
         completeAll(List.of(close));
         return;
@@ -95,6 +96,7 @@ final class GroupCommitWriter implements Runnable {
   }
 
   private void commit(List<WriteOp<?>> group) {
+    boolean writing = false;
     try (WriteGroup g = new WriteGroup(db, guard, lastSeq, firstRetained)) {
       for (WriteOp<?> op : group) {
         applyOne(g, op);
@@ -102,6 +104,7 @@ final class GroupCommitWriter implements Runnable {
       g.finish();
       if (g.batch.count() > 0) {
         guard.check();
+        writing = true;
         db.db.write(db.writeOptions, g.batch);
       }
       lastSeq = g.lastSeq;
@@ -112,7 +115,8 @@ final class GroupCommitWriter implements Runnable {
     } catch (Throwable e) {
       LOG.log(System.Logger.Level.WARNING,
           "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
-      RuntimeException failure = new IllegalStateException("rocksdb write failed in " + db.dir + ": " + e, e);
+      // a failed db.write may have reached the WAL (e.g. its fsync failed): recovery may then replay it
+      RuntimeException failure = Failures.of(db.dir, "write", e, writing);
       for (WriteOp<?> op : group) {
         if (op.failure == null) {
           op.failure = failure;
@@ -128,7 +132,7 @@ final class GroupCommitWriter implements Runnable {
       g.commitOp();
     } catch (Exception e) {
       g.rollbackOp();
-      op.failure = e;
+      op.failure = Failures.of(g.db.dir, "write", e, false); // rolled back: nothing of it is written
     }
   }
 

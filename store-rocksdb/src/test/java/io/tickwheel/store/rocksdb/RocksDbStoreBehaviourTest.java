@@ -10,6 +10,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
@@ -333,6 +334,7 @@ class RocksDbStoreBehaviourTest {
         } catch (ExecutionException e) {
           assertThat(e.getCause()).isInstanceOf(StoreUnavailableException.class)
               .hasMessageContaining("write queue is full");
+          assertThat(((StoreUnavailableException) e.getCause()).mayHaveApplied()).as("refused").isFalse();
           refused++;
         } catch (Exception e) {
           throw new AssertionError(e);
@@ -360,9 +362,9 @@ class RocksDbStoreBehaviourTest {
     await(closed);
     puts.forEach(RocksDbStoreBehaviourTest::await);
     assertThat(await(readBeforeClose)).isNotNull();
-    assertThat(failureOf(s.put(timer("late", 1)))).isInstanceOf(IllegalStateException.class)
-        .hasMessage("store is closed");
-    assertThat(failureOf(s.get("c-1"))).isInstanceOf(IllegalStateException.class);
+    assertThat(failureOf(s.put(timer("late", 1)))).isInstanceOf(StoreClosedException.class)
+        .hasMessage("rocksdb store is closed");
+    assertThat(failureOf(s.get("c-1"))).isInstanceOf(StoreClosedException.class);
     RocksDbTimerStore reopened = open(options());
     try {
       assertThat(await(reopened.loadAll(500, b -> Future.succeededFuture()))).isEqualTo(2000);
@@ -406,7 +408,7 @@ class RocksDbStoreBehaviourTest {
     Future<Void> closed = s.close();
     firstBatchHeld.complete();
     await(closed);
-    assertThat(failureOf(load)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThat(failureOf(load)).isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
   }
 
   // ---- firing log ----

@@ -7,6 +7,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.core.store.TimerStore;
@@ -27,7 +28,7 @@ import java.util.function.Function;
 /**
  * A store that keeps everything on the heap: nothing survives the process. For {@code --store memory},
  * tests and benchmarks. Every call completes at once (on the caller's thread, hence on its context).
- * Thread safe (one lock).
+ * Its only failure is {@link StoreClosedException} after {@link #close()}. Thread safe (one lock).
  */
 public final class MemoryTimerStore implements TimerStore {
 
@@ -245,6 +246,6 @@ public final class MemoryTimerStore implements TimerStore {
   }
 
   private static <T> Future<T> closedFuture() {
-    return Future.failedFuture(new IllegalStateException("store is closed"));
+    return Future.failedFuture(new StoreClosedException("memory store is closed"));
   }
 }
