@@ -71,11 +71,13 @@ public interface TimerStore {
 
   /**
    * Replaces the schedule of a stored timer, keeping its stored payload ({@code next}'s payload is ignored),
-   * only if its stored generation is {@code expectedGeneration}. Used by touch.
+   * only if its stored generation is {@code expectedGeneration}. Used by touch: one round trip answers with the
+   * payload, no {@link #get} needed.
    *
-   * @return whether it was applied (false: absent or another generation)
+   * @return the timer as now stored: {@code next} with the stored payload; or {@code null} when nothing was
+   *     changed because no timer has {@code next.id()} or its stored generation is not {@code expectedGeneration}
    */
-  Future<Boolean> update(Timer next, long expectedGeneration);
+  Future<Timer> update(Timer next, long expectedGeneration);
 
   /** The stored timer with payload, or {@code null}. */
   Future<Timer> get(String id);

@@ -175,16 +175,31 @@ public abstract class TimerStoreContract {
   }
 
   @Test
-  void updateKeepsTheStoredPayloadAndAppliesOnlyToTheExpectedGeneration() {
+  void updateReturnsTheStoredTimerWithTheStoredPayloadAndTheNewSchedule() {
     Timer t = timer("u", 5000);
     await(store.put(t));
     Timer touched = t.touched(8000).withoutPayload();
-    assertThat(await(store.update(touched, 1))).isTrue();
-    assertThat(await(store.get("u"))).isEqualTo(touched.withPayload(t.payload()));
-    assertThat(await(store.update(touched.touched(9000), 1))).as("stale generation").isFalse();
-    assertThat(await(store.get("u")).nextDueAt()).isEqualTo(8000);
-    assertThat(await(store.update(timer("absent", 1), 1))).isFalse();
-    assertThat(await(store.get("absent"))).isNull();
+    Timer stored = await(store.update(touched, 1));
+    assertThat(stored).isEqualTo(touched.withPayload(t.payload()));
+    assertThat(stored.payload()).isEqualTo("{\"n\":\"u\"}");
+    assertThat(await(store.get("u"))).isEqualTo(stored);
+    Timer none = timer("np", 100).withPayload(null);
+    await(store.put(none));
+    assertThat(await(store.update(none.touched(200).withPayload("[\"ignored\"]"), 1)))
+        .as("a timer without payload stays without; next's payload is ignored")
+        .isEqualTo(none.touched(200));
+  }
+
+  @Test
+  void updateOfAStaleGenerationOrAnAbsentTimerReturnsNullAndChangesNothing() {
+    Timer t = timer("u", 5000);
+    await(store.put(t));
+    Timer touched = await(store.update(t.touched(8000), 1));
+    assertThat(await(store.update(touched.touched(9000), 1))).as("stale generation").isNull();
+    assertThat(await(store.get("u"))).isEqualTo(touched);
+    assertThat(await(store.list(null, null, 10)).timers()).containsExactly(touched);
+    assertThat(await(store.update(timer("absent", 1), 1))).isNull();
+    assertThat(await(store.get("absent"))).as("update never creates a timer").isNull();
   }
 
   @Test

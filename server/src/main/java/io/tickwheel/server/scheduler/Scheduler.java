@@ -446,13 +446,11 @@ public final class Scheduler {
           locks.unlock(id);
           return Future.failedFuture(storeError(ar.cause()));
         }
-        if (ar.result()) {
-          arm(next);
-          return store.get(id).transform(g -> {
-            locks.unlock(id);
-            Timer full = g.succeeded() && g.result() != null ? g.result() : next;
-            return Future.succeededFuture(full);
-          });
+        Timer touched = ar.result(); // the stored timer, payload included: no second round trip
+        if (touched != null) {
+          arm(touched);
+          locks.unlock(id);
+          return Future.succeededFuture(touched);
         }
         // The store holds another state than memory (a write failed but was applied): adopt it, touch that once.
         return store.get(id).transform(g -> {
@@ -468,11 +466,11 @@ public final class Scheduler {
           }
           Timer retry = Schedule.touch(stored, now(), delayOverride);
           return store.update(retry, stored.generation()).transform(u -> {
-            boolean ok = u.succeeded() && u.result();
-            arm(ok ? retry : stored);
+            Timer retried = u.succeeded() ? u.result() : null;
+            arm(retried != null ? retried : stored);
             locks.unlock(id);
-            if (ok) {
-              return Future.succeededFuture(retry);
+            if (retried != null) {
+              return Future.succeededFuture(retried);
             }
             return Future.failedFuture(u.failed() ? storeError(u.cause())
                 : ApiException.unavailable("timer \"" + id + "\" changed concurrently; retry"));

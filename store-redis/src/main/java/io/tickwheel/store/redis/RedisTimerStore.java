@@ -248,8 +248,14 @@ public final class RedisTimerStore implements TimerStore {
     return timers;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call: it writes {@code next}'s header in front of the stored payload and answers that payload,
+   * so the stored timer is {@code next} with it.
+   */
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     try {
       TimerRecord.check(next);
     } catch (IllegalArgumentException e) {
@@ -257,7 +263,7 @@ public final class RedisTimerStore implements TimerStore {
     }
     return link.eval(Script.UPDATE, timerKeys, List.of(next.id(), Long.toString(expectedGeneration),
         TimerRecord.member(next.nextDueAt(), next.id()), TimerRecord.header(next)),
-        r -> r.toInteger() == 1);
+        r -> r == null ? null : next.withPayload(TimerRecord.payloadOf(r.toBytes(), 0)));
   }
 
   @Override

@@ -175,7 +175,7 @@ public final class RocksDbTimerStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     Objects.requireNonNull(next, "next");
     return submit(new WriteOp.Update(callerContext(), next, expectedGeneration));
   }

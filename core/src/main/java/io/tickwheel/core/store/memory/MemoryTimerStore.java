@@ -76,16 +76,17 @@ public final class MemoryTimerStore implements TimerStore {
   }
 
   @Override
-  public synchronized Future<Boolean> update(Timer next, long expectedGeneration) {
+  public synchronized Future<Timer> update(Timer next, long expectedGeneration) {
     if (closed) {
       return closedFuture();
     }
     Timer old = timers.get(next.id());
     if (old == null || old.generation() != expectedGeneration) {
-      return Future.succeededFuture(false);
+      return Future.succeededFuture(null);
     }
-    store(next.withPayload(old.payload()));
-    return Future.succeededFuture(true);
+    Timer stored = next.withPayload(old.payload());
+    store(stored);
+    return Future.succeededFuture(stored);
   }
 
   @Override
