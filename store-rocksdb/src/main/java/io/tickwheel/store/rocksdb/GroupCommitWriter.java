@@ -16,7 +16,8 @@ import java.util.function.LongConsumer;
  * completes the calls' futures on their callers' contexts. A call that fails while being applied (e.g. an
  * undecodable stored record) is rolled back to its save point and fails alone, not applied; a failed
  * {@code db.write} fails the whole group (a {@link io.tickwheel.core.store.StoreUnavailableException} for an I/O
- * error, such as a full disk, that may have been applied) and advances no counter. The only mutable state is the sequence counters.
+ * error, such as a full disk, that may have been applied) and advances no counter. The only mutable state is the
+ * sequence counters.
  */
 final class GroupCommitWriter implements Runnable {
 

@@ -285,7 +285,7 @@ public final class RedisLink {
       if (c instanceof io.vertx.redis.client.impl.PooledRedisConnection pooled) {
         pooled.actual().forceClose(); // its end handler reconnects
       } else {
-        lost(c, new StoreUnavailableException("no reply for " + timeoutMs + " ms"));
+        lost(c, new StoreUnavailableException("no reply for " + timeoutMs + " ms", null, false));
       }
     }
   }
@@ -295,8 +295,8 @@ public final class RedisLink {
   private Future<RedisConnection> connectOnce() {
     Promise<RedisConnection> result = Promise.promise();
     long bound = options.getConnectTimeoutMs() + timeoutMs;
-    long timer = vertx.setTimer(bound, id -> result.tryFail(
-        new StoreUnavailableException(where + " did not accept a connection within " + bound + " ms")));
+    long timer = vertx.setTimer(bound, id -> result.tryFail(new StoreUnavailableException(
+        where + " did not accept a connection within " + bound + " ms", null, false)));
     client.connect()
         .compose(c -> {
           synchronized (this) {
