@@ -11,6 +11,7 @@ import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
@@ -342,6 +343,41 @@ class RocksDbStoreBehaviourTest {
       }
       assertThat(refused).isPositive();
       assertThat(await(s.loadAll(1000, b -> Future.succeededFuture()))).isEqualTo(accepted);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  // ---- failures ----
+
+  @Test
+  void anUndecodableRecordFailsOnlyItsOwnCallsWithAStoreFaultNotApplied() throws Exception {
+    RocksDbTimerStore s = open(options());
+    await(s.put(timer("bad", 100)));
+    await(s.close());
+    Db raw = Db.open(options());
+    try {
+      byte[] record = Codec.encodeTimer(timer("bad", 100));
+      record[0] = 99; // a record version this code does not know
+      raw.db.put(raw.timers, Keys.id("bad"), record);
+    } finally {
+      raw.close();
+    }
+    s = open(options());
+    try {
+      Throwable read = failureOf(s.get("bad"));
+      assertThat(read).isInstanceOf(StoreFaultException.class).hasMessageContaining("version 99");
+      // one group: the call that meets the bad record fails alone, rolled back; the others are written
+      Future<Void> before = s.put(timer("ok-1", 200));
+      Future<Timer> update = s.update(timer("bad", 300).withGeneration(2), 1);
+      Future<Void> after = s.put(timer("ok-2", 400));
+      await(before);
+      await(after);
+      Throwable write = failureOf(update);
+      assertThat(write).isInstanceOf(StoreFaultException.class).hasMessageContaining("version 99");
+      assertThat(((StoreFaultException) write).mayHaveApplied()).as("rolled back").isFalse();
+      assertThat(await(s.get("ok-1"))).isNotNull();
+      assertThat(await(s.get("ok-2"))).isNotNull();
     } finally {
       await(s.close());
     }
