@@ -18,17 +18,21 @@ import java.util.function.Function;
  *       completes on that same context.</li>
  *   <li><b>Durability.</b> A successful write future means the write is durable as far as the store's
  *       configuration promises (RocksDB: WAL written, fsynced with {@code --fsync}; Redis: as its AOF settings).
- *       A failed write may or may not have been applied.</li>
+ *       A failed write may or may not have been applied: {@link StoreException#mayHaveApplied()} says which.</li>
  *   <li><b>Atomicity.</b> Each write call is atomic: all of it or nothing ({@link #putAll} included); each
  *       {@link FiringRequest} of {@link #recordFirings} is atomic on its own (firing appended and timer advanced
  *       or removed together).</li>
  *   <li><b>Order.</b> Calls made from one thread are applied in the order they were made.</li>
  *   <li><b>Sequence.</b> Firing {@code seq} is one strictly increasing sequence per store, starting at 1,
  *       without gaps, surviving restarts and trimming.</li>
- *   <li><b>Failures.</b> {@link StoreUnavailableException} when the backend is unreachable (the server
- *       answers 503); any other exception is a store fault.</li>
- *   <li><b>Partitioning.</b> Everything about one timer is keyed by its id, so a partitioned store can route
- *       by {@link Partitioner#partition}; {@code seq} is then per partition.</li>
+ *   <li><b>Failures.</b> A failed future holds a {@link StoreException}: {@link StoreUnavailableException} when
+ *       the backend cannot be used now (unreachable, connection lost, timeout, full queue, any I/O failure; the
+ *       server answers 503), {@link StoreClosedException} after {@link #close()}, {@link StoreFaultException} when
+ *       the store answered but something is wrong (corrupt record, script error). Only arguments that break a
+ *       method's stated preconditions fail otherwise ({@link IllegalArgumentException},
+ *       {@link NullPointerException}), as does a {@link #loadAll} sink's own failure, which is passed on.</li>
+ *   <li><b>Keys.</b> Everything about one timer is keyed by its id, so a partitioned store can route every call
+ *       about one timer to one partition.</li>
  * </ul>
  * Implementations are thread safe.
  */
@@ -67,11 +71,13 @@ public interface TimerStore {
 
   /**
    * Replaces the schedule of a stored timer, keeping its stored payload ({@code next}'s payload is ignored),
-   * only if its stored generation is {@code expectedGeneration}. Used by touch.
+   * only if its stored generation is {@code expectedGeneration}. Used by touch: one round trip answers with the
+   * payload, no {@link #get} needed.
    *
-   * @return whether it was applied (false: absent or another generation)
+   * @return the timer as now stored: {@code next} with the stored payload; or {@code null} when nothing was
+   *     changed because no timer has {@code next.id()} or its stored generation is not {@code expectedGeneration}
    */
-  Future<Boolean> update(Timer next, long expectedGeneration);
+  Future<Timer> update(Timer next, long expectedGeneration);
 
   /** The stored timer with payload, or {@code null}. */
   Future<Timer> get(String id);

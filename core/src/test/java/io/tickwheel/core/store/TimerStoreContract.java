@@ -175,16 +175,31 @@ public abstract class TimerStoreContract {
   }
 
   @Test
-  void updateKeepsTheStoredPayloadAndAppliesOnlyToTheExpectedGeneration() {
+  void updateReturnsTheStoredTimerWithTheStoredPayloadAndTheNewSchedule() {
     Timer t = timer("u", 5000);
     await(store.put(t));
     Timer touched = t.touched(8000).withoutPayload();
-    assertThat(await(store.update(touched, 1))).isTrue();
-    assertThat(await(store.get("u"))).isEqualTo(touched.withPayload(t.payload()));
-    assertThat(await(store.update(touched.touched(9000), 1))).as("stale generation").isFalse();
-    assertThat(await(store.get("u")).nextDueAt()).isEqualTo(8000);
-    assertThat(await(store.update(timer("absent", 1), 1))).isFalse();
-    assertThat(await(store.get("absent"))).isNull();
+    Timer stored = await(store.update(touched, 1));
+    assertThat(stored).isEqualTo(touched.withPayload(t.payload()));
+    assertThat(stored.payload()).isEqualTo("{\"n\":\"u\"}");
+    assertThat(await(store.get("u"))).isEqualTo(stored);
+    Timer none = timer("np", 100).withPayload(null);
+    await(store.put(none));
+    assertThat(await(store.update(none.touched(200).withPayload("[\"ignored\"]"), 1)))
+        .as("a timer without payload stays without; next's payload is ignored")
+        .isEqualTo(none.touched(200));
+  }
+
+  @Test
+  void updateOfAStaleGenerationOrAnAbsentTimerReturnsNullAndChangesNothing() {
+    Timer t = timer("u", 5000);
+    await(store.put(t));
+    Timer touched = await(store.update(t.touched(8000), 1));
+    assertThat(await(store.update(touched.touched(9000), 1))).as("stale generation").isNull();
+    assertThat(await(store.get("u"))).isEqualTo(touched);
+    assertThat(await(store.list(null, null, 10)).timers()).containsExactly(touched);
+    assertThat(await(store.update(timer("absent", 1), 1))).isNull();
+    assertThat(await(store.get("absent"))).as("update never creates a timer").isNull();
   }
 
   @Test
@@ -422,6 +437,39 @@ public abstract class TimerStoreContract {
           });
     });
     assertThat(done.get(30, TimeUnit.SECONDS)).containsOnly(true).hasSize(4);
+  }
+
+  // ---- failures ----
+
+  @Test
+  void everyCallAfterCloseFailsWithStoreClosedExceptionThatWasNotApplied() {
+    Timer t = timer("late", 100);
+    await(store.put(t));
+    await(store.close());
+    List<Future<?>> calls = List.of(store.put(timer("x", 1)), store.putAll(List.of(timer("y", 1))),
+        store.createAll(List.of(timer("z", 1))), store.update(t.touched(200), 1), store.get("late"),
+        store.remove("late"), store.recordFirings(List.of(fire(t, 100, null))), store.list(null, null, 10),
+        store.readFirings(0, 10), store.trimFirings(Retention.defaults(), 1000),
+        store.loadAll(10, b -> Future.succeededFuture()));
+    for (Future<?> f : calls) {
+      Throwable e = failure(f);
+      assertThat(e).isInstanceOf(StoreClosedException.class);
+      assertThat(((StoreException) e).mayHaveApplied()).as("refused before it reached the store").isFalse();
+    }
+    assertThat(await(store.close())).as("close is idempotent").isNull();
+    store = null;
+  }
+
+  /** The failure of {@code f}, which must fail within 30 s. */
+  protected static Throwable failure(Future<?> f) {
+    try {
+      Object v = f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      throw new AssertionError("expected a failure, got " + v);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("store call did not complete: " + e, e);
+    }
   }
 
   // ---- durability ----

@@ -59,7 +59,10 @@ public final class OutcomeMapping {
       return ApiException.unavailable("the server is recovering its timers; retry shortly");
     }
     if (r instanceof Refusal.StoreUnavailable u) {
-      return ApiException.unavailable("the store is unavailable: " + u.message());
+      String effect = !u.write() ? ""
+          : u.mayHaveApplied() ? " (the write may have been applied: read the timer before retrying)"
+          : " (the write was not applied; retrying is safe)";
+      return ApiException.unavailable("the store is unavailable" + effect + ": " + u.message());
     }
     if (r instanceof Refusal.StoreFault f) {
       return ApiException.internal("the store failed: " + f.message());

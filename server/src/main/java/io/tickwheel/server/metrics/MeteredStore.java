@@ -60,7 +60,7 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     long t0 = System.nanoTime();
     return done("update", t0, store.update(next, expectedGeneration));
   }

@@ -1,5 +1,7 @@
 package io.tickwheel.server.scheduler;
 
+import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.StoreUnavailableException;
 
 /**
@@ -39,23 +41,25 @@ public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusa
    * The store's backend could not be reached.
    *
    * @param message        the store's description of the failure
+   * @param write          whether the refused call was a write (a read changes nothing either way)
    * @param mayHaveApplied whether the write may nevertheless have been applied (a request that was sent but not
-   *                       answered); {@code true} when the store cannot tell, {@code false} for reads
+   *                       answered, {@link StoreException#mayHaveApplied()}); always {@code false} for reads
    */
-  record StoreUnavailable(String message, boolean mayHaveApplied) implements Refusal {}
+  record StoreUnavailable(String message, boolean write, boolean mayHaveApplied) implements Refusal {}
 
   /** The store failed otherwise (a bug or corruption rather than an outage); logged where it happened. */
   record StoreFault(String message) implements Refusal {}
 
   /**
-   * The refusal for a failed store call: {@link StoreUnavailable} when the backend is unreachable, else
+   * The refusal for a failed store call: {@link StoreUnavailable} when the backend is unreachable or the store closed, else
    * {@link StoreFault} (logged with its stack trace). The one place that classifies store exceptions.
    *
    * @param write whether the call was a write (only a write "may have been applied")
    */
   static Refusal ofStoreFailure(Throwable t, boolean write) {
-    if (t instanceof StoreUnavailableException) {
-      return new StoreUnavailable(t.getMessage(), write);
+    if (t instanceof StoreUnavailableException || t instanceof StoreClosedException) {
+      // any I/O failure, and a store closed under a request during shutdown: unavailable, retry elsewhere/later
+      return new StoreUnavailable(t.getMessage(), write, write && ((StoreException) t).mayHaveApplied());
     }
     System.getLogger(Refusal.class.getName()).log(System.Logger.Level.ERROR, "store call failed", t);
     return new StoreFault(t.getMessage());

@@ -52,21 +52,14 @@ final class TouchWrite {
           pending.release(id);
           return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
         }
-        if (ar.result()) {
-          pending.arm(next);
-          return withPayload(id, next);
+        Timer touched = ar.result();    // the stored timer, payload included: one store round trip
+        if (touched != null) {
+          pending.arm(touched);
+          pending.release(id);
+          return Future.succeededFuture(new Touched(touched));
         }
         return adoptStored(id, old, delayOverride);
       });
-    });
-  }
-
-  /** After a successful update of held {@code id}: reads the stored timer back for its payload, then releases. */
-  private Future<WriteOutcome> withPayload(String id, Timer next) {
-    return store.get(id).transform(g -> {
-      pending.release(id);
-      Timer full = g.succeeded() && g.result() != null ? g.result() : next;
-      return Future.succeededFuture(new Touched(full));
     });
   }
 
@@ -76,7 +69,7 @@ final class TouchWrite {
       if (g.failed()) {
         pending.arm(old);
         pending.release(id);
-        return Future.succeededFuture(Refusal.ofStoreFailure(g.cause(), true));
+        return Future.succeededFuture(Refusal.ofStoreFailure(g.cause(), false));
       }
       Timer stored = g.result();
       if (stored == null) {
@@ -85,11 +78,11 @@ final class TouchWrite {
       }
       Timer retry = Schedule.touch(stored, clock.getAsLong(), delayOverride);
       return store.update(retry, stored.generation()).transform(u -> {
-        boolean ok = u.succeeded() && u.result();
-        pending.arm(ok ? retry : stored);
+        Timer retried = u.succeeded() ? u.result() : null;
+        pending.arm(retried != null ? retried : stored);
         pending.release(id);
-        if (ok) {
-          return Future.succeededFuture(new Touched(retry));
+        if (retried != null) {
+          return Future.succeededFuture(new Touched(retried));
         }
         return Future.succeededFuture(u.failed() ? Refusal.ofStoreFailure(u.cause(), true)
             : new ChangedConcurrently(id));

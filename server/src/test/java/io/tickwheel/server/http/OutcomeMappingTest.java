@@ -31,7 +31,11 @@ class OutcomeMappingTest {
           "timer \"a\" is busy (its firing is still being recorded); the store may be slow or down"),
       new Row(new Refusal.ChangedConcurrently("a"), 503, "unavailable", null, "timer \"a\" changed concurrently; retry"),
       new Row(new Refusal.Recovering(), 503, "unavailable", null, "the server is recovering its timers; retry shortly"),
-      new Row(new Refusal.StoreUnavailable("connection reset", true), 503, "unavailable", null,
+      new Row(new Refusal.StoreUnavailable("connection reset", true, true), 503, "unavailable", null,
+          "the store is unavailable (the write may have been applied: read the timer before retrying): connection reset"),
+      new Row(new Refusal.StoreUnavailable("not connected", true, false), 503, "unavailable", null,
+          "the store is unavailable (the write was not applied; retrying is safe): not connected"),
+      new Row(new Refusal.StoreUnavailable("connection reset", false, false), 503, "unavailable", null,
           "the store is unavailable: connection reset"),
       new Row(new Refusal.StoreFault("corrupt"), 500, "internal", null, "the store failed: corrupt"));
 

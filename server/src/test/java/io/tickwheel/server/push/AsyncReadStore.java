@@ -85,7 +85,7 @@ final class AsyncReadStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     return delegate.update(next, expectedGeneration);
   }
 

@@ -400,11 +400,11 @@ class SchedulerTest {
   void writesAnswerStoreUnavailableAndKeepTheTimerWhenTheStoreIsDown() {
     create("{\"id\":\"k\",\"delayMs\":100}");
     store.down(true);
-    StoreUnavailable down = new StoreUnavailable("store is down (test)", true);
+    StoreUnavailable down = new StoreUnavailable("store is down (test)", true, true);
     assertThat(on(ctx, () -> scheduler.cancel("k"))).isEqualTo(down);
     assertThat(write("{\"id\":\"k2\",\"delayMs\":100}")).isEqualTo(down);
     assertThat(on(ctx, () -> scheduler.touch("k", null))).isEqualTo(down);
-    assertThat(on(ctx, () -> scheduler.get("k"))).isEqualTo(new StoreUnavailable("store is down (test)", false));
+    assertThat(on(ctx, () -> scheduler.get("k"))).isEqualTo(new StoreUnavailable("store is down (test)", false, false));
     store.down(false);
     assertThat(scheduler.pending()).isEqualTo(1);
     drainAt(T0 + 100);

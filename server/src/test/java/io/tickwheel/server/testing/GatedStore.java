@@ -105,7 +105,7 @@ public final class GatedStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     return gate(false, () -> mem.update(next, expectedGeneration));
   }
 

@@ -5,6 +5,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
@@ -70,12 +71,14 @@ import java.util.function.Function;
  *
  * <h2>Failures</h2>
  * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. When Redis is unreachable (stopped,
- * restarting, loading its data, connection killed) calls fail fast with {@link StoreUnavailableException}, the
- * store reconnects by itself with exponential backoff, and works again once Redis is back. When nothing at all
- * came back for a whole timeout while calls waited (hung server, dead network path), the store drops the connection
- * and reconnects. A timed-out or failed
- * write may or may not have been applied. Other Redis errors are {@link RedisStoreException}. The password of the
- * connection string never appears in a message.
+ * restarting, loading its data, connection killed or reset, also while calls are in flight) calls fail with
+ * {@link StoreUnavailableException} (fast while disconnected), the store reconnects by itself with exponential
+ * backoff, and works again once Redis is back. When nothing at all came back for a whole timeout while calls waited
+ * (hung server, dead network path), the store drops the connection and reconnects. A write that failed after it was
+ * written to the connection (lost connection, timeout) may have been applied ({@code mayHaveApplied()} true); one
+ * refused before it was sent, or refused by Redis as a whole, was not. Other Redis errors are
+ * {@link StoreFaultException}; calls after {@link #close()} {@link io.tickwheel.core.store.StoreClosedException}.
+ * The password of the connection string never appears in a message.
  *
  * <h2>Durability</h2>
  * A completed write has been executed by Redis; whether it survives a Redis crash is Redis's persistence setting:
@@ -134,7 +137,7 @@ public final class RedisTimerStore implements TimerStore {
    * under the key prefix.
    *
    * @return the open store; failed with {@link StoreUnavailableException} when Redis cannot be reached (the
-   *     message names the endpoint, password masked), {@link RedisStoreException} when Redis answers with an error
+   *     message names the endpoint, password masked), {@link StoreFaultException} when Redis answers with an error
    *     (wrong data format, …)
    */
   public static Future<RedisTimerStore> open(Vertx vertx, RedisStoreOptions options) {
@@ -145,8 +148,9 @@ public final class RedisTimerStore implements TimerStore {
     Future<RedisTimerStore> f = RedisLink.open(vertx, opts, link ->
             link.eval(Script.INIT, List.of(meta), List.of(DATA_FORMAT), Response::toString).compose(format ->
                 DATA_FORMAT.equals(format) ? Future.succeededFuture()
-                    : Future.failedFuture(new RedisStoreException(link.where() + " holds timer data of format "
-                        + format + " under {" + opts.getKeyPrefix() + "}; this version reads format " + DATA_FORMAT))))
+                    : Future.failedFuture(new StoreFaultException(link.where() + " holds timer data of format "
+                        + format + " under {" + opts.getKeyPrefix() + "}; this version reads format " + DATA_FORMAT,
+                        null, false))))
         .map(link -> new RedisTimerStore(link, opts.getKeyPrefix()));
     return onContext(ctx, f);
   }
@@ -244,8 +248,14 @@ public final class RedisTimerStore implements TimerStore {
     return timers;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call: it writes {@code next}'s header in front of the stored payload and answers that payload,
+   * so the stored timer is {@code next} with it.
+   */
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     try {
       TimerRecord.check(next);
     } catch (IllegalArgumentException e) {
@@ -253,12 +263,12 @@ public final class RedisTimerStore implements TimerStore {
     }
     return link.eval(Script.UPDATE, timerKeys, List.of(next.id(), Long.toString(expectedGeneration),
         TimerRecord.member(next.nextDueAt(), next.id()), TimerRecord.header(next)),
-        r -> r.toInteger() == 1);
+        r -> r == null ? null : next.withPayload(TimerRecord.payloadOf(r.toBytes(), 0)));
   }
 
   @Override
   public Future<Timer> get(String id) {
-    return link.send(Request.cmd(Command.HGET).arg(timersKey).arg(id),
+    return link.read(Request.cmd(Command.HGET).arg(timersKey).arg(id),
         r -> r == null ? null : TimerRecord.decode(id, r.toBytes()));
   }
 
@@ -366,7 +376,7 @@ public final class RedisTimerStore implements TimerStore {
   private Future<Page> loadPage(String start, int batchSize) {
     Request range = Request.cmd(Command.ZRANGE).arg(dueKey).arg(start).arg("+").arg("BYLEX").arg("LIMIT").arg(0)
         .arg(batchSize);
-    return link.send(range, r -> {
+    return link.read(range, r -> {
       List<String> members = new ArrayList<>(r == null ? 0 : r.size());
       if (r != null) {
         for (Response m : r) {
@@ -382,7 +392,7 @@ public final class RedisTimerStore implements TimerStore {
       for (String m : members) {
         get.arg(TimerRecord.idOfMember(m));
       }
-      return link.send(get, r -> {
+      return link.read(get, r -> {
         List<Timer> ts = new ArrayList<>(members.size());
         for (int i = 0; i < members.size(); i++) {
           Response v = r.get(i);
@@ -473,7 +483,7 @@ public final class RedisTimerStore implements TimerStore {
       return Future.succeededFuture(List.of());
     }
     String start = afterSeq < 0 ? "-" : (afterSeq + 1) + "-0";
-    return link.send(Request.cmd(Command.XRANGE).arg(log).arg(start).arg("+").arg("COUNT").arg(limit), r -> {
+    return link.read(Request.cmd(Command.XRANGE).arg(log).arg(start).arg("+").arg("COUNT").arg(limit), r -> {
       List<Firing> out = new ArrayList<>(r == null ? 0 : r.size());
       if (r == null) {
         return out;
@@ -506,7 +516,7 @@ public final class RedisTimerStore implements TimerStore {
       }
     }
     if (f == null || topic == null || pseg == null) {
-      throw new RedisStoreException("firing log entry " + streamId + " is malformed");
+      throw new StoreFaultException("firing log entry " + streamId + " is malformed", null, false);
     }
     String[] parts = f.split(" ", 4);
     return new Firing(seq, parts[3], topic, Long.parseLong(parts[0]), Long.parseLong(parts[1]),
@@ -515,7 +525,7 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Long> lastSeq() {
-    return link.send(Request.cmd(Command.GET).arg(seqKey), r -> r == null ? 0L : r.toLong());
+    return link.read(Request.cmd(Command.GET).arg(seqKey), r -> r == null ? 0L : r.toLong());
   }
 
   /**

@@ -10,7 +10,7 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
-import io.tickwheel.core.store.StoreUnavailableException;
+import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.TimerPage;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -217,8 +217,9 @@ class RedisBatchScriptTest {
   void aCommandFailingInsideTheTransactionFailsCreateAllWithRedisErrorCode() {
     redis.command("SET", "{" + prefix + "}:due", "not a sorted set");
     Throwable e = failure(store.createAll(List.of(timer("w", 1))));
-    assertThat(e).isInstanceOf(RedisStoreException.class).hasMessageContaining("WRONGTYPE")
+    assertThat(e).isInstanceOf(StoreFaultException.class).hasMessageContaining("WRONGTYPE")
         .hasMessageContaining("createAll");
+    assertThat(((StoreFaultException) e).mayHaveApplied()).as("the transaction's other command ran").isTrue();
   }
 
   @Test
@@ -227,8 +228,8 @@ class RedisBatchScriptTest {
     redis.command("CONFIG", "SET", "maxmemory", "1");
     try {
       Throwable e = failure(store.createAll(List.of(timer("refused", 2))));
-      assertThat(e).isInstanceOf(RedisStoreException.class).isNotInstanceOf(StoreUnavailableException.class)
-          .hasMessageContaining("OOM");
+      assertThat(e).isInstanceOf(StoreFaultException.class).hasMessageContaining("OOM");
+      assertThat(((StoreFaultException) e).mayHaveApplied()).as("discarded as a whole").isFalse();
     } finally {
       redis.command("CONFIG", "SET", "maxmemory", "0");
     }

@@ -8,20 +8,20 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The store's single writer thread: takes the oldest queued write call and everything queued behind it (up
  * to {@code maxGroupOps}), folds them in queue order into one {@link WriteGroup}, writes it with one
  * {@code db.write} (WAL on; fsynced when so configured), then publishes how far the queue is applied and
  * completes the calls' futures on their callers' contexts. A call that fails while being applied (e.g. an
- * undecodable stored record) is rolled back to its save point and fails alone; a failed {@code db.write}
- * fails the whole group and advances no counter. The only mutable state is the sequence counters.
+ * undecodable stored record) is rolled back to its save point and fails alone, not applied; a failed
+ * {@code db.write} fails the whole group (a {@link io.tickwheel.core.store.StoreUnavailableException} for an I/O
+ * error, such as a full disk, that may have been applied) and advances no counter. The only mutable state is the
+ * sequence counters.
  */
 final class GroupCommitWriter implements Runnable {
 
-  private static final Logger LOG = Logger.getLogger(GroupCommitWriter.class.getName());
+  private static final System.Logger LOG = System.getLogger(GroupCommitWriter.class.getName());
 
   private final Db db;
   private final EventLoopGuard guard;
@@ -88,7 +88,7 @@ final class GroupCommitWriter implements Runnable {
         try {
           shutdown.run();
         } catch (RuntimeException | Error e) {
-          close.failure = e;
+          close.failure = Failures.of(db.dir, "close", e, false);
         }
         completeAll(List.of(close));
         return;
@@ -97,6 +97,7 @@ final class GroupCommitWriter implements Runnable {
   }
 
   private void commit(List<WriteOp<?>> group) {
+    boolean writing = false;
     try (WriteGroup g = new WriteGroup(db, guard, lastSeq, firstRetained)) {
       for (WriteOp<?> op : group) {
         applyOne(g, op);
@@ -104,6 +105,7 @@ final class GroupCommitWriter implements Runnable {
       g.finish();
       if (g.batch.count() > 0) {
         guard.check();
+        writing = true;
         db.db.write(db.writeOptions, g.batch);
       }
       lastSeq = g.lastSeq;
@@ -112,8 +114,10 @@ final class GroupCommitWriter implements Runnable {
       groups.increment();
       ops.add(group.size());
     } catch (Throwable e) {
-      LOG.log(Level.WARNING, "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
-      RuntimeException failure = new IllegalStateException("rocksdb write failed in " + db.dir + ": " + e, e);
+      LOG.log(System.Logger.Level.WARNING,
+          "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
+      // a failed db.write may have reached the WAL (e.g. its fsync failed): recovery may then replay it
+      RuntimeException failure = Failures.of(db.dir, "write", e, writing);
       for (WriteOp<?> op : group) {
         if (op.failure == null) {
           op.failure = failure;
@@ -129,7 +133,7 @@ final class GroupCommitWriter implements Runnable {
       g.commitOp();
     } catch (Exception e) {
       g.rollbackOp();
-      op.failure = e;
+      op.failure = Failures.of(g.db.dir, "write", e, false); // rolled back: nothing of it is written
     }
   }
 
@@ -144,7 +148,7 @@ final class GroupCommitWriter implements Runnable {
         try {
           op.complete();
         } catch (RuntimeException e) {
-          LOG.log(Level.WARNING, "a store callback threw", e);
+          LOG.log(System.Logger.Level.WARNING, "a store callback threw", e);
         }
       }
     }));

@@ -2,7 +2,7 @@ package io.tickwheel.store.rocksdb;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.Codec;
+import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import java.nio.charset.StandardCharsets;
@@ -140,7 +140,7 @@ final class Reads {
     /** The next at most {@code n} timers; empty at the end. */
     synchronized List<Timer> next(int n) throws RocksDBException {
       if (closed) {
-        throw new IllegalStateException("store is closed");
+        throw new StoreClosedException("rocksdb store was closed during loadAll");
       }
       guard.check();
       List<Timer> batch = new ArrayList<>(Math.min(n, 4096));

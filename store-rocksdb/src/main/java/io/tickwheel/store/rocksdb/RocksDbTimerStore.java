@@ -5,6 +5,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
@@ -25,15 +26,13 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The embedded default store: timers and the firing log in RocksDB (RocksJava), one directory per store.
  *
  * <h2>Layout</h2>
  * Four column families (see {@code Keys}): {@code timers} by id (bloom filter; values encoded with
- * {@link io.tickwheel.core.store.Codec}), {@code due} (big-endian {@code nextDueAt} + id, for listing in due
+ * {@code Codec}), {@code due} (big-endian {@code nextDueAt} + id, for listing in due
  * order), {@code firings} by big-endian seq, {@code meta} with the sequence counter. Every write call is one
  * atomic {@code WriteBatch}: a timer and its index entry, a firing and its timer's advance or removal, and the
  * counter always change together.
@@ -58,7 +57,13 @@ import java.util.logging.Logger;
  * A write future succeeds only after its group is in the write-ahead log (always on): it survives a crash of
  * the process (kill -9). With {@link RocksDbStoreOptions#setFsync fsync} every group is also fsynced before its
  * futures complete, so it survives a power loss; without it, the last writes before a power loss may be lost.
- * A failed write future means the group's batch was not written (or, for an fsync error, may have been).
+ *
+ * <h2>Failures</h2>
+ * Calls fail only with the SPI's {@link io.tickwheel.core.store.StoreException}s: a full queue or a RocksDB I/O
+ * error (full disk, busy, …) is a {@link StoreUnavailableException}, corruption or an undecodable record a
+ * {@link io.tickwheel.core.store.StoreFaultException}, a closed store a {@link StoreClosedException}.
+ * {@code mayHaveApplied()} is {@code true} only when the group's {@code db.write} itself failed (it may have
+ * reached the WAL, e.g. when its fsync failed); a call refused or rolled back before the write was not applied.
  *
  * <h2>Bounds</h2>
  * At most {@code maxQueuedWrites} write calls and {@code maxQueuedReads} read calls wait; beyond that a call
@@ -68,7 +73,7 @@ import java.util.logging.Logger;
  */
 public final class RocksDbTimerStore implements TimerStore {
 
-  private static final Logger LOG = Logger.getLogger(RocksDbTimerStore.class.getName());
+  private static final System.Logger LOG = System.getLogger(RocksDbTimerStore.class.getName());
 
   private final Vertx vertx;
   private final Db db;
@@ -170,7 +175,7 @@ public final class RocksDbTimerStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> update(Timer next, long expectedGeneration) {
+  public Future<Timer> update(Timer next, long expectedGeneration) {
     Objects.requireNonNull(next, "next");
     return submit(new WriteOp.Update(callerContext(), next, expectedGeneration));
   }
@@ -199,7 +204,7 @@ public final class RocksDbTimerStore implements TimerStore {
       }
       if (queue.size() >= maxQueuedWrites) {
         return Future.failedFuture(new StoreUnavailableException(
-            "rocksdb write queue is full (" + maxQueuedWrites + " calls waiting)"));
+            "rocksdb write queue is full (" + maxQueuedWrites + " calls waiting)", null, false));
       }
       op.ticket = ++lastTicket;
       queue.add(op);
@@ -275,7 +280,7 @@ public final class RocksDbTimerStore implements TimerStore {
       Promise<Long> done, Context ctx) {
     if (closing) {
       abortScan(scan);
-      ctx.runOnContext(v -> done.fail(new IllegalStateException("store was closed during loadAll")));
+      ctx.runOnContext(v -> done.fail(new StoreClosedException("rocksdb store was closed during loadAll")));
       return;
     }
     Runnable step = () -> {
@@ -289,7 +294,7 @@ public final class RocksDbTimerStore implements TimerStore {
         }
       } catch (Throwable e) {
         closeScan(scan);
-        ctx.runOnContext(v -> done.fail(e));
+        ctx.runOnContext(v -> done.fail(Failures.of(db.dir, "loadAll", e, false)));
         return;
       }
       ctx.runOnContext(v -> {
@@ -320,7 +325,7 @@ public final class RocksDbTimerStore implements TimerStore {
       readers.execute(step);
     } catch (RejectedExecutionException e) {
       // the store is closing; close() closes the scan
-      ctx.runOnContext(v -> done.fail(new IllegalStateException("store was closed during loadAll")));
+      ctx.runOnContext(v -> done.fail(new StoreClosedException("rocksdb store was closed during loadAll")));
     }
   }
 
@@ -351,7 +356,7 @@ public final class RocksDbTimerStore implements TimerStore {
       try {
         value = call.call();
       } catch (Throwable e) {
-        failure = e;
+        failure = Failures.of(db.dir, "read", e, false);
       } finally {
         queuedReads.decrementAndGet();
       }
@@ -371,7 +376,7 @@ public final class RocksDbTimerStore implements TimerStore {
       }
       if (queuedReads.get() >= maxQueuedReads) {
         return Future.failedFuture(new StoreUnavailableException(
-            "rocksdb read queue is full (" + maxQueuedReads + " calls waiting)"));
+            "rocksdb read queue is full (" + maxQueuedReads + " calls waiting)", null, false));
       }
       queuedReads.incrementAndGet();
       if (appliedTicket >= lastTicket) {
@@ -386,7 +391,7 @@ public final class RocksDbTimerStore implements TimerStore {
   // ---- close ----
 
   /**
-   * Closes the store: calls made afterwards fail with {@link IllegalStateException}; every write queued before
+   * Closes the store: calls made afterwards fail with {@link StoreClosedException}; every write queued before
    * is written, reads in flight finish, a running {@code loadAll} fails, then the memtables are flushed and
    * every native handle released (on the writer thread). Idempotent: every call returns the same future.
    */
@@ -408,11 +413,12 @@ public final class RocksDbTimerStore implements TimerStore {
     readers.shutdown();
     try {
       while (!readers.awaitTermination(10, TimeUnit.SECONDS)) {
-        LOG.warning("rocksdb store close: still waiting for reads to finish in " + db.dir);
+        LOG.log(System.Logger.Level.WARNING, "rocksdb store close: still waiting for reads to finish in {0}",
+            db.dir);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      LOG.log(Level.WARNING, "interrupted while closing; native handles are leaked", e);
+      LOG.log(System.Logger.Level.WARNING, "interrupted while closing; native handles are leaked", e);
       return;
     }
     for (Reads.TimerScan s : scans) {
@@ -453,7 +459,7 @@ public final class RocksDbTimerStore implements TimerStore {
   }
 
   private static <T> Future<T> closedFuture() {
-    return Future.failedFuture(new IllegalStateException("store is closed"));
+    return Future.failedFuture(new StoreClosedException("rocksdb store is closed"));
   }
 
   private static Thread daemon(Runnable r, String name) {

@@ -2,7 +2,6 @@ package io.tickwheel.store.rocksdb;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.Codec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;

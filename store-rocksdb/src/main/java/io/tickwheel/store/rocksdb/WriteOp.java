@@ -2,7 +2,6 @@ package io.tickwheel.store.rocksdb;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.Codec;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
@@ -87,8 +86,11 @@ abstract class WriteOp<T> {
     }
   }
 
-  /** update: replaces the schedule if the stored generation matches, keeping the stored payload. */
-  static final class Update extends WriteOp<Boolean> {
+  /**
+   * update: replaces the schedule if the stored generation matches, keeping the stored payload; answers the
+   * stored timer, or {@code null} when nothing was changed.
+   */
+  static final class Update extends WriteOp<Timer> {
     private final Timer next;
     private final long expectedGeneration;
 
@@ -99,13 +101,14 @@ abstract class WriteOp<T> {
     }
 
     @Override
-    Boolean apply(WriteGroup g) throws RocksDBException {
+    Timer apply(WriteGroup g) throws RocksDBException {
       Timer old = g.current(next.id());
       if (old == null || old.generation() != expectedGeneration) {
-        return false;
+        return null;
       }
-      g.putTimer(next.withPayload(old.payload()), old);
-      return true;
+      Timer stored = next.withPayload(old.payload());
+      g.putTimer(stored, old);
+      return stored;
     }
   }
 

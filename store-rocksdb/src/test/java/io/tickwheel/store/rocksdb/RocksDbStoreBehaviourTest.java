@@ -10,6 +10,8 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
@@ -228,16 +230,16 @@ class RocksDbStoreBehaviourTest {
       Timer p = periodic("cond", 100, 50);
       Timer touched = p.touched(400);
       Future<Void> put = s.put(p);
-      Future<Boolean> upd = s.update(touched.withoutPayload(), 1);
-      Future<Boolean> staleUpd = s.update(touched.touched(900), 1);
+      Future<Timer> upd = s.update(touched.withoutPayload(), 1);
+      Future<Timer> staleUpd = s.update(touched.touched(900), 1);
       Future<List<FiringResult>> staleFire = s.recordFirings(List.of(fire(p, 100, p.fired(150))));
       Future<List<FiringResult>> fired = s.recordFirings(List.of(fire(touched, 400, touched.fired(450))));
       Future<List<FiringResult>> twice = s.recordFirings(List.of(fire(touched, 400, touched.fired(450))));
       Future<Boolean> removed = s.remove("cond");
       Future<Boolean> removedAgain = s.remove("cond");
       await(put);
-      assertThat(await(upd)).isTrue();
-      assertThat(await(staleUpd)).isFalse();
+      assertThat(await(upd)).isEqualTo(touched);
+      assertThat(await(staleUpd)).isNull();
       assertThat(await(staleFire).get(0).applied()).isFalse();
       FiringResult r = await(fired).get(0);
       assertThat(r.firing()).isEqualTo(new Firing(1, "cond", "t2", 1, 400, 400, "[1]"));
@@ -257,7 +259,7 @@ class RocksDbStoreBehaviourTest {
     Timer p = periodic("moving", 100, 50);
     await(s.putAll(List.of(p, timer("other", 700))));
     Timer touched = p.touched(500);
-    assertThat(await(s.update(touched, 1))).isTrue();
+    assertThat(await(s.update(touched, 1))).isEqualTo(touched);
     await(s.recordFirings(List.of(fire(touched, 500, touched.fired(900)))));
     await(s.put(timer("gone", 50)));
     await(s.remove("gone"));
@@ -333,6 +335,7 @@ class RocksDbStoreBehaviourTest {
         } catch (ExecutionException e) {
           assertThat(e.getCause()).isInstanceOf(StoreUnavailableException.class)
               .hasMessageContaining("write queue is full");
+          assertThat(((StoreUnavailableException) e.getCause()).mayHaveApplied()).as("refused").isFalse();
           refused++;
         } catch (Exception e) {
           throw new AssertionError(e);
@@ -340,6 +343,41 @@ class RocksDbStoreBehaviourTest {
       }
       assertThat(refused).isPositive();
       assertThat(await(s.loadAll(1000, b -> Future.succeededFuture()))).isEqualTo(accepted);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  // ---- failures ----
+
+  @Test
+  void anUndecodableRecordFailsOnlyItsOwnCallsWithAStoreFaultNotApplied() throws Exception {
+    RocksDbTimerStore s = open(options());
+    await(s.put(timer("bad", 100)));
+    await(s.close());
+    Db raw = Db.open(options());
+    try {
+      byte[] record = Codec.encodeTimer(timer("bad", 100));
+      record[0] = 99; // a record version this code does not know
+      raw.db.put(raw.timers, Keys.id("bad"), record);
+    } finally {
+      raw.close();
+    }
+    s = open(options());
+    try {
+      Throwable read = failureOf(s.get("bad"));
+      assertThat(read).isInstanceOf(StoreFaultException.class).hasMessageContaining("version 99");
+      // one group: the call that meets the bad record fails alone, rolled back; the others are written
+      Future<Void> before = s.put(timer("ok-1", 200));
+      Future<Timer> update = s.update(timer("bad", 300).withGeneration(2), 1);
+      Future<Void> after = s.put(timer("ok-2", 400));
+      await(before);
+      await(after);
+      Throwable write = failureOf(update);
+      assertThat(write).isInstanceOf(StoreFaultException.class).hasMessageContaining("version 99");
+      assertThat(((StoreFaultException) write).mayHaveApplied()).as("rolled back").isFalse();
+      assertThat(await(s.get("ok-1"))).isNotNull();
+      assertThat(await(s.get("ok-2"))).isNotNull();
     } finally {
       await(s.close());
     }
@@ -360,9 +398,9 @@ class RocksDbStoreBehaviourTest {
     await(closed);
     puts.forEach(RocksDbStoreBehaviourTest::await);
     assertThat(await(readBeforeClose)).isNotNull();
-    assertThat(failureOf(s.put(timer("late", 1)))).isInstanceOf(IllegalStateException.class)
-        .hasMessage("store is closed");
-    assertThat(failureOf(s.get("c-1"))).isInstanceOf(IllegalStateException.class);
+    assertThat(failureOf(s.put(timer("late", 1)))).isInstanceOf(StoreClosedException.class)
+        .hasMessage("rocksdb store is closed");
+    assertThat(failureOf(s.get("c-1"))).isInstanceOf(StoreClosedException.class);
     RocksDbTimerStore reopened = open(options());
     try {
       assertThat(await(reopened.loadAll(500, b -> Future.succeededFuture()))).isEqualTo(2000);
@@ -406,7 +444,7 @@ class RocksDbStoreBehaviourTest {
     Future<Void> closed = s.close();
     firstBatchHeld.complete();
     await(closed);
-    assertThat(failureOf(load)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThat(failureOf(load)).isInstanceOf(StoreClosedException.class).hasMessageContaining("closed");
   }
 
   // ---- firing log ----

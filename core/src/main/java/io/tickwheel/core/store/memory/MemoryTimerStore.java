@@ -7,6 +7,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.core.store.TimerStore;
@@ -27,7 +28,7 @@ import java.util.function.Function;
 /**
  * A store that keeps everything on the heap: nothing survives the process. For {@code --store memory},
  * tests and benchmarks. Every call completes at once (on the caller's thread, hence on its context).
- * Thread safe (one lock).
+ * Its only failure is {@link StoreClosedException} after {@link #close()}. Thread safe (one lock).
  */
 public final class MemoryTimerStore implements TimerStore {
 
@@ -75,16 +76,17 @@ public final class MemoryTimerStore implements TimerStore {
   }
 
   @Override
-  public synchronized Future<Boolean> update(Timer next, long expectedGeneration) {
+  public synchronized Future<Timer> update(Timer next, long expectedGeneration) {
     if (closed) {
       return closedFuture();
     }
     Timer old = timers.get(next.id());
     if (old == null || old.generation() != expectedGeneration) {
-      return Future.succeededFuture(false);
+      return Future.succeededFuture(null);
     }
-    store(next.withPayload(old.payload()));
-    return Future.succeededFuture(true);
+    Timer stored = next.withPayload(old.payload());
+    store(stored);
+    return Future.succeededFuture(stored);
   }
 
   @Override
@@ -245,6 +247,6 @@ public final class MemoryTimerStore implements TimerStore {
   }
 
   private static <T> Future<T> closedFuture() {
-    return Future.failedFuture(new IllegalStateException("store is closed"));
+    return Future.failedFuture(new StoreClosedException("memory store is closed"));
   }
 }

@@ -1,7 +1,9 @@
 package io.tickwheel.store.redis.impl;
 
+import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreException;
+import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.StoreUnavailableException;
-import io.tickwheel.store.redis.RedisStoreException;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.store.redis.RedisUris;
 import io.vertx.core.AsyncResult;
@@ -22,12 +24,9 @@ import io.vertx.redis.client.ResponseType;
 import io.vertx.redis.client.impl.types.ErrorType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The store's one pipelined connection to Redis: sending, per-call timeouts, completion on the caller's context,
@@ -41,22 +40,18 @@ import java.util.regex.Pattern;
  *
  * <h2>Failures</h2>
  * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. While disconnected a call fails at
- * once. Reachability problems ({@code LOADING}, {@code BUSY}, {@code CLUSTERDOWN}, …, closed sockets, timeouts,
- * a full pipeline) become {@link StoreUnavailableException}; other Redis errors {@link RedisStoreException}.
- * Messages name the endpoint with its password masked.
+ * once. Reachability problems ({@code LOADING}, {@code BUSY}, {@code CLUSTERDOWN}, …, a connection closed or reset
+ * while calls were in flight, timeouts, a full pipeline) become {@link StoreUnavailableException}; other Redis
+ * errors {@link StoreFaultException}; calls after {@link #close()} {@link StoreClosedException} (see
+ * {@link RedisFailures}). {@code mayHaveApplied} is true for a write that was written to the connection and then
+ * lost its answer (connection lost, timeout, closed meanwhile), false for a write refused before it was sent or
+ * refused by Redis, and for every read. Messages name the endpoint with its password masked.
  *
  * <p>Thread safe: calls may come from any thread; a call made on a Vert.x context completes on that context.
  */
 public final class RedisLink {
 
   private static final System.Logger LOG = System.getLogger(RedisLink.class.getName());
-
-  /** Redis error codes that mean "not reachable now, retry later". */
-  private static final Set<String> UNAVAILABLE_CODES = Set.of("LOADING", "BUSY", "MASTERDOWN", "CLUSTERDOWN",
-      "TRYAGAIN", "READONLY", "NOAUTH", "NOREPLICAS", "MISCONF", "NOPERM", "WRONGPASS", "MOVED", "ASK");
-
-  /** One command's error in a failed batch's message: {@code [index] CODE}. */
-  private static final Pattern BATCH_ERROR = Pattern.compile("\\[\\d+\\]\\s*([A-Z]+)");
 
   /** The most commands in flight on the connection; more fail with {@link StoreUnavailableException}. */
   static final int MAX_IN_FLIGHT = 65_536;
@@ -65,6 +60,7 @@ public final class RedisLink {
   private final RedisStoreOptions options;
   private final Redis client;
   private final String where;
+  private final RedisFailures failures;
   private final long timeoutMs;
   private final ConcurrentLinkedQueue<Pending<?>> inFlight = new ConcurrentLinkedQueue<>();
   private final long sweeper;
@@ -87,6 +83,7 @@ public final class RedisLink {
     endpoints.addAll(options.getClusterEndpoints());
     this.where = (options.isCluster() ? "redis cluster " : "redis ")
         + String.join(",", endpoints.stream().map(RedisUris::mask).toList());
+    this.failures = new RedisFailures(where);
     NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
         : new NetClientOptions(options.getNetClientOptions());
     net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
@@ -107,7 +104,7 @@ public final class RedisLink {
 
   /**
    * Connects and loads the scripts; fails with {@link StoreUnavailableException} when Redis cannot be reached,
-   * {@link RedisStoreException} when it answers with an error (e.g. data of another format under the prefix).
+   * {@link StoreFaultException} when it answers with an error (e.g. data of another format under the prefix).
    */
   public static Future<RedisLink> open(Vertx vertx, RedisStoreOptions options, Function<RedisLink, Future<Void>> init) {
     RedisLink link = new RedisLink(vertx, options);
@@ -134,10 +131,10 @@ public final class RedisLink {
 
   // ---------------------------------------------------------------- calls
 
-  /** Sends one plain command. */
-  public <T> Future<T> send(Request request, Function<Response, T> map) {
+  /** Sends one plain command that only reads (its failure never reports a write that may have been applied). */
+  public <T> Future<T> read(Request request, Function<Response, T> map) {
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
-        request.command().toString());
+        request.command().toString(), false);
     RedisConnection c = admit(p);
     if (c != null) {
       c.send(request).onComplete(p::settle);
@@ -152,7 +149,7 @@ public final class RedisLink {
   public <T> Future<T> eval(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
     Request req = evalRequest(script, keys, args);
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
-        script.file());
+        script.file(), script.writes());
     RedisConnection c = admit(p);
     if (c != null) {
       c.send(req).onComplete(ar -> {
@@ -185,7 +182,8 @@ public final class RedisLink {
     batch.add(Request.cmd(Command.MULTI));
     batch.addAll(commands);
     batch.add(Request.cmd(Command.EXEC));
-    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map, what);
+    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map, what,
+        true);
     RedisConnection c = admit(p);
     if (c != null) {
       c.batch(batch).onComplete(ar -> {
@@ -235,12 +233,13 @@ public final class RedisLink {
 
   private RedisConnection admit(Pending<?> p) {
     if (closed) {
-      p.fail(new IllegalStateException("store is closed"));
+      p.fail(new StoreClosedException("the store on " + where + " is closed"));
       return null;
     }
     RedisConnection c = conn;
     if (c == null) {
-      p.fail(new StoreUnavailableException(where + " is unavailable (reconnecting; last error: " + lastError + ")"));
+      p.fail(new StoreUnavailableException(where + " is unavailable (reconnecting; last error: " + lastError + ")",
+          null, false));
       return null;
     }
     inFlight.add(p);
@@ -251,47 +250,12 @@ public final class RedisLink {
     return t instanceof ErrorType e && e.is("NOSCRIPT");
   }
 
-  /** Maps a client failure to the store's exception types. */
-  private Throwable mapFailure(Throwable t, String what) {
-    if (t instanceof StoreUnavailableException || t instanceof RedisStoreException) {
-      return t;
+  /** Maps a client failure of a call handed to the connection to the store's exception types. */
+  private StoreException mapFailure(Throwable t, String what, boolean write) {
+    if (!(t instanceof ErrorType) && !(t instanceof StoreException) && !closed) {
+      lastError = RedisFailures.describe(t);
     }
-    if (t instanceof ErrorType e) {
-      String msg = String.valueOf(e.getMessage());
-      if (unavailableCode(msg)) {
-        return new StoreUnavailableException(where + " is unavailable for " + what + ": " + msg, null);
-      }
-      return new RedisStoreException(where + " failed " + what + ": " + msg, null);
-    }
-    if (!closed) {
-      lastError = describe(t);
-    }
-    return new StoreUnavailableException(where + " is unavailable for " + what + ": " + describe(t), t);
-  }
-
-  /**
-   * Whether the error code of {@code msg} means "unreachable now". A failed batch (a transaction) reports its
-   * commands' errors as lines {@code ERR [index] CODE message}: any of those codes counts.
-   */
-  static boolean unavailableCode(String msg) {
-    int sp = msg.indexOf(' ');
-    if (UNAVAILABLE_CODES.contains(sp > 0 ? msg.substring(0, sp) : msg)) {
-      return true;
-    }
-    Matcher m = BATCH_ERROR.matcher(msg);
-    while (m.find()) {
-      if (UNAVAILABLE_CODES.contains(m.group(1))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private String describe(Throwable t) {
-    String m = t.getMessage();
-    String s = t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
-    // the client may put the endpoint (with its user-info) into messages: mask any URI
-    return s.replaceAll("(rediss?://)[^@\\s/]*@", "$1***@");
+    return failures.map(t, what, write);
   }
 
   // ---------------------------------------------------------------- timeouts
@@ -305,7 +269,8 @@ public final class RedisLink {
         inFlight.poll();
       } else if (now - h.deadline >= 0) {
         inFlight.poll();
-        h.fail(new StoreUnavailableException(where + " did not answer " + h.what + " within " + timeoutMs + " ms"));
+        h.fail(new StoreUnavailableException(where + " did not answer " + h.what + " within " + timeoutMs + " ms",
+            null, h.write));
         silent |= now - lastReplyNanos >= timeoutMs * 1_000_000L;
       } else {
         break;
@@ -320,7 +285,7 @@ public final class RedisLink {
       if (c instanceof io.vertx.redis.client.impl.PooledRedisConnection pooled) {
         pooled.actual().forceClose(); // its end handler reconnects
       } else {
-        lost(c, new StoreUnavailableException("no reply for " + timeoutMs + " ms"));
+        lost(c, new StoreUnavailableException("no reply for " + timeoutMs + " ms", null, false));
       }
     }
   }
@@ -330,8 +295,8 @@ public final class RedisLink {
   private Future<RedisConnection> connectOnce() {
     Promise<RedisConnection> result = Promise.promise();
     long bound = options.getConnectTimeoutMs() + timeoutMs;
-    long timer = vertx.setTimer(bound, id -> result.tryFail(
-        new StoreUnavailableException(where + " did not accept a connection within " + bound + " ms")));
+    long timer = vertx.setTimer(bound, id -> result.tryFail(new StoreUnavailableException(
+        where + " did not accept a connection within " + bound + " ms", null, false)));
     client.connect()
         .compose(c -> {
           synchronized (this) {
@@ -339,7 +304,7 @@ public final class RedisLink {
           }
           c.exceptionHandler(e -> {
             if (e instanceof IllegalStateException) {
-              LOG.log(System.Logger.Level.WARNING, "{0}: client reported {1}", where, describe(e));
+              LOG.log(System.Logger.Level.WARNING, "{0}: client reported {1}", where, RedisFailures.describe(e));
             } else {
               lost(c, e);
             }
@@ -354,7 +319,7 @@ public final class RedisLink {
               abandon(ar.result()); // timed out meanwhile
             }
           } else {
-            result.tryFail(mapFailure(ar.cause(), "connect"));
+            result.tryFail(mapFailure(ar.cause(), "connect", false));
           }
         });
     return result.future();
@@ -384,7 +349,8 @@ public final class RedisLink {
 
   private void checkSha(Script s, Response r) {
     if (r == null || !s.sha().equals(r.toString())) {
-      throw new RedisStoreException(where + " loaded script " + s.file() + " as " + r + ", expected " + s.sha());
+      throw new StoreFaultException(where + " loaded script " + s.file() + " as " + r + ", expected " + s.sha(),
+          null, false);
     }
   }
 
@@ -423,7 +389,7 @@ public final class RedisLink {
         return;
       }
       conn = null;
-      lastError = cause == null ? "connection closed" : describe(cause);
+      lastError = cause == null ? "connection closed" : RedisFailures.describe(cause);
       LOG.log(System.Logger.Level.WARNING, "{0}: connection lost ({1}); reconnecting", where, lastError);
       if (reconnecting) {
         return;
@@ -490,7 +456,8 @@ public final class RedisLink {
         .onComplete(ar -> {
           Pending<?> h;
           while ((h = inFlight.poll()) != null) {
-            h.fail(new IllegalStateException("store is closed"));
+            h.fail(new StoreClosedException("the store on " + where + " was closed while " + h.what
+                + " was in flight", h.write));
           }
         }).mapEmpty();
   }
@@ -509,14 +476,17 @@ public final class RedisLink {
     final long deadline;
     final Function<Response, T> map;
     final String what;
+    /** Whether the call may change data. */
+    final boolean write;
     final Promise<T> promise = Promise.promise();
     final AtomicBoolean done = new AtomicBoolean();
 
-    Pending(Context ctx, long deadline, Function<Response, T> map, String what) {
+    Pending(Context ctx, long deadline, Function<Response, T> map, String what, boolean write) {
       this.ctx = ctx;
       this.deadline = deadline;
       this.map = map;
       this.what = what;
+      this.write = write;
     }
 
     void settle(AsyncResult<Response> ar) {
@@ -525,15 +495,16 @@ public final class RedisLink {
         return;
       }
       if (ar.failed()) {
-        deliver(ctx, promise, Future.failedFuture(mapFailure(ar.cause(), what)));
+        deliver(ctx, promise, Future.failedFuture(mapFailure(ar.cause(), what, write)));
         return;
       }
       AsyncResult<T> mapped;
       try {
         mapped = Future.succeededFuture(map.apply(ar.result()));
       } catch (RuntimeException e) {
-        mapped = Future.failedFuture(e instanceof RedisStoreException || e instanceof IllegalArgumentException ? e
-            : new RedisStoreException(where + " answered " + what + " unexpectedly: " + e, e));
+        // Redis ran the call (a write is applied) but its reply does not decode: a corrupt record, a foreign value
+        mapped = Future.failedFuture(e instanceof StoreException ? e
+            : new StoreFaultException(where + " answered " + what + " unexpectedly: " + e, e, write));
       }
       deliver(ctx, promise, mapped);
     }

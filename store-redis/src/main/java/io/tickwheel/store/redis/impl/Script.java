@@ -14,13 +14,13 @@ import java.util.List;
  * Immutable, thread safe.
  */
 public enum Script {
-  PUT("put.lua"),
-  UPDATE("update.lua"),
-  REMOVE("remove.lua"),
-  FIRE("fire.lua"),
-  PAGE("page.lua"),
-  TRIM("trim.lua"),
-  INIT("init.lua");
+  PUT("put.lua", true),
+  UPDATE("update.lua", true),
+  REMOVE("remove.lua", true),
+  FIRE("fire.lua", true),
+  PAGE("page.lua", false),
+  TRIM("trim.lua", true),
+  INIT("init.lua", true);
 
   /** All scripts, to load on every (re)connect. */
   public static final List<Script> ALL = List.of(values());
@@ -28,9 +28,11 @@ public enum Script {
   private final String file;
   private final String body;
   private final String sha;
+  private final boolean writes;
 
-  Script(String file) {
+  Script(String file, boolean writes) {
     this.file = file;
+    this.writes = writes;
     try (InputStream in = Script.class.getResourceAsStream("/io/tickwheel/store/redis/" + file)) {
       if (in == null) {
         throw new IllegalStateException("script resource " + file + " is missing from the jar");
@@ -55,6 +57,11 @@ public enum Script {
   /** The lowercase hex SHA-1 of the source, as {@code SCRIPT LOAD} returns it. */
   public String sha() {
     return sha;
+  }
+
+  /** Whether the script may change data ({@code false}: it only reads). */
+  public boolean writes() {
+    return writes;
   }
 
   /** The resource file name. */

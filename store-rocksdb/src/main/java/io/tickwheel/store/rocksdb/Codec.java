@@ -1,4 +1,4 @@
-package io.tickwheel.core.store;
+package io.tickwheel.store.rocksdb;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
@@ -9,11 +9,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A compact binary encoding of {@link Timer} and {@link Firing} for stores (a version byte, fixed-width
+ * The RocksDB store's compact binary encoding of {@link Timer} and {@link Firing} (a version byte, fixed-width
  * numbers, length-prefixed UTF-8 strings). Decoding a record written by a newer, unknown version throws
  * {@link IllegalArgumentException}. Thread safe (stateless).
  */
-public final class Codec {
+final class Codec {
 
   private static final byte TIMER_V1 = 1;
   private static final byte FIRING_V1 = 1;
@@ -23,7 +23,7 @@ public final class Codec {
   private Codec() {}
 
   /** Encodes a timer, payload included. */
-  public static byte[] encodeTimer(Timer t) {
+  static byte[] encodeTimer(Timer t) {
     byte[] id = utf8(t.id());
     byte[] topic = utf8(t.topic());
     byte[] payload = t.payload() == null ? null : utf8(t.payload());
@@ -39,7 +39,7 @@ public final class Codec {
   }
 
   /** Decodes what {@link #encodeTimer} wrote. */
-  public static Timer decodeTimer(byte[] bytes) {
+  static Timer decodeTimer(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
     if (v != TIMER_V1) {
@@ -61,7 +61,7 @@ public final class Codec {
   }
 
   /** Encodes a firing, seq and payload included. */
-  public static byte[] encodeFiring(Firing f) {
+  static byte[] encodeFiring(Firing f) {
     byte[] id = utf8(f.id());
     byte[] topic = utf8(f.topic());
     byte[] payload = f.payload() == null ? null : utf8(f.payload());
@@ -75,7 +75,7 @@ public final class Codec {
   }
 
   /** Decodes what {@link #encodeFiring} wrote. */
-  public static Firing decodeFiring(byte[] bytes) {
+  static Firing decodeFiring(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
     if (v != FIRING_V1) {

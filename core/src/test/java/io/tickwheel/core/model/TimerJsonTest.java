@@ -1,37 +1,14 @@
 package io.tickwheel.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tickwheel.core.store.Codec;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
-class CodecAndJsonTest {
+class TimerJsonTest {
 
   private final Timer timer = new Timer("id.1", "topic-a", Kind.FIXED_RATE, 100, 200, 7, Misfire.SKIP,
       "{\"k\":\"välue ☃\"}", 11, 22, 3, 4);
-
-  @Test
-  void timerRoundTripsThroughTheBinaryCodec() {
-    assertThat(Codec.decodeTimer(Codec.encodeTimer(timer))).isEqualTo(timer);
-    assertThat(Codec.decodeTimer(Codec.encodeTimer(timer.withoutPayload()))).isEqualTo(timer.withoutPayload());
-  }
-
-  @Test
-  void firingRoundTripsThroughTheBinaryCodec() {
-    Firing f = new Firing(42, "id", "t", 3, 100, 105, "[1]");
-    assertThat(Codec.decodeFiring(Codec.encodeFiring(f))).isEqualTo(f);
-    Firing noPayload = new Firing(1, "id", "t", 1, 100, 105, null);
-    assertThat(Codec.decodeFiring(Codec.encodeFiring(noPayload))).isEqualTo(noPayload);
-  }
-
-  @Test
-  void anUnknownRecordVersionIsRefused() {
-    byte[] bytes = Codec.encodeTimer(timer);
-    bytes[0] = 99;
-    assertThatThrownBy(() -> Codec.decodeTimer(bytes)).hasMessageContaining("version 99");
-  }
 
   @Test
   void apiJsonShowsServerFieldsAndPeriodicFieldsOnlyForPeriodicTimers() {
