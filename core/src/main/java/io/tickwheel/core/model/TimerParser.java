@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * <p>Unknown fields are rejected. The server-added fields {@code nextDueAt}, {@code firings}, {@code createdAt},
  * {@code upcoming} and {@code paused} are read-only: accepted and ignored, so a client may send back what it read.
  *
- * <p>Calendar fields: {@code cron}, {@code timeZone} (an IANA zone id, default {@code UTC}), {@code dstGap},
+ * <p>Calendar fields (with {@link #TimerParser(Limits, boolean) calendars} on): {@code cron}, {@code timeZone} (an IANA zone id, default {@code UTC}), {@code dstGap},
  * {@code dstOverlap} only with kind {@code cron}; {@code endAt} (epoch ms or ISO-8601, not before the first due time)
  * with the periodic kinds; {@code jitterMs} (0..{@link Jitter#MAX_JITTER_MS}) with all. A cron expression that has no
  * time within {@link #CRON_MUST_FIRE_WITHIN_YEARS} years of its start is refused.
@@ -46,14 +46,30 @@ public final class TimerParser {
 
   private static final Set<String> FIELDS = Set.of(
       "id", "topic", "kind", "delayMs", "at", "periodMs", "maxFirings", "misfire", "payload",
-      "cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs",
-      "nextDueAt", "firings", "createdAt", "upcoming", "paused");
+      "nextDueAt", "firings", "createdAt");
+  private static final Set<String> CALENDAR_FIELDS = Set.of(
+      "cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs", "upcoming", "paused");
   private static final int SHOWN = 60;
 
   private final Limits limits;
+  private final boolean calendars;
 
+  /**
+   * A parser without the calendar fields: they are unknown fields and {@code cron} an unknown kind, exactly as
+   * before they existed. This stays the server's parser until its stores persist {@link Timer.Extras} (issue 17,
+   * second part), so that no timer is accepted with fields a store would drop.
+   */
   public TimerParser(Limits limits) {
+    this(limits, false);
+  }
+
+  /**
+   * @param calendars whether kind {@code cron} and the calendar fields ({@code cron}, {@code timeZone},
+   *                  {@code dstGap}, {@code dstOverlap}, {@code endAt}, {@code jitterMs}) are accepted
+   */
+  public TimerParser(Limits limits, boolean calendars) {
     this.limits = limits;
+    this.calendars = calendars;
   }
 
   public Limits limits() {
@@ -71,7 +87,7 @@ public final class TimerParser {
       throw new ValidationException(null, "the body must be a JSON object");
     }
     for (String name : body.fieldNames()) {
-      if (!FIELDS.contains(name)) {
+      if (!FIELDS.contains(name) && !(calendars && CALENDAR_FIELDS.contains(name))) {
         throw new ValidationException(name, "unknown field '" + shorten(name) + "'");
       }
     }
@@ -92,9 +108,9 @@ public final class TimerParser {
     Kind kind = Kind.ONCE;
     if (kindName != null) {
       kind = Kind.fromWire(kindName);
-      if (kind == null) {
-        throw new ValidationException("kind",
-            "kind must be one of once, fixed-rate, fixed-delay, cron, was \"" + shorten(kindName) + "\"");
+      if (kind == null || (kind == Kind.CRON && !calendars)) {
+        throw new ValidationException("kind", "kind must be one of once, fixed-rate, fixed-delay"
+            + (calendars ? ", cron" : "") + ", was \"" + shorten(kindName) + "\"");
       }
     }
     Long delay = optLong(body, "delayMs");

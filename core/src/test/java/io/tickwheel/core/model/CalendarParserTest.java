@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CalendarParserTest {
 
   private static final long NOW = 1_800_000_000_000L;     // 2027-01-15T08:00:00Z
-  private final TimerParser parser = new TimerParser(Limits.defaults(10));
+  private final TimerParser parser = new TimerParser(Limits.defaults(10), true);
 
   private TimerSpec parse(String json) {
     return parser.parse(new JsonObject(json), NOW);
@@ -94,6 +94,21 @@ class CalendarParserTest {
           assertThat(e.getMessage()).contains(messagePart);
           assertThat(e.tooLarge()).isFalse();
         });
+  }
+
+  @Test
+  void withoutCalendarsTheParserRefusesTheCalendarFieldsAsBefore() {
+    TimerParser plain = new TimerParser(Limits.defaults(10));
+    for (String field : new String[] {"cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs"}) {
+      assertThatThrownBy(() -> plain.parse(new JsonObject().put("delayMs", 5).put(field, "x"), NOW))
+          .isInstanceOfSatisfying(ValidationException.class, e -> {
+            assertThat(e.field()).isEqualTo(field);
+            assertThat(e.getMessage()).isEqualTo("unknown field '" + field + "'");
+          });
+    }
+    assertThatThrownBy(() -> plain.parse(new JsonObject("{\"kind\":\"cron\",\"delayMs\":5}"), NOW))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.getMessage())
+            .isEqualTo("kind must be one of once, fixed-rate, fixed-delay, was \"cron\""));
   }
 
   @Test
