@@ -45,29 +45,14 @@ final class Recurrence {
 
   /**
    * The latest nominal time at or before {@code limit} on the schedule through {@code nominal} ({@code nominal <=
-   * limit}): arithmetic for fixed-rate, a binary search over {@link ZonedCron#atOrAfter} for cron (at most ~45 calendar
-   * look-ups however long the gap, so a years-long outage of a per-second cron costs no more than one of a minute).
+   * limit}): arithmetic for fixed-rate, {@link ZonedCron#latestAtOrBefore} for cron.
    */
   static long latestAtOrBefore(Timer t, long nominal, long limit) {
     if (t.kind() != Kind.CRON) {
       long p = t.periodMs();
       return nominal + (limit - nominal) / p * p;
     }
-    ZonedCron c = t.cron();
-    if (c.after(nominal) > limit) {
-      return nominal;
-    }
-    long lo = nominal;             // c.atOrAfter(lo) <= limit
-    long hi = limit + 1;           // c.atOrAfter(hi) > limit
-    while (hi - lo > 1) {
-      long mid = lo + (hi - lo) / 2;
-      if (c.atOrAfter(mid) <= limit) {
-        lo = mid;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;                     // nothing is due in (lo, limit] and atOrAfter(lo) <= limit: lo itself is due
+    return t.cron().latestAtOrBefore(nominal, limit);
   }
 
   /**
