@@ -223,6 +223,35 @@ class ZonedCronTest {
   }
 
   @Test
+  void theSharedInstanceRemembersAnswersWithoutChangingThem() {
+    ZonedCron shared = ZonedCron.of("*/20 1-3 * * *", NY, DstGap.SHIFT, DstOverlap.TWICE);
+    assertThat(ZonedCron.of("*/20   1-3 * * *", NY, DstGap.SHIFT, DstOverlap.TWICE)).isSameAs(shared);
+    ZonedCron fresh = new ZonedCron(CronPattern.parse("*/20 1-3 * * *"), NY, DstGap.SHIFT, DstOverlap.TWICE);
+    java.util.Random random = new java.util.Random(17);
+    long base = OffsetDateTime.parse("2027-03-10T00:00-05:00").toInstant().toEpochMilli();
+    for (int i = 0; i < 400; i++) {
+      long q = base + (long) (random.nextDouble() * 300 * 24 * 3_600_000L);
+      long floor = fresh.atOrAfter(q);
+      long limit = floor + (long) (random.nextDouble() * 3 * 24 * 3_600_000L);
+      assertThat(shared.atOrAfter(q)).isEqualTo(fresh.atOrAfter(q));
+      assertThat(shared.atOrAfter(q + 1)).isEqualTo(fresh.atOrAfter(q + 1));
+      assertThat(shared.after(floor)).isEqualTo(fresh.after(floor));
+      assertThat(shared.latestAtOrBefore(floor, limit)).isEqualTo(fresh.latestAtOrBefore(floor, limit));
+      assertThat(shared.latestAtOrBefore(floor, limit + 60_000)).isEqualTo(fresh.latestAtOrBefore(floor, limit + 60_000));
+    }
+  }
+
+  @Test
+  void latestAtOrBeforeFindsTheLastDueTimeOfAnOutage() {
+    ZonedCron c = ZonedCron.of("*/15 * * * *", NY, DstGap.AUTO, DstOverlap.AUTO);
+    long floor = OffsetDateTime.parse("2027-11-07T00:45-04:00").toInstant().toEpochMilli();
+    long limit = OffsetDateTime.parse("2027-11-07T01:20-05:00").toInstant().toEpochMilli();
+    assertThat(OffsetDateTime.ofInstant(Instant.ofEpochMilli(c.latestAtOrBefore(floor, limit)), NY).toString())
+        .isEqualTo("2027-11-07T01:15-05:00");
+    assertThat(c.latestAtOrBefore(floor, floor + 60_000)).isEqualTo(floor);
+  }
+
+  @Test
   void anExpressionThatNeverMatchesHasNoTime() {
     ZonedCron c = ZonedCron.of("0 0 30 2 *", NY, DstGap.AUTO, DstOverlap.AUTO);
     assertThat(c.after(0)).isEqualTo(ZonedCron.NEVER);
