@@ -138,10 +138,9 @@ public record Timer(
         generation, e);
   }
 
-  /** This timer with another due time (its nominal time too, when jittered: see {@link #withDue}). */
+  /** This timer with another due time, which is also its nominal time (no jitter: see {@link #withDue}). */
   public Timer withNextDueAt(long dueAt) {
-    return new Timer(id, topic, kind, delayMs, periodMs, maxFirings, misfire, payload, createdAt, dueAt, firings,
-        generation, extras);
+    return withDue(dueAt, dueAt);
   }
 
   /** This timer with another nominal time and due time ({@code dueAt >= nominalAt}). */
