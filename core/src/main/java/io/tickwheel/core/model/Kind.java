@@ -1,13 +1,18 @@
 package io.tickwheel.core.model;
 
-/** How a timer repeats. Wire names are those of the contract: {@code once}, {@code fixed-rate}, {@code fixed-delay}. */
+/**
+ * How a timer repeats. Wire names are those of the contract: {@code once}, {@code fixed-rate}, {@code fixed-delay},
+ * {@code cron}. (Stores may encode the ordinal: new kinds go at the end.)
+ */
 public enum Kind {
   /** Fires once at its due time, then ends. */
   ONCE("once"),
   /** The n-th firing is due at {@code start + n·periodMs}, whatever the lateness of earlier firings. */
   FIXED_RATE("fixed-rate"),
   /** The next firing is due {@code periodMs} after the previous firing actually happened. */
-  FIXED_DELAY("fixed-delay");
+  FIXED_DELAY("fixed-delay"),
+  /** Due at the times of a cron expression in a time zone (see {@link io.tickwheel.core.calendar.ZonedCron}). */
+  CRON("cron");
 
   private final String wireName;
 
@@ -20,9 +25,14 @@ public enum Kind {
     return wireName;
   }
 
-  /** Whether the timer repeats ({@code periodMs} is set). */
+  /** Whether the timer repeats: every kind but {@code once}. */
   public boolean periodic() {
     return this != ONCE;
+  }
+
+  /** Whether the timer repeats every {@code periodMs}: {@code fixed-rate} and {@code fixed-delay}. */
+  public boolean hasPeriod() {
+    return this == FIXED_RATE || this == FIXED_DELAY;
   }
 
   /** The kind with that wire name, or {@code null}. */

@@ -14,8 +14,10 @@ public final class TimerJson {
 
   /**
    * A timer as the API shows it: the client's fields plus {@code nextDueAt}, {@code firings},
-   * {@code createdAt}. {@code periodMs} and {@code misfire} appear for periodic timers only,
-   * {@code maxFirings} when set, {@code payload} when present.
+   * {@code createdAt}. {@code periodMs} appears for fixed-rate and fixed-delay timers, {@code misfire} for every
+   * periodic kind, {@code cron}, {@code timeZone}, {@code dstGap}, {@code dstOverlap} for cron timers,
+   * {@code maxFirings}, {@code endAt}, {@code jitterMs} when set, {@code paused} when true, {@code payload} when
+   * present. ({@code upcoming} is not part of it: it is computed per response, see {@link Schedule#upcoming}.)
    */
   public static JsonObject toJson(Timer t) {
     JsonObject o = new JsonObject()
@@ -23,12 +25,29 @@ public final class TimerJson {
         .put("topic", t.topic())
         .put("kind", t.kind().wireName())
         .put("delayMs", t.delayMs());
-    if (t.kind().periodic()) {
+    if (t.kind().hasPeriod()) {
       o.put("periodMs", t.periodMs());
+    }
+    if (t.kind().periodic()) {
       o.put("misfire", t.misfire().wireName());
+    }
+    if (t.cron() != null) {
+      o.put("cron", t.cron().expression());
+      o.put("timeZone", t.cron().zone().getId());
+      o.put("dstGap", t.cron().gap().wireName());
+      o.put("dstOverlap", t.cron().overlap().wireName());
     }
     if (t.maxFirings() > 0) {
       o.put("maxFirings", t.maxFirings());
+    }
+    if (t.endAt() != Timer.NO_END) {
+      o.put("endAt", t.endAt());
+    }
+    if (t.jitterMs() > 0) {
+      o.put("jitterMs", t.jitterMs());
+    }
+    if (t.paused()) {
+      o.put("paused", true);
     }
     if (t.payload() != null) {
       o.put("payload", Json.decodeValue(t.payload()));

@@ -1,10 +1,16 @@
 package io.tickwheel.core.model;
 
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.time.DateTimeException;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -13,8 +19,13 @@ import java.util.regex.Pattern;
  * Validates a client's timer JSON against the contract and {@link Limits}, producing a {@link TimerSpec}.
  * Every rejection is a {@link ValidationException} whose message names the field and the bad value.
  *
- * <p>Unknown fields are rejected. The server-added fields {@code nextDueAt}, {@code firings} and
- * {@code createdAt} are read-only: accepted and ignored, so a client may send back what it read.
+ * <p>Unknown fields are rejected. The server-added fields {@code nextDueAt}, {@code firings}, {@code createdAt},
+ * {@code upcoming} and {@code paused} are read-only: accepted and ignored, so a client may send back what it read.
+ *
+ * <p>Calendar fields (with {@link #TimerParser(Limits, boolean) calendars} on): {@code cron}, {@code timeZone} (an IANA zone id, default {@code UTC}), {@code dstGap},
+ * {@code dstOverlap} only with kind {@code cron}; {@code endAt} (epoch ms or ISO-8601, not before the first due time)
+ * with the periodic kinds; {@code jitterMs} (0..{@link Jitter#MAX_JITTER_MS}) with all. A cron expression that has no
+ * time within {@link #CRON_MUST_FIRE_WITHIN_YEARS} years of its start is refused.
  *
  * <p>Stateless and thread safe.
  */
@@ -30,15 +41,35 @@ public final class TimerParser {
   /** The topic of a timer that names none. */
   public static final String DEFAULT_TOPIC = "default";
 
+  /** A cron expression must have a time within this many years of its start. */
+  public static final int CRON_MUST_FIRE_WITHIN_YEARS = 5;
+
   private static final Set<String> FIELDS = Set.of(
       "id", "topic", "kind", "delayMs", "at", "periodMs", "maxFirings", "misfire", "payload",
       "nextDueAt", "firings", "createdAt");
+  private static final Set<String> CALENDAR_FIELDS = Set.of(
+      "cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs", "upcoming", "paused");
   private static final int SHOWN = 60;
 
   private final Limits limits;
+  private final boolean calendars;
 
+  /**
+   * A parser without the calendar fields: they are unknown fields and {@code cron} an unknown kind, exactly as
+   * before they existed. This stays the server's parser until its stores persist {@link Timer.Extras} (issue 17,
+   * second part), so that no timer is accepted with fields a store would drop.
+   */
   public TimerParser(Limits limits) {
+    this(limits, false);
+  }
+
+  /**
+   * @param calendars whether kind {@code cron} and the calendar fields ({@code cron}, {@code timeZone},
+   *                  {@code dstGap}, {@code dstOverlap}, {@code endAt}, {@code jitterMs}) are accepted
+   */
+  public TimerParser(Limits limits, boolean calendars) {
     this.limits = limits;
+    this.calendars = calendars;
   }
 
   public Limits limits() {
@@ -56,7 +87,7 @@ public final class TimerParser {
       throw new ValidationException(null, "the body must be a JSON object");
     }
     for (String name : body.fieldNames()) {
-      if (!FIELDS.contains(name)) {
+      if (!FIELDS.contains(name) && !(calendars && CALENDAR_FIELDS.contains(name))) {
         throw new ValidationException(name, "unknown field '" + shorten(name) + "'");
       }
     }
@@ -77,9 +108,9 @@ public final class TimerParser {
     Kind kind = Kind.ONCE;
     if (kindName != null) {
       kind = Kind.fromWire(kindName);
-      if (kind == null) {
-        throw new ValidationException("kind",
-            "kind must be one of once, fixed-rate, fixed-delay, was \"" + shorten(kindName) + "\"");
+      if (kind == null || (kind == Kind.CRON && !calendars)) {
+        throw new ValidationException("kind", "kind must be one of once, fixed-rate, fixed-delay"
+            + (calendars ? ", cron" : "") + ", was \"" + shorten(kindName) + "\"");
       }
     }
     Long delay = optLong(body, "delayMs");
@@ -87,7 +118,7 @@ public final class TimerParser {
       throw new ValidationException("delayMs",
           "delayMs must be between 0 and " + limits.maxHorizonMs() + " (the horizon), was " + delay);
     }
-    Long at = optAt(body);
+    Long at = optInstant(body, "at");
     if (at != null && delay != null) {
       throw new ValidationException("at", "at and delayMs are exclusive: send one of them");
     }
@@ -96,7 +127,7 @@ public final class TimerParser {
           "at must be at most " + limits.maxHorizonMs() + " ms ahead (the horizon), was " + at);
     }
     Long period = optLong(body, "periodMs");
-    if (kind.periodic()) {
+    if (kind.hasPeriod()) {
       if (period == null) {
         throw new ValidationException("periodMs", "periodMs is required for kind " + kind.wireName());
       }
@@ -106,9 +137,10 @@ public final class TimerParser {
       }
     } else {
       if (period != null) {
-        throw new ValidationException("periodMs", "periodMs is not allowed for kind once, was " + period);
+        throw new ValidationException("periodMs",
+            "periodMs is not allowed for kind " + kind.wireName() + ", was " + period);
       }
-      if (delay == null && at == null) {
+      if (kind == Kind.ONCE && delay == null && at == null) {
         throw new ValidationException("delayMs", "a once timer needs delayMs or at");
       }
     }
@@ -135,8 +167,98 @@ public final class TimerParser {
             + " bytes serialized, was " + bytes, true);
       }
     }
+    ZonedCron cron = parseCron(body, kind);
+    long jitter = 0;
+    Long jitterMs = optLong(body, "jitterMs");
+    if (jitterMs != null) {
+      if (jitterMs < 0 || jitterMs > Jitter.MAX_JITTER_MS) {
+        throw new ValidationException("jitterMs",
+            "jitterMs must be between 0 and " + Jitter.MAX_JITTER_MS + " (one hour), was " + jitterMs);
+      }
+      jitter = jitterMs;
+    }
+    long start = at != null ? at : delay != null ? nowMs + delay : period != null ? nowMs + period : nowMs + 1;
+    if (cron != null) {
+      long first = cron.atOrAfter(start);
+      long within = OffsetDateTime.ofInstant(Instant.ofEpochMilli(start), ZoneOffset.UTC)
+          .plusYears(CRON_MUST_FIRE_WITHIN_YEARS).toInstant().toEpochMilli();
+      if (first > within) {
+        throw new ValidationException("cron", "cron never fires within " + CRON_MUST_FIRE_WITHIN_YEARS
+            + " years in time zone " + cron.zone() + ", was \"" + shorten(cron.expression()) + "\"");
+      }
+      if (first - nowMs > limits.maxHorizonMs()) {
+        throw new ValidationException("cron", "cron first fires more than " + limits.maxHorizonMs()
+            + " ms ahead (the horizon), was \"" + shorten(cron.expression()) + "\"");
+      }
+      start = first;
+    }
+    long endAt = Timer.NO_END;
+    Long end = optInstant(body, "endAt");
+    if (end != null) {
+      if (!kind.periodic()) {
+        throw new ValidationException("endAt", "endAt is only allowed for periodic kinds (fixed-rate, fixed-delay, "
+            + "cron), not for kind " + kind.wireName() + ", was " + end);
+      }
+      if (end < start) {
+        throw new ValidationException("endAt", "endAt must not be before the first due time " + start + ", was " + end);
+      }
+      endAt = end;
+    }
     return new TimerSpec(id, topic, kind, delay, at, period == null ? 0 : period,
-        max == null ? 0 : max, misfire, payload);
+        max == null ? 0 : max, misfire, payload, cron, endAt, jitter);
+  }
+
+  /** The calendar of a cron timer ({@code null} for other kinds, which may not carry its fields). */
+  private static ZonedCron parseCron(JsonObject body, Kind kind) {
+    String expression = optString(body, "cron");
+    String zoneName = optString(body, "timeZone");
+    String gapName = optString(body, "dstGap");
+    String overlapName = optString(body, "dstOverlap");
+    if (kind != Kind.CRON) {
+      String[] names = {"cron", "timeZone", "dstGap", "dstOverlap"};
+      String[] values = {expression, zoneName, gapName, overlapName};
+      for (int i = 0; i < names.length; i++) {
+        if (values[i] != null) {
+          throw new ValidationException(names[i], names[i] + " is only allowed for kind cron, not for kind "
+              + kind.wireName() + ", was \"" + shorten(values[i]) + "\"");
+        }
+      }
+      return null;
+    }
+    if (expression == null) {
+      throw new ValidationException("cron", "cron is required for kind cron");
+    }
+    ZoneId zone = ZoneOffset.UTC;
+    if (zoneName != null) {
+      try {
+        zone = ZoneId.of(zoneName);
+      } catch (DateTimeException e) {
+        throw new ValidationException("timeZone",
+            "timeZone must be an IANA time zone such as Europe/Paris, was \"" + shorten(zoneName) + "\"");
+      }
+    }
+    DstGap gap = DstGap.AUTO;
+    if (gapName != null) {
+      gap = DstGap.fromWire(gapName);
+      if (gap == null) {
+        throw new ValidationException("dstGap",
+            "dstGap must be one of shift, skip, auto, was \"" + shorten(gapName) + "\"");
+      }
+    }
+    DstOverlap overlap = DstOverlap.AUTO;
+    if (overlapName != null) {
+      overlap = DstOverlap.fromWire(overlapName);
+      if (overlap == null) {
+        throw new ValidationException("dstOverlap",
+            "dstOverlap must be one of once, twice, auto, was \"" + shorten(overlapName) + "\"");
+      }
+    }
+    try {
+      return ZonedCron.of(expression, zone, gap, overlap);
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException("cron", "cron is not a valid expression (" + shorten(String.valueOf(e.getMessage()))
+          + "), was \"" + shorten(expression) + "\"");
+    }
   }
 
   /**
@@ -237,8 +359,8 @@ public final class TimerParser {
     throw new ValidationException(field, field + " must be an integer, was " + describe(v));
   }
 
-  private static Long optAt(JsonObject body) {
-    Object v = body.getValue("at");
+  private static Long optInstant(JsonObject body, String field) {
+    Object v = body.getValue(field);
     if (v == null) {
       return null;
     }
@@ -250,19 +372,19 @@ public final class TimerParser {
         try {
           at = Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e2) {
-          throw new ValidationException("at",
-              "at must be epoch milliseconds or an ISO-8601 instant, was \"" + shorten(s) + "\"");
+          throw new ValidationException(field,
+              field + " must be epoch milliseconds or an ISO-8601 instant, was \"" + shorten(s) + "\"");
         } catch (ArithmeticException e2) {
-          throw new ValidationException("at", "at is out of range, was \"" + shorten(s) + "\"");
+          throw new ValidationException(field, field + " is out of range, was \"" + shorten(s) + "\"");
         }
       } catch (ArithmeticException e) {
-        throw new ValidationException("at", "at is out of range, was \"" + shorten(s) + "\"");
+        throw new ValidationException(field, field + " is out of range, was \"" + shorten(s) + "\"");
       }
     } else {
-      at = toLong("at", v);
+      at = toLong(field, v);
     }
     if (at < 0) {
-      throw new ValidationException("at", "at must be >= 0 (epoch ms), was " + at);
+      throw new ValidationException(field, field + " must be >= 0 (epoch ms), was " + at);
     }
     return at;
   }
