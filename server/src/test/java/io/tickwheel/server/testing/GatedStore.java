@@ -110,6 +110,11 @@ public final class GatedStore implements TimerStore {
   }
 
   @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    return gate(false, () -> mem.updateAll(next, expectedGenerations));
+  }
+
+  @Override
   public Future<Timer> get(String id) {
     return gate(false, () -> mem.get(id));
   }
