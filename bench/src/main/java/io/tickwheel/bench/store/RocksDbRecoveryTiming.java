@@ -1,8 +1,10 @@
-package io.tickwheel.store.rocksdb;
+package io.tickwheel.bench.store;
 
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.store.rocksdb.RocksDbStoreOptions;
+import io.tickwheel.store.rocksdb.RocksDbTimerStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -14,18 +16,22 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
 
 /**
  * Measures recovery ({@code loadAll} of N timers after a reopen) and bytes on disk per timer after a full
- * compaction. Not a test: run with
- * {@code mvn -q -pl store-rocksdb exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.tickwheel.store.rocksdb.RecoveryTiming -Dexec.args="1000000 5"}
+ * compaction. Run with
+ * {@code java -cp bench/target/benchmarks.jar io.tickwheel.bench.store.RocksDbRecoveryTiming 1000000 5}
+ * (after {@code mvn -q -pl bench -am -DskipTests package})
  * (args: timers, runs; a third optional arg is the directory, default a new directory under java.io.tmpdir, deleted at the end).
  */
-public final class RecoveryTiming {
+public final class RocksDbRecoveryTiming {
 
-  private RecoveryTiming() {}
+  private RocksDbRecoveryTiming() {}
 
   public static void main(String[] args) throws Exception {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -64,14 +70,10 @@ public final class RecoveryTiming {
       System.out.printf("wrote %,d timers in %.2f s (putAll of 10,000, 8 in flight), dir %s%n", n,
           (System.nanoTime() - t0) / 1e9, dir);
 
-      Db db = Db.open(o);
       long c0 = System.nanoTime();
-      for (ColumnFamilyHandle h : List.of(db.timers, db.due, db.firings, db.meta)) {
-        db.db.compactRange(h);
-      }
-      String timersSst = db.db.getProperty(db.timers, "rocksdb.total-sst-files-size");
-      String dueSst = db.db.getProperty(db.due, "rocksdb.total-sst-files-size");
-      db.close();
+      String[] familySst = compactAll(dir, "timers", "due");
+      String timersSst = familySst[0];
+      String dueSst = familySst[1];
       long sst = sizeOf(dir, ".sst");
       long all = sizeOf(dir, "");
       System.out.printf("full compaction %.2f s; on disk after compaction: sst %,d B (timers cf %s B, due cf %s B), "
@@ -104,6 +106,46 @@ public final class RecoveryTiming {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       if (temp) {
         deleteTree(dir);
+      }
+    }
+  }
+
+  /**
+   * Opens the store's directory with RocksJava (its column families as they are on disk, default options: a
+   * compaction needs no more), compacts every family fully and returns {@code rocksdb.total-sst-files-size} of the
+   * named ones.
+   */
+  private static String[] compactAll(Path dir, String... named) throws Exception {
+    List<byte[]> names;
+    try (Options listing = new Options()) {
+      names = RocksDB.listColumnFamilies(listing, dir.toString());
+    }
+    List<ColumnFamilyDescriptor> cfs = new ArrayList<>();
+    for (byte[] n : names) {
+      cfs.add(new ColumnFamilyDescriptor(n));
+    }
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try (DBOptions o = new DBOptions(); RocksDB db = RocksDB.open(o, dir.toString(), cfs, handles)) {
+      try {
+        for (ColumnFamilyHandle h : handles) {
+          db.compactRange(h);
+        }
+        String[] sizes = new String[named.length];
+        for (int i = 0; i < named.length; i++) {
+          int at = -1;
+          for (int j = 0; j < names.size(); j++) {
+            if (new String(names.get(j), java.nio.charset.StandardCharsets.UTF_8).equals(named[i])) {
+              at = j;
+            }
+          }
+          if (at < 0) {
+            throw new IllegalStateException("no column family " + named[i] + " in " + dir);
+          }
+          sizes[i] = db.getProperty(handles.get(at), "rocksdb.total-sst-files-size");
+        }
+        return sizes;
+      } finally {
+        handles.forEach(ColumnFamilyHandle::close);
       }
     }
   }
