@@ -8,6 +8,7 @@ import io.tickwheel.store.rocksdb.RocksDbTimerStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ConfigOptions;
 import org.rocksdb.DBOptions;
-import org.rocksdb.Options;
+import org.rocksdb.OptionsUtil;
 import org.rocksdb.RocksDB;
 
 /**
@@ -111,30 +113,24 @@ public final class RocksDbRecoveryTiming {
   }
 
   /**
-   * Opens the store's directory with RocksJava (its column families as they are on disk, default options: a
-   * compaction needs no more), compacts every family fully and returns {@code rocksdb.total-sst-files-size} of the
-   * named ones.
+   * Opens the store's directory with RocksJava and the options the store last opened it with (RocksDB's OPTIONS
+   * file: compression LZ4, ZSTD at the bottommost level, the same as the store's own compactions), compacts every
+   * column family fully and returns {@code rocksdb.total-sst-files-size} of the named ones.
    */
   private static String[] compactAll(Path dir, String... named) throws Exception {
-    List<byte[]> names;
-    try (Options listing = new Options()) {
-      names = RocksDB.listColumnFamilies(listing, dir.toString());
-    }
     List<ColumnFamilyDescriptor> cfs = new ArrayList<>();
-    for (byte[] n : names) {
-      cfs.add(new ColumnFamilyDescriptor(n));
-    }
     List<ColumnFamilyHandle> handles = new ArrayList<>();
-    try (DBOptions o = new DBOptions(); RocksDB db = RocksDB.open(o, dir.toString(), cfs, handles)) {
-      try {
+    try (ConfigOptions config = new ConfigOptions(); DBOptions o = new DBOptions()) {
+      OptionsUtil.loadLatestOptions(config, dir.toString(), o, cfs);
+      try (RocksDB db = RocksDB.open(o, dir.toString(), cfs, handles)) {
         for (ColumnFamilyHandle h : handles) {
           db.compactRange(h);
         }
         String[] sizes = new String[named.length];
         for (int i = 0; i < named.length; i++) {
           int at = -1;
-          for (int j = 0; j < names.size(); j++) {
-            if (new String(names.get(j), java.nio.charset.StandardCharsets.UTF_8).equals(named[i])) {
+          for (int j = 0; j < cfs.size(); j++) {
+            if (new String(cfs.get(j).getName(), StandardCharsets.UTF_8).equals(named[i])) {
               at = j;
             }
           }
@@ -146,6 +142,7 @@ public final class RocksDbRecoveryTiming {
         return sizes;
       } finally {
         handles.forEach(ColumnFamilyHandle::close);
+        cfs.forEach(d -> d.getOptions().close());
       }
     }
   }
