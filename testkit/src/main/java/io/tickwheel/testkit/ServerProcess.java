@@ -193,16 +193,20 @@ public final class ServerProcess implements AutoCloseable {
   /** SIGKILL ({@code kill -9}: no shutdown hook, nothing flushed); returns once the process is gone. */
   public void kill9() {
     resumeIfPaused();
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
     if (!waitForExit(Duration.ofSeconds(10))) {
       throw new IllegalStateException("the server did not die within 10 s of kill -9; " + describe());
     }
   }
 
-  /** SIGTERM (the graceful stop); does not wait: see {@link #waitForExit}. */
+  /**
+   * SIGTERM (the graceful stop); does not wait: see {@link #waitForExit}. What the server writes while it stops is
+   * still read (the signal goes through {@link ProcessHandle}: {@link Process#destroy()} would also close the pipes
+   * and lose it).
+   */
   public void sigterm() {
     resumeIfPaused();
-    process.destroy();
+    process.toHandle().destroy();
   }
 
   /** SIGTERM, then SIGKILL if it has not exited within {@code grace}; returns once it is gone. */
