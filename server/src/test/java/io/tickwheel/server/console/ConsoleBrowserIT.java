@@ -58,6 +58,7 @@ class ConsoleBrowserIT {
   private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   private static final Path SCREENSHOT = Path.of("target", "console-screenshot.png");
   private static final Duration WAIT = Duration.ofSeconds(30);     // generous: CI machines can be busy
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   /** The page itself (not /console/, so a broken redirect is reported by its own test, not by every one). */
   private static final String CONSOLE = "/console/index.html";
 
@@ -65,6 +66,8 @@ class ConsoleBrowserIT {
   /** The servers this class started (the main one, then the one with a token). */
   private final List<ServerProcess> servers = new ArrayList<>();
   private String base;
+  /** The second server, started with {@code --token} for the token test. */
+  private String securedBase;
   private Path userDataDir;
   private ChromeDriver driver;
   private final List<String> allowedErrors = new ArrayList<>();
@@ -72,8 +75,12 @@ class ConsoleBrowserIT {
   @BeforeAll
   void startServerAndBrowser() throws Exception {
     requireChromium();
-    base = deploy("console", "--port", "0", "--store", "memory");
+    // both servers and the browser start side by side (each JVM takes seconds on a busy machine)
+    ServerProcess main = launch("console", "--port", "0", "--store", "memory");
+    ServerProcess secured = launch("console-token", "--port", "0", "--store", "memory", "--token", "s3cret-console");
     driver = browser();
+    base = main.awaitListening(START_TIMEOUT);
+    securedBase = secured.awaitListening(START_TIMEOUT);
   }
 
   @AfterAll
@@ -262,7 +269,7 @@ class ConsoleBrowserIT {
   @Test
   @Order(6)
   void aServerWithATokenAsksForItAndKeepsItOutOfTheAddressBar() throws Exception {
-    String secured = deploy("console-token", "--port", "0", "--store", "memory", "--token", "s3cret-console");
+    String secured = securedBase;
     // the first calls are refused before the token is entered: those 401s are expected in the console
     allowedErrors.add("401");
     driver.get(secured + CONSOLE);
@@ -285,13 +292,13 @@ class ConsoleBrowserIT {
     }
   }
 
-  /** Starts the jar with {@code args} (output in target/NAME.out, .err) and returns its base URL. */
-  private String deploy(String name, String... args) {
+  /** Launches the jar with {@code args} (output in target/console-it/NAME.out, .err); see awaitListening. */
+  private ServerProcess launch(String name, String... args) {
     ServerProcess server = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-        .jvmArgs("-XX:+UseSerialGC").args(args).logs(Path.of("target", "console-it"), name)
-        .startAndAwaitListening(Duration.ofSeconds(60));
+        .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1").args(args)
+        .logs(Path.of("target", "console-it"), name).start();
     servers.add(server);
-    return server.baseUrl();
+    return server;
   }
 
   private ChromeDriver browser() throws IOException {
