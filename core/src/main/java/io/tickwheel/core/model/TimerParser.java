@@ -41,10 +41,6 @@ public final class TimerParser {
     this.limits = limits;
   }
 
-  public Limits limits() {
-    return limits;
-  }
-
   /**
    * Validates a timer definition.
    *

@@ -145,13 +145,7 @@ public final class Routes {
     on(router.get("/v1/wheel"), m.httpRoute("/v1/wheel")).handler(rc ->
         ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
     on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);
-    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(rc -> {
-      if (d.events() == null) {
-        rc.fail(ApiException.unavailable("firing push is not available in this build"));
-      } else {
-        d.events().handle(rc);
-      }
-    });
+    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(d.events());
     on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d));
 
     router.route().failureHandler(ErrorResponses::handle);
@@ -170,10 +164,6 @@ public final class Routes {
     if (!d.origins().allows(origin, rc.request().getHeader(HttpHeaders.HOST))) {
       rc.fail(new ApiException(403, "permission_denied",
           "Origin \"" + ErrorResponses.shorten(origin) + "\" is not allowed (see --allowed-origins)", null));
-      return;
-    }
-    if (d.webSocket() == null) {
-      rc.fail(ApiException.unavailable("firing push is not available in this build"));
       return;
     }
     rc.request().toWebSocket().onComplete(ar -> {

@@ -30,11 +30,6 @@ public final class WheelStream {
     this.view = view;
   }
 
-  /** Number of connected viewers. */
-  public int viewers() {
-    return viewers.size();
-  }
-
   /** Starts streaming to this request. */
   public void handle(RoutingContext rc) {
     if (viewers.size() >= MAX_VIEWERS) {

@@ -61,11 +61,6 @@ final class TopicFilter {
     }
   }
 
-  void clear() {
-    since.clear();
-    allSince = -1;
-  }
-
   boolean isEmpty() {
     return allSince < 0 && since.isEmpty();
   }
