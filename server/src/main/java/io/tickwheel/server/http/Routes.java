@@ -4,6 +4,7 @@ import io.tickwheel.server.ApiException;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
 import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -26,9 +27,6 @@ import java.util.function.IntSupplier;
  * body limit → handler; every failure through {@link ErrorResponses}). See {@code openapi.yaml}.
  */
 public final class Routes {
-
-  /** Largest request body, bytes (1 MiB). Bigger bodies get 413 without being read. */
-  public static final long MAX_BODY_BYTES = 1024 * 1024;
 
   private static final String ROUTE = "tw.route";
 
@@ -133,7 +131,7 @@ public final class Routes {
       }
     });
 
-    BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(BodyLimit.MAX_BODY_BYTES);
     TimersApi t = d.timers();
     on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
     on(router.post("/v1/timers").handler(body), m.httpRoute("/v1/timers")).handler(t::create);
