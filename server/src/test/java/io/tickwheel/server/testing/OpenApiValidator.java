@@ -31,6 +31,9 @@ import java.util.stream.Collectors;
  * match an operation; it must still be what the document promises for every error: that status, with a body of
  * its {@code Error} schema.
  *
+ * <p>A path ending in {@code /} that the document does not have is checked as its index page, {@code index.html}
+ * (what the router's static handler serves there: {@code /console/} is {@code /console/{file}}).
+ *
  * <p>The served document is parsed once per JVM. Thread safe (the underlying validators are).
  */
 public final class OpenApiValidator {
@@ -45,6 +48,9 @@ public final class OpenApiValidator {
   /** The validator's message key for a method the document does not list for a path. */
   private static final String NO_METHOD = "validation.request.operation.notAllowed";
 
+  /** The page a static directory's path ({@code /console/}) serves, as the router's static handler is set up. */
+  private static final String INDEX = "index.html";
+
   private final OpenApiInteractionValidator validator;
   private final SchemaValidator schemas;
   private final Schema<?> errorSchema;
@@ -54,7 +60,9 @@ public final class OpenApiValidator {
     ParseOptions resolve = new ParseOptions();
     resolve.setResolve(true);
     OpenAPI api = new OpenAPIV3Parser().readContents(document, null, resolve).getOpenAPI();
-    this.validator = OpenApiInteractionValidator.createForInlineApiSpecification(document).build();
+    // strict: a trailing slash is significant, as it is for the router ("/console" redirects, "/console/" is the page)
+    this.validator = OpenApiInteractionValidator.createForInlineApiSpecification(document)
+        .withStrictOperationPathMatching().build();
     this.schemas = new SchemaValidator(api, new MessageResolver());
     this.errorSchema = api.getComponents().getSchemas().get("Error");
     if (errorSchema == null) {
@@ -96,7 +104,12 @@ public final class OpenApiValidator {
     if (body != null && body.length > 0) {
       b.withBody(body);
     }
-    ValidationReport report = validator.validateResponse(path, Request.Method.valueOf(method.name()), b.build());
+    SimpleResponse response = b.build();
+    ValidationReport report = validator.validateResponse(path, Request.Method.valueOf(method.name()), response);
+    if (path.endsWith("/") && isOnly(report, NO_PATH)) {
+      // a directory of static files (the console): the router serves its index page there
+      report = validator.validateResponse(path + INDEX, Request.Method.valueOf(method.name()), response);
+    }
     if (report.getMessages().size() == 1 && isUndocumented(report.getMessages().get(0), status)) {
       String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
       report = schemas.validate(text, errorSchema, "response.body");
@@ -108,6 +121,10 @@ public final class OpenApiValidator {
           + report.getMessages().stream().map(ValidationReport.Message::toString)
               .collect(Collectors.joining("\n  ")));
     }
+  }
+
+  private static boolean isOnly(ValidationReport report, String key) {
+    return report.getMessages().size() == 1 && key.equals(report.getMessages().get(0).getKey());
   }
 
   /** Whether the only message says the route is not in the document, and the status says the same. */
