@@ -133,4 +133,13 @@ class OpenApiDocumentTest {
         "{}".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(AssertionError.class);
   }
+
+  @Test
+  void aPushedFiringIsCheckedAgainstTheFiringSchema() {
+    OpenApiValidator.served().validateSchema("Firing", "{\"type\":\"fired\",\"seq\":1,\"id\":\"a\",\"topic\":\"t\","
+        + "\"firing\":1,\"dueAt\":10,\"firedAt\":12,\"payload\":null}");
+    assertThatThrownBy(() -> OpenApiValidator.served().validateSchema("Firing",
+        "{\"type\":\"fired\",\"id\":\"a\",\"topic\":\"t\",\"firing\":1,\"dueAt\":10,\"firedAt\":12,\"payload\":1}"))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("seq");
+  }
 }

@@ -168,6 +168,9 @@ final class SseProbe implements AutoCloseable {
       if (e == null) {
         throw new AssertionError("no event within " + PushServer.TIMEOUT_S + " s");
       }
+      if ("fired".equals(e.event())) {
+        OpenApiValidator.served().validateSchema("Firing", e.data());
+      }
       return e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

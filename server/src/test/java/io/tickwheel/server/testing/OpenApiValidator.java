@@ -54,12 +54,13 @@ public final class OpenApiValidator {
   private final OpenApiInteractionValidator validator;
   private final SchemaValidator schemas;
   private final Schema<?> errorSchema;
+  private final OpenAPI api;
 
   /** A validator for the given document text (YAML or JSON), which must have an {@code Error} schema. */
   public OpenApiValidator(String document) {
     ParseOptions resolve = new ParseOptions();
     resolve.setResolve(true);
-    OpenAPI api = new OpenAPIV3Parser().readContents(document, null, resolve).getOpenAPI();
+    this.api = new OpenAPIV3Parser().readContents(document, null, resolve).getOpenAPI();
     // strict: a trailing slash is significant, as it is for the router ("/console" redirects, "/console/" is the page)
     this.validator = OpenApiInteractionValidator.createForInlineApiSpecification(document)
         .withStrictOperationPathMatching().build();
@@ -118,6 +119,24 @@ public final class OpenApiValidator {
       String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
       throw new AssertionError("the answer to " + method + " " + uri + " (" + status + " " + headers + " "
           + (text.length() > 2000 ? text.substring(0, 2000) + "…" : text) + ") does not match the OpenAPI document:\n  "
+          + report.getMessages().stream().map(ValidationReport.Message::toString)
+              .collect(Collectors.joining("\n  ")));
+    }
+  }
+
+  /**
+   * Validates a JSON text against one of the document's schemas, e.g. a pushed firing against {@code Firing}.
+   *
+   * @throws AssertionError listing every message of the validator, with the text
+   */
+  public void validateSchema(String schemaName, String json) {
+    Schema<?> schema = api.getComponents().getSchemas().get(schemaName);
+    if (schema == null) {
+      throw new AssertionError("the document has no components/schemas/" + schemaName);
+    }
+    ValidationReport report = schemas.validate(json, schema, schemaName);
+    if (!report.getMessages().isEmpty()) {
+      throw new AssertionError(json + " is not a " + schemaName + " of the OpenAPI document:\n  "
           + report.getMessages().stream().map(ValidationReport.Message::toString)
               .collect(Collectors.joining("\n  ")));
     }
