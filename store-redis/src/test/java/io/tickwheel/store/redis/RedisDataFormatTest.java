@@ -10,6 +10,7 @@ import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.store.redis.impl.TimerRecord;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
