@@ -7,6 +7,7 @@ import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
+import io.tickwheel.server.http.TopicsApi;
 import io.tickwheel.server.http.WheelStream;
 import io.tickwheel.server.http.WheelView;
 import io.tickwheel.server.metrics.MeteredStore;
@@ -107,6 +108,7 @@ public final class TickwheelServer extends VerticleBase {
       store = new MeteredStore(raw, metrics);
       scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
       metrics.pendingGauge(scheduler::pending);
+      metrics.pausedGauges(scheduler::pausedTimers, scheduler::pausedTopics);
       hub = new FiringHub(vertx, store, PushOptions.defaults(), metrics.registry());
       FiringHub h = hub;
       metrics.subscribersGauge(h::subscribers);
@@ -118,7 +120,7 @@ public final class TickwheelServer extends VerticleBase {
       TimersApi timers = new TimersApi(scheduler, parser, codec);
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
-      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),
+      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(scheduler), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt);
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
