@@ -439,6 +439,49 @@ public abstract class TimerStoreContract {
     assertThat(done.get(30, TimeUnit.SECONDS)).containsOnly(true).hasSize(4);
   }
 
+  // ---- topics ----
+
+  @Test
+  void noTopicIsPausedInANewStore() {
+    assertThat(await(store.pausedTopics())).isEmpty();
+  }
+
+  @Test
+  void pausedTopicsAreListedUntilResumedAndPauseAndResumeAreIdempotent() {
+    await(store.setTopicPaused("billing", true));
+    await(store.setTopicPaused("mail.out", true));
+    await(store.setTopicPaused("billing", true));
+    assertThat(await(store.pausedTopics())).containsExactlyInAnyOrder("billing", "mail.out");
+    await(store.setTopicPaused("billing", false));
+    await(store.setTopicPaused("never-paused", false));
+    assertThat(await(store.pausedTopics())).containsExactly("mail.out");
+  }
+
+  @Test
+  void theSetOfPausedTopicsIsASnapshotTheCallerOwns() {
+    await(store.setTopicPaused("a", true));
+    java.util.Set<String> seen = await(store.pausedTopics());
+    await(store.setTopicPaused("b", true));
+    assertThat(seen).containsExactly("a");
+    seen.add("c");
+    assertThat(await(store.pausedTopics())).containsExactlyInAnyOrder("a", "b");
+  }
+
+  @Test
+  void pausedTopicsSurviveAReopen() throws Exception {
+    await(store.setTopicPaused("kept", true));
+    await(store.setTopicPaused("resumed", true));
+    await(store.setTopicPaused("resumed", false));
+    await(store.close());
+    TimerStore reopened = reopenStore(vertx);
+    if (reopened == null) {
+      store = null;
+      return;
+    }
+    store = reopened;
+    assertThat(await(store.pausedTopics())).containsExactly("kept");
+  }
+
   // ---- failures ----
 
   @Test
@@ -450,7 +493,7 @@ public abstract class TimerStoreContract {
         store.createAll(List.of(timer("z", 1))), store.update(t.touched(200), 1), store.get("late"),
         store.remove("late"), store.recordFirings(List.of(fire(t, 100, null))), store.list(null, null, 10),
         store.readFirings(0, 10), store.trimFirings(Retention.defaults(), 1000),
-        store.loadAll(10, b -> Future.succeededFuture()));
+        store.loadAll(10, b -> Future.succeededFuture()), store.setTopicPaused("t1", true), store.pausedTopics());
     for (Future<?> f : calls) {
       Throwable e = failure(f);
       assertThat(e).isInstanceOf(StoreClosedException.class);

@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -52,6 +53,7 @@ import java.util.function.Function;
  *       and cheap trimming from the head ({@code XTRIM}); Redis itself refuses an id that does not increase.</li>
  *   <li>{@code {tw}:seq} — the last seq ({@code INCR}); kept apart from the log so it survives trimming.</li>
  *   <li>{@code {tw}:meta} — the data format version, checked at open.</li>
+ *   <li>{@code {tw}:paused-topics} — set of the paused topics ({@code SADD}/{@code SREM}/{@code SMEMBERS}).</li>
  * </ul>
  * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
  * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
@@ -119,6 +121,7 @@ public final class RedisTimerStore implements TimerStore {
   private final String dueKey;
   private final String seqKey;
   private final String log;
+  private final String pausedTopicsKey;
 
   private RedisTimerStore(RedisLink link, String keyPrefix) {
     this.link = link;
@@ -127,6 +130,7 @@ public final class RedisTimerStore implements TimerStore {
     this.dueKey = prefix + "due";
     this.seqKey = prefix + "seq";
     this.log = prefix + "log";
+    this.pausedTopicsKey = prefix + "paused-topics";
     this.timerKeys = List.of(timersKey, dueKey);
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
     this.logKey = List.of(log);
@@ -560,6 +564,25 @@ public final class RedisTimerStore implements TimerStore {
             done.complete(removed + ar.result()[0]);
           }
         });
+  }
+
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    Objects.requireNonNull(topic, "topic");
+    return link.write(Request.cmd(paused ? Command.SADD : Command.SREM).arg(pausedTopicsKey).arg(topic), r -> null);
+  }
+
+  @Override
+  public Future<Set<String>> pausedTopics() {
+    return link.read(Request.cmd(Command.SMEMBERS).arg(pausedTopicsKey), r -> {
+      Set<String> out = new HashSet<>();
+      if (r != null) {
+        for (Response m : r) {
+          out.add(m.toString());
+        }
+      }
+      return out;
+    });
   }
 
   @Override

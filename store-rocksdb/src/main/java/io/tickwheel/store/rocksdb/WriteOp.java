@@ -223,6 +223,28 @@ abstract class WriteOp<T> {
     }
   }
 
+  /** setTopicPaused: one {@code meta} key per paused topic, written or deleted (idempotent either way). */
+  static final class SetTopicPaused extends WriteOp<Void> {
+    private final String topic;
+    private final boolean paused;
+
+    SetTopicPaused(Context c, String topic, boolean paused) {
+      super(c);
+      this.topic = topic;
+      this.paused = paused;
+    }
+
+    @Override
+    Void apply(WriteGroup g) throws RocksDBException {
+      if (paused) {
+        g.batch.put(g.db.meta, Keys.pausedTopic(topic), new byte[0]);
+      } else {
+        g.batch.delete(g.db.meta, Keys.pausedTopic(topic));
+      }
+      return null;
+    }
+  }
+
   /** The last call of a store: the writer thread writes everything queued before it, then closes. */
   static final class Close extends WriteOp<Void> {
     Close(Context c) {
