@@ -167,7 +167,9 @@ final class FireLoop {
     if (n == 0) {
       return Future.succeededFuture(sofar);
     }
-    return batchDone.future().compose(v -> {
+    // every timer handed out may have been parked (its topic is paused): no batch then
+    Future<Void> settled = batchInFlight ? batchDone.future() : Future.succeededFuture();
+    return settled.compose(v -> {
       Promise<Integer> next = Promise.promise();
       owner.runOnContext(x -> drain(sofar + n).onComplete(next));
       return next.future();
@@ -180,8 +182,11 @@ final class FireLoop {
     if (!wakeUp.running() || batchInFlight) {
       return;
     }
-    if (advanceOnce() == 0) {
+    int n = advanceOnce();
+    if (n == 0) {
       wakeUp.sleep();
+    } else if (!batchInFlight) {
+      wakeUp.turnSoon();       // all of them were parked (their topic is paused): no batch will call for a turn
     }
   }
 
