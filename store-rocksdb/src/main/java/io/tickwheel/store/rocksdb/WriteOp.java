@@ -153,7 +153,7 @@ abstract class WriteOp<T> {
         Firing f = null;
         if (r.fire()) {
           f = g.appendFiring(new Firing(0, r.id(), stored.topic(), r.firingsBefore() + 1, r.dueAt(), r.firedAt(),
-              stored.payload()));
+              stored.payload(), r.nominalAt()));
         }
         if (r.next() == null) {
           g.deleteTimer(stored);
