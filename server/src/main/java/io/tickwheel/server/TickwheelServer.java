@@ -115,7 +115,8 @@ public final class TickwheelServer extends VerticleBase {
       scheduler.onFiring(h::publish);
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
-      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
+      // calendar fields on: every store persists Timer.extras (cron, zone, DST policies, endAt, jitter, paused)
+      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true);
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
       TimersApi timers = new TimersApi(scheduler, parser, codec);
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
