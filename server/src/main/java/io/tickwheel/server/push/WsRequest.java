@@ -1,5 +1,6 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -36,11 +37,11 @@ sealed interface WsRequest {
       Object v = io.vertx.core.json.Json.decodeValue(text);
       if (!(v instanceof JsonObject obj)) {
         throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
-            + TopicFilter.quote(text));
+            + TopicRule.quote(text));
       }
       o = obj;
     } catch (DecodeException e) {
-      throw new ValidationException(null, "message is not valid JSON: " + TopicFilter.quote(text));
+      throw new ValidationException(null, "message is not valid JSON: " + TopicRule.quote(text));
     }
     Object op = o.getValue("op");
     if (op == null) {
@@ -48,7 +49,7 @@ sealed interface WsRequest {
     }
     if (!(op instanceof String name)) {
       throw new ValidationException("op", "op must be a string (subscribe, unsubscribe or ping), was "
-          + TopicFilter.quote(op));
+          + TopicRule.quote(op));
     }
     switch (name) {
       case "subscribe":
@@ -58,7 +59,7 @@ sealed interface WsRequest {
       case "ping":
         return new Ping();
       default:
-        throw new ValidationException("op", "op " + TopicFilter.quote(name)
+        throw new ValidationException("op", "op " + TopicRule.quote(name)
             + " is unknown: expected subscribe, unsubscribe or ping");
     }
   }
@@ -67,7 +68,7 @@ sealed interface WsRequest {
     Object v = o.getValue("topics");
     if (!(v instanceof JsonArray arr) || arr.isEmpty()) {
       throw new ValidationException("topics", "topics must be a non-empty array of topic names (\"*\" for all), was "
-          + (v == null ? "missing" : TopicFilter.quote(v)));
+          + (v == null ? "missing" : TopicRule.quote(v)));
     }
     if (arr.size() > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
       throw new ValidationException("topics", "topics may list at most " + FiringHub.MAX_TOPICS_PER_SUBSCRIBER
@@ -75,7 +76,7 @@ sealed interface WsRequest {
     }
     Set<String> out = new LinkedHashSet<>();
     for (int i = 0; i < arr.size(); i++) {
-      out.add(TopicFilter.check("topics[" + i + "]", arr.getValue(i)));
+      out.add(TopicRule.checkSubscription("topics[" + i + "]", arr.getValue(i)));
     }
     return List.copyOf(out);
   }
@@ -89,6 +90,6 @@ sealed interface WsRequest {
       return ((Number) v).longValue();
     }
     throw new ValidationException("from", "from must be an integer >= 0 (the last seq you saw), was "
-        + TopicFilter.quote(v));
+        + TopicRule.quote(v));
   }
 }

@@ -10,8 +10,11 @@ import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -153,17 +156,29 @@ class FiringSemanticsTest {
   @Test
   void aHundredThousandTimersDueInTheSameTickAllFireExactlyOnceToAFastSubscriber() throws Exception {
     int total = 100_000;
-    long at = System.currentTimeMillis() + 4000;
+    // the bodies are built before the due time is chosen, so only sending them counts against the margin
+    List<JsonObject> bodies = new ArrayList<>();
     for (int b = 0; b < total / 10_000; b++) {
       JsonArray timers = new JsonArray();
       for (int i = 0; i < 10_000; i++) {
-        timers.add(new JsonObject().put("id", "burst-" + (b * 10_000 + i)).put("topic", "burst").put("at", at));
+        timers.add(new JsonObject().put("id", "burst-" + (b * 10_000 + i)).put("topic", "burst"));
       }
-      var r = s.send(POST, "/v1/timers/batch", new JsonObject().put("timers", timers));
+      bodies.add(new JsonObject().put("timers", timers));
+    }
+    long at = System.currentTimeMillis() + 6000;
+    for (JsonObject body : bodies) {
+      body.getJsonArray("timers").forEach(t -> ((JsonObject) t).put("at", at));
+    }
+    HttpResponse<Buffer> first = null;
+    for (JsonObject body : bodies) {
+      // sent without the harness's OpenAPI check: validating 10,000 results takes longer than the due time allows
+      var r = TestVertx.await(s.request(POST, "/v1/timers/batch").sendJsonObject(body));
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.bodyAsJsonObject().getJsonArray("results").getJsonObject(9_999).getInteger("status")).isEqualTo(201);
+      first = first == null ? r : first;
     }
     assertThat(System.currentTimeMillis()).as("the batches were accepted before the due time").isLessThan(at);
+    s.checked(POST, "/v1/timers/batch", first);
     List<Received> got = sub.await(r -> r.id().startsWith("burst-"), total, 60_000);
     assertThat(sub.closeCode()).as("a subscriber that reads as fast as it can is not cut off").isEqualTo(-1);
     assertThat(got).hasSize(total);
