@@ -1,6 +1,7 @@
 package io.tickwheel.server.http;
 
-import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.TopicRule;
+import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.TopicInfo;
@@ -94,9 +95,10 @@ public final class TopicsApi {
   }
 
   private static void checkTopic(String field, String topic) {
-    if (topic == null || !TimerParser.isTopic(topic)) {
-      throw ApiException.invalid(field, field + " must match [A-Za-z0-9._-]{1,100}, was \""
-          + ErrorResponses.shorten(String.valueOf(topic)) + "\"");
+    try {
+      TopicRule.check(field, topic);
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
     }
   }
 }
