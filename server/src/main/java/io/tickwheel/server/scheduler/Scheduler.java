@@ -46,6 +46,11 @@ import java.util.function.LongSupplier;
  * needs no hold, since nothing else runs on the owner meanwhile. Until {@link #recover} completes, writes answer
  * {@link Recovering}.
  *
+ * <h2>Pauses and fire-now</h2>
+ * A paused timer is out of the wheel ({@link PauseWrite}); a paused topic's due timers are held back by the fire loop
+ * and armed again on its resume ({@link TopicPauses}); fire-now joins the fire loop's next batch
+ * ({@link FireLoop#fireNow}). All of them stay pending.
+ *
  * <h2>Time</h2>
  * Read only through the injected clock (epoch ms), so tests drive it with a manual clock and {@link #drain()}.
  */
@@ -153,7 +158,9 @@ public final class Scheduler {
 
   // ------------------------------------------------------------------ reads
 
-  /** Timers waiting to fire (armed, or held by an operation or a firing in flight). */
+  /**
+   * Timers waiting to fire: armed, paused, held back by a topic pause, or held by an operation or a firing in flight.
+   */
   public int pending() {
     return pending.size();
   }
