@@ -67,6 +67,7 @@ fi
 
 start_server() {
   rm -rf "$WORK/data" && mkdir -p "$WORK/data"
+  rm -f "$WORK/server.out"      # else the wait below may see the previous server's listening line
   if [[ -n "$REDIS_PID" ]]; then redis-cli -p "$REDIS_PORT" flushall >/dev/null; fi
   # shellcheck disable=SC2086
   java ${JAVA_OPTS:-} -jar "$JAR" --store "$STORE" --port "$PORT" --data-dir "$WORK/data" \
