@@ -1,5 +1,5 @@
 // Wiring: one push stream (/v1/wheel/stream) feeds the wheel, the counters and the clock; the firing feed has
-// its own stream; the timers table and the form use the plain API.
+// its own stream; the timers table, the topics view and the form use the plain API.
 
 import { initAuth } from './auth.js';
 import { observeServerTime, serverNow } from './clock.js';
@@ -8,6 +8,7 @@ import { WheelView } from './wheel.js';
 import { Kpis } from './charts.js';
 import { Feed } from './feed.js';
 import { TimersTable } from './timers.js';
+import { TopicsView } from './topics.js';
 import { CreateForm } from './form.js';
 import { fmtClockSec, fmtSpan } from './format.js';
 
@@ -67,6 +68,9 @@ new CreateForm({
 });
 
 timers.load();
+
+const topics = new TopicsView({ onChanged: () => timers.load({ quiet: true }) });
+topics.load();
 
 const clock = $('server-clock');
 setInterval(() => {

@@ -1,6 +1,6 @@
 // The timers table: GET /v1/timers pages (ordered by next due), filtered by topic on the server and by id
 // prefix here (the API has no id-prefix search: matching pages are scanned, a bounded number per view), with
-// live countdowns, touch and cancel. Rows are reconciled by id, so a refresh never steals keyboard focus.
+// live countdowns, a "paused" badge, and touch, pause/resume, fire-now and cancel. Rows are reconciled by id, so a refresh never steals keyboard focus.
 
 import { api, ApiError } from './api.js';
 import { serverNow } from './clock.js';
@@ -167,25 +167,41 @@ export class TimersTable {
     const touch = document.createElement('button');
     touch.type = 'button'; touch.className = 'btn small'; touch.dataset.action = 'touch'; touch.textContent = 'Touch';
     touch.setAttribute('aria-label', 'Touch ' + id + ' (restart its countdown)');
+    const pause = document.createElement('button');
+    pause.type = 'button'; pause.className = 'btn small'; pause.dataset.action = 'pause'; pause.textContent = 'Pause';
+    pause.setAttribute('aria-label', 'Pause ' + id);
+    const fire = document.createElement('button');
+    fire.type = 'button'; fire.className = 'btn small'; fire.dataset.action = 'fire'; fire.textContent = 'Fire';
+    fire.setAttribute('aria-label', 'Fire ' + id + ' once now');
     const cancel = document.createElement('button');
     cancel.type = 'button'; cancel.className = 'btn small danger'; cancel.dataset.action = 'cancel'; cancel.textContent = 'Cancel';
     cancel.setAttribute('aria-label', 'Cancel ' + id);
-    wrap.append(touch, cancel);
+    wrap.append(touch, pause, fire, cancel);
     cAct.append(wrap);
     cAct.className = 'actions';
+    const badge = document.createElement('span');
+    badge.className = 'badge paused'; badge.textContent = 'paused'; badge.hidden = true;
+    cId.append(' ', badge);
     tr.append(cId, cTopic, cKind, cDue, cFirings, cAct);
-    return { tr, chip, kind: cKind, due, abs, firings: cFirings, cancel, timer: null, confirmTimer: 0 };
+    return { tr, chip, kind: cKind, due, abs, firings: cFirings, cancel, pause, badge, timer: null, confirmTimer: 0 };
   }
 
   fill(row, t) {
     row.timer = t;
     row.chip.textContent = t.topic;
+    const paused = t.paused === true;
+    row.badge.hidden = !paused;
+    row.tr.classList.toggle('paused', paused);
+    row.pause.dataset.action = paused ? 'resume' : 'pause';
+    row.pause.textContent = paused ? 'Resume' : 'Pause';
+    row.pause.setAttribute('aria-label', (paused ? 'Resume ' : 'Pause ') + t.id);
     row.kind.textContent = '';
     const b = document.createElement('b'); b.textContent = t.kind;
     row.kind.append(b);
-    if (t.periodMs) row.kind.append(' every ' + fmtDuration(t.periodMs));
+    if (t.cron) row.kind.append(' ' + t.cron + (t.timeZone && t.timeZone !== 'UTC' ? ' ' + t.timeZone : ''));
+    else if (t.periodMs) row.kind.append(' every ' + fmtDuration(t.periodMs));
     else if (Number.isFinite(t.delayMs)) row.kind.append(' after ' + fmtDuration(t.delayMs));
-    if (t.misfire && t.kind === 'fixed-rate' && t.misfire !== 'fire-once') row.kind.append(' · ' + t.misfire);
+    if (t.misfire && (t.kind === 'fixed-rate' || t.kind === 'cron') && t.misfire !== 'fire-once') row.kind.append(' · ' + t.misfire);
     row.abs.textContent = fmtDateTime(t.nextDueAt, serverNow());
     row.abs.title = new Date(t.nextDueAt).toISOString();
     row.firings.textContent = fmtInt(t.firings) + (t.maxFirings ? ' / ' + fmtInt(t.maxFirings) : '');
@@ -195,6 +211,11 @@ export class TimersTable {
     const now = serverNow();
     let stale = false;
     for (const row of this.rows.values()) {
+      if (row.timer.paused === true) {
+        // a paused timer does not count down: its due time is kept for when it resumes
+        if (row.due.textContent !== 'paused') { row.due.textContent = 'paused'; row.due.className = 'due'; }
+        continue;
+      }
       const d = row.timer.nextDueAt - now;
       if (d < -OVERDUE_RELOAD_MS) stale = true;
       // Just past due most likely means "fired, the row is not refreshed yet": say "due now" for a grace
@@ -228,6 +249,29 @@ export class TimersTable {
         this.reloadSoon(600);
       } catch (err) {
         this.say('Touch ' + id + ' failed: ' + err.message, 'bad');
+        if (err.status === 404) this.reloadSoon(0);
+      } finally {
+        btn.disabled = false;
+      }
+      return;
+    }
+    const op = btn.dataset.action;
+    if (op === 'pause' || op === 'resume' || op === 'fire') {
+      btn.disabled = true;
+      try {
+        const t = await api('POST', 'v1/timers/' + encodeURIComponent(id) + '/' + op);
+        if (op === 'fire' && t.kind === 'once') {
+          this.say('Fired ' + id + ' now; a once timer is then done.', 'ok');
+        } else {
+          this.fill(row, t);
+          this.tickCountdowns();
+          this.say((op === 'pause' ? 'Paused ' : op === 'resume' ? 'Resumed ' : 'Fired ') + id
+              + (op === 'fire' ? ' now (firing ' + fmtInt(t.firings) + ').' : '.'), 'ok');
+        }
+        tr.classList.remove('flash'); void tr.offsetWidth; tr.classList.add('flash');
+        this.reloadSoon(600);
+      } catch (err) {
+        this.say(op[0].toUpperCase() + op.slice(1) + ' ' + id + ' failed: ' + err.message, 'bad');
         if (err.status === 404) this.reloadSoon(0);
       } finally {
         btn.disabled = false;

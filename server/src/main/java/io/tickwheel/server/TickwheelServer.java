@@ -7,6 +7,7 @@ import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
+import io.tickwheel.server.http.TopicsApi;
 import io.tickwheel.server.http.WheelStream;
 import io.tickwheel.server.http.WheelView;
 import io.tickwheel.server.http.WsCommandHandler;
@@ -110,19 +111,21 @@ public final class TickwheelServer extends VerticleBase {
       store = new MeteredStore(raw, metrics);
       scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
       metrics.pendingGauge(scheduler::pending);
+      metrics.pausedGauges(scheduler::pausedTimers, scheduler::pausedTopics);
       hub = new FiringHub(vertx, store, PushOptions.defaults(), metrics.registry());
       FiringHub h = hub;
       metrics.subscribersGauge(h::subscribers);
       scheduler.onFiring(h::publish);
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
-      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
+      // calendar fields on: every store persists Timer.extras (cron, zone, DST policies, endAt, jitter, paused)
+      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true);
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
       TimersApi timers = new TimersApi(scheduler, parser, codec);
       hub.useCommands(new WsCommandHandler(scheduler.pipeline(), parser, scheduler::now));
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
-      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),
+      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(scheduler), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt);
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())

@@ -32,8 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Cost: one look-up in the library costs tens of microseconds (30 to 160 µs measured for common expressions, see
  * the report of issue 17), far more than a timer's firing otherwise. So {@link #of} returns one shared instance per
- * (expression, zone, policies), and each instance remembers its last answer as a span: {@code atOrAfter(q) = d}
- * also answers every query in {@code [q, d]} (nothing is due in between), and {@code latestAtOrBefore(x) = l} every
+ * (expression, zone, policies), and each instance remembers its last answers as spans ({@value #REMEMBERED} of them):
+ * {@code atOrAfter(q) = d} also answers every query in {@code [q, d]} (nothing is due in between), and {@code latestAtOrBefore(x) = l} every
  * query in {@code [l, after(l))}. A thousand timers of one expression created in one second, or coming due at one
  * instant, or recovered after one outage, cost one library look-up, not a thousand.
  *
@@ -55,12 +55,23 @@ public final class ZonedCron {
   private final DstOverlap overlap;
   private final boolean shift;
   private final boolean twice;
-  private volatile Span nextSpan = new Span(1, 0);       // empty
+  /**
+   * The last {@link #REMEMBERED} answers of {@link #atOrAfter}, newest first: an immutable array replaced as a whole
+   * (copy on write). More than one, so that a chain of successive look-ups (the {@code upcoming} due times a
+   * response lists, or one firing's next time while another herd is created) is served again for every timer of
+   * the expression.
+   */
+  private volatile Span[] nextSpans = {new Span(1, 0)};       // empty
   private volatile Span latestSpan = new Span(1, 0);
+
+  /** How many answers of {@link #atOrAfter} an instance remembers (a few more than {@code upcoming} lists). */
+  static final int REMEMBERED = 8;
 
   /** Most distinct calendars {@link #of} keeps shared; beyond it each call makes a new one. */
   public static final int MAX_SHARED = 10_000;
   private static final ConcurrentHashMap<String, ZonedCron> SHARED = new ConcurrentHashMap<>();
+  /** The shared instances by the text as given (valid expressions only), so a repeated text is not parsed again. */
+  private static final ConcurrentHashMap<String, ZonedCron> BY_TEXT = new ConcurrentHashMap<>();
 
   /** {@code [from, to]} with its answer {@code due}. */
   private record Span(long from, long to, long due) {
@@ -89,6 +100,20 @@ public final class ZonedCron {
    * @throws IllegalArgumentException if it is not a valid expression
    */
   public static ZonedCron of(String expression, ZoneId zone, DstGap gap, DstOverlap overlap) {
+    // the client's text first: parsing costs tens of microseconds, a herd of timers sends one text again and again
+    String asSent = expression + '\n' + zone.getId() + '\n' + gap + '\n' + overlap;
+    ZonedCron sent = BY_TEXT.get(asSent);
+    if (sent != null) {
+      return sent;
+    }
+    ZonedCron parsed = parse(expression, zone, gap, overlap);
+    if (BY_TEXT.size() < MAX_SHARED) {
+      BY_TEXT.putIfAbsent(asSent, parsed);
+    }
+    return parsed;
+  }
+
+  private static ZonedCron parse(String expression, ZoneId zone, DstGap gap, DstOverlap overlap) {
     CronPattern pattern = CronPattern.parse(expression);
     String key = pattern.text() + '\n' + zone.getId() + '\n' + gap + '\n' + overlap;
     ZonedCron known = SHARED.get(key);
@@ -142,13 +167,18 @@ public final class ZonedCron {
 
   /** The first due instant at or after {@code ms}, epoch ms, or {@link #NEVER}. */
   public long atOrAfter(long ms) {
-    Span known = nextSpan;
-    if (known.covers(ms)) {
-      return known.due();
+    Span[] known = nextSpans;
+    for (Span k : known) {
+      if (k.covers(ms)) {
+        return k.due();
+      }
     }
     long due = search(ms);
     if (due != NEVER) {          // "none within the horizon" of ms is not an answer for a later query
-      nextSpan = new Span(ms, due, due);
+      Span[] next = new Span[Math.min(REMEMBERED, known.length + 1)];
+      next[0] = new Span(ms, due, due);
+      System.arraycopy(known, 0, next, 1, next.length - 1);
+      nextSpans = next;
     }
     return due;
   }

@@ -59,7 +59,8 @@ public final class TimerJson {
 
   /**
    * A firing as pushed to subscribers:
-   * {@code {"type":"fired","seq","id","topic","firing","dueAt","firedAt","payload"}}, built as text so the
+   * {@code {"type":"fired","seq","id","topic","firing","dueAt","nominalAt","firedAt","payload"}} ({@code nominalAt}:
+   * the un-jittered time of {@code dueAt}, equal to it without jitter), built as text so the
    * payload (already JSON) is not parsed again.
    */
   public static String firingJson(Firing f) {
@@ -69,6 +70,7 @@ public final class TimerJson {
         .append(",\"topic\":\"").append(f.topic()).append('"')
         .append(",\"firing\":").append(f.firing())
         .append(",\"dueAt\":").append(f.dueAt())
+        .append(",\"nominalAt\":").append(f.nominalAt())
         .append(",\"firedAt\":").append(f.firedAt())
         .append(",\"payload\":").append(f.payload() == null ? "null" : f.payload())
         .append('}');

@@ -30,7 +30,9 @@ class TimerJsonTest {
     Firing f = new Firing(9, "a:b", "t", 2, 100, 103, "{\"x\":1}");
     JsonObject j = new JsonObject(TimerJson.firingJson(f));
     assertThat(j).isEqualTo(new JsonObject("{\"type\":\"fired\",\"seq\":9,\"id\":\"a:b\",\"topic\":\"t\","
-        + "\"firing\":2,\"dueAt\":100,\"firedAt\":103,\"payload\":{\"x\":1}}"));
+        + "\"firing\":2,\"dueAt\":100,\"nominalAt\":100,\"firedAt\":103,\"payload\":{\"x\":1}}"));
+    Firing jittered = new Firing(9, "a", "t", 1, 130, 131, null, 100);
+    assertThat(new JsonObject(TimerJson.firingJson(jittered)).getLong("nominalAt")).isEqualTo(100);
     assertThat(new JsonObject(TimerJson.firingJson(new Firing(1, "a", "t", 1, 1, 1, null))).getValue("payload"))
         .isNull();
   }

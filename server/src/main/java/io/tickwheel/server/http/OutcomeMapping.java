@@ -15,12 +15,17 @@ public final class OutcomeMapping {
 
   private OutcomeMapping() {}
 
-  /** The status of a successful write: 201 created, 200 replaced or touched, 204 cancelled. */
+  /**
+   * The status of a successful write: 201 created, 200 replaced, touched, paused, resumed, fired now or a topic
+   * changed, 204 cancelled.
+   */
   public static int status(WriteOutcome success) {
     if (success instanceof WriteOutcome.Created) {
       return 201;
     }
-    if (success instanceof WriteOutcome.Replaced || success instanceof WriteOutcome.Touched) {
+    if (success instanceof WriteOutcome.Replaced || success instanceof WriteOutcome.Touched
+        || success instanceof WriteOutcome.Paused || success instanceof WriteOutcome.Resumed
+        || success instanceof WriteOutcome.FiredNow || success instanceof WriteOutcome.TopicChanged) {
       return 200;
     }
     if (success instanceof WriteOutcome.Cancelled) {
@@ -47,6 +52,10 @@ public final class OutcomeMapping {
     }
     if (r instanceof Refusal.CapacityExceeded e) {
       return ApiException.exhausted(e.max());
+    }
+    if (r instanceof Refusal.TooManyPausedTopics p) {
+      return new ApiException(429, "resource_exhausted", "the server keeps at most " + p.max()
+          + " paused topics; resume one first", "topic");
     }
     if (r instanceof Refusal.Busy b) {
       return ApiException.unavailable("timer \"" + b.id()

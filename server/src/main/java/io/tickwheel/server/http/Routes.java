@@ -42,7 +42,8 @@ public final class Routes {
    * @param openapi       the OpenAPI document's text
    * @param startedAtMs   when the server started, epoch ms
    */
-  public record Deps(Vertx vertx, Scheduler scheduler, Metrics metrics, TimersApi timers, WheelView wheelView,
+  public record Deps(Vertx vertx, Scheduler scheduler, Metrics metrics, TimersApi timers, TopicsApi topics,
+      WheelView wheelView,
       WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
       Handler<ServerWebSocket> webSocket, Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
       long startedAtMs) {}
@@ -141,6 +142,13 @@ public final class Routes {
     on(router.get("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::get);
     on(router.delete("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::delete);
     on(router.post("/v1/timers/:id/touch").handler(body), m.httpRoute("/v1/timers/:id/touch")).handler(t::touch);
+    on(router.post("/v1/timers/:id/pause"), m.httpRoute("/v1/timers/:id/pause")).handler(t::pause);
+    on(router.post("/v1/timers/:id/resume"), m.httpRoute("/v1/timers/:id/resume")).handler(t::resume);
+    on(router.post("/v1/timers/:id/fire"), m.httpRoute("/v1/timers/:id/fire")).handler(t::fire);
+    TopicsApi topics = d.topics();
+    on(router.get("/v1/topics"), m.httpRoute("/v1/topics")).handler(topics::list);
+    on(router.post("/v1/topics/:topic/pause"), m.httpRoute("/v1/topics/:topic/pause")).handler(topics::pause);
+    on(router.post("/v1/topics/:topic/resume"), m.httpRoute("/v1/topics/:topic/resume")).handler(topics::resume);
     on(router.get("/v1/wheel"), m.httpRoute("/v1/wheel")).handler(rc ->
         ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
     on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);

@@ -101,6 +101,27 @@ public final class TimersApi {
         ErrorResponses.json(rc, OutcomeMapping.status(touched), TimerText.buffer(timer(touched))));
   }
 
+  /** {@code POST /v1/timers/{id}/pause}: 200 (the paused timer), 404. */
+  public void pause(RoutingContext rc) {
+    String id = pathId(rc);
+    answer(rc, scheduler.pause(id), paused ->
+        ErrorResponses.json(rc, OutcomeMapping.status(paused), TimerText.buffer(timer(paused))));
+  }
+
+  /** {@code POST /v1/timers/{id}/resume}: 200 (the resumed timer), 404. */
+  public void resume(RoutingContext rc) {
+    String id = pathId(rc);
+    answer(rc, scheduler.resume(id), resumed ->
+        ErrorResponses.json(rc, OutcomeMapping.status(resumed), TimerText.buffer(timer(resumed))));
+  }
+
+  /** {@code POST /v1/timers/{id}/fire}: 200 (the timer after its firing), 404. */
+  public void fire(RoutingContext rc) {
+    String id = pathId(rc);
+    answer(rc, scheduler.fireNow(id), fired ->
+        ErrorResponses.json(rc, OutcomeMapping.status(fired), TimerText.buffer(timer(fired))));
+  }
+
   /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
   public void list(RoutingContext rc) {
     String topic = rc.request().getParam("topic");
@@ -341,6 +362,15 @@ public final class TimersApi {
     }
     if (success instanceof WriteOutcome.Touched t) {
       return t.timer();
+    }
+    if (success instanceof WriteOutcome.Paused p) {
+      return p.timer();
+    }
+    if (success instanceof WriteOutcome.Resumed r) {
+      return r.timer();
+    }
+    if (success instanceof WriteOutcome.FiredNow f) {
+      return f.timer();
     }
     throw new IllegalArgumentException("no timer in " + success);
   }

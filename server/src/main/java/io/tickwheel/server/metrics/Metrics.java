@@ -12,7 +12,8 @@ import java.util.function.Supplier;
 
 /**
  * The server's meters, exported in Prometheus text at {@code /metrics}:
- * {@code tickwheel_pending_timers}, {@code tickwheel_firings_total}, {@code tickwheel_firing_lateness_seconds}
+ * {@code tickwheel_pending_timers}, {@code tickwheel_paused_timers}, {@code tickwheel_paused_topics},
+ * {@code tickwheel_firings_total}, {@code tickwheel_firing_lateness_seconds}
  * (histogram), {@code tickwheel_http_requests_seconds} (histogram by method, route, status),
  * {@code tickwheel_store_op_seconds} (histogram by op), {@code tickwheel_store_failures_total},
  * {@code tickwheel_subscribers}. Also keeps short windows of lateness and store latency for the live views.
@@ -52,6 +53,13 @@ public final class Metrics {
   /** Registers the pending-timers gauge. */
   public void pendingGauge(Supplier<Number> pending) {
     Gauge.builder("tickwheel.pending.timers", pending).description("timers waiting to fire").register(registry);
+  }
+
+  /** Registers the gauges of paused timers and paused topics. */
+  public void pausedGauges(Supplier<Number> pausedTimers, Supplier<Number> pausedTopics) {
+    Gauge.builder("tickwheel.paused.timers", pausedTimers).description("paused timers (counted as pending too)")
+        .register(registry);
+    Gauge.builder("tickwheel.paused.topics", pausedTopics).description("paused topics").register(registry);
   }
 
   /** Registers the subscribers gauge (WebSocket and SSE clients of firings). */

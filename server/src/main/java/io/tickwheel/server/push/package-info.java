@@ -25,7 +25,7 @@
  *       more is read) until results drain. A command without a valid ref gets an {@code error} with field
  *       {@code ref}.</li>
  * </ul>
- * Server to client: firings {@code {"type":"fired","seq":N,"id":…,"topic":…,"firing":n,"dueAt":ms,"firedAt":ms,
+ * Server to client: firings {@code {"type":"fired","seq":N,"id":…,"topic":…,"firing":n,"dueAt":ms,"nominalAt":ms,"firedAt":ms,
  * "payload":…}} in seq order; the replies above; errors {@code {"type":"error","code":…,"message":…,"field":…?}}
  * with code {@code invalid_argument} (bad JSON, unknown op, bad topics or from; the socket stays open and nothing
  * of the bad request is applied), {@code gap} (with {@code "from":a,"to":b}: firings a..b were trimmed from the

@@ -13,11 +13,13 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The fire path: advance → decide → record → settle → publish.
@@ -32,6 +34,9 @@ import java.util.function.LongSupplier;
  * the store refuses as stale (memory and store disagree, after a write that failed but was applied) makes the loop
  * re-read that id from the store and adopt its state, retrying with the same backoff.
  *
+ * <p>A due timer of a paused topic is parked ({@link PendingTimers#park}) rather than decided: nothing is recorded,
+ * and the topic's resume arms it again. Timers asked to fire now ({@link #fireNow}) join the next turn's batch.
+ *
  * <p>Driving: once {@link #start}ed, {@link WakeUp} decides when to turn. Not started (unit tests), it turns only
  * when {@link #drain} is called.
  *
@@ -43,8 +48,15 @@ final class FireLoop {
   /** How long {@link #stop} waits for the batch in flight, s. */
   static final long STOP_WAIT_S = 2;
 
-  /** A timer handed out by the wheel and what it does now. */
-  private record Due(Timer timer, DueDecision decision) {}
+  /**
+   * A timer handed out by the wheel, or asked to fire now, and what it does now.
+   *
+   * @param asked who asked to fire it now ({@link #fireNow}), or {@code null} for a timer the wheel handed out
+   */
+  private record Due(Timer timer, DueDecision decision, Promise<WriteOutcome> asked) {}
+
+  /** A held timer waiting for the next turn to fire out of its schedule. */
+  private record FireNow(Timer timer, Promise<WriteOutcome> asked) {}
 
   private final Vertx vertx;
   private final Context owner;
@@ -55,6 +67,8 @@ final class FireLoop {
   private final Metrics metrics;
   private final WakeUp wakeUp;
   private Consumer<Firing> publisher = f -> { };
+  private Predicate<String> topicPaused = topic -> false;
+  private final ArrayDeque<FireNow> fireNows = new ArrayDeque<>();
 
   private boolean stopped;
   private final ArrayList<Due> collecting = new ArrayList<>();
@@ -83,6 +97,31 @@ final class FireLoop {
     this.publisher = p;
   }
 
+  /** Which topics are paused: their due timers are parked ({@link PendingTimers#park}) instead of fired. */
+  void topicPaused(Predicate<String> paused) {
+    this.topicPaused = paused;
+  }
+
+  /**
+   * Fires held timer {@code t} once now, out of its schedule ({@link Schedule#fireNow}), through the normal path: in
+   * the next turn's batch, recorded in the firing log, published, then re-armed with its next state (a {@code once}
+   * timer ends) and released. Its topic's pause does not hold it back (an explicit request). Driven, the turn runs
+   * soon; not driven (unit tests), at the next {@link #drain}.
+   *
+   * @param t a timer the caller holds and has taken out of the wheel (it is released here)
+   * @return {@link WriteOutcome.FiredNow} with the timer after the firing (its payload from the firing), or
+   *     {@link Refusal.ChangedConcurrently} when the store's state differed (the store's state is adopted), or the
+   *     store's failure when shutting down while it was failing
+   */
+  Future<WriteOutcome> fireNow(Timer t) {
+    Promise<WriteOutcome> p = Promise.promise();
+    fireNows.add(new FireNow(t, p));
+    if (wakeUp.running()) {
+      wakeUp.turnSoon();
+    }
+    return p.future();
+  }
+
   /** Starts driving itself (after recovery): the first turn runs soon. */
   void start() {
     wakeUp.start();
@@ -92,6 +131,9 @@ final class FireLoop {
   Future<Void> stop() {
     stopped = true;
     wakeUp.stop();
+    while (!fireNows.isEmpty()) {
+      fireNows.poll().asked().tryComplete(new Refusal.StoreUnavailable("the server is stopping", true, false));
+    }
     if (batchInFlight) {
       return batchDone.future().timeout(STOP_WAIT_S, TimeUnit.SECONDS).otherwiseEmpty();
     }
@@ -125,7 +167,9 @@ final class FireLoop {
     if (n == 0) {
       return Future.succeededFuture(sofar);
     }
-    return batchDone.future().compose(v -> {
+    // every timer handed out may have been parked (its topic is paused): no batch then
+    Future<Void> settled = batchInFlight ? batchDone.future() : Future.succeededFuture();
+    return settled.compose(v -> {
       Promise<Integer> next = Promise.promise();
       owner.runOnContext(x -> drain(sofar + n).onComplete(next));
       return next.future();
@@ -138,17 +182,28 @@ final class FireLoop {
     if (!wakeUp.running() || batchInFlight) {
       return;
     }
-    if (advanceOnce() == 0) {
+    int n = advanceOnce();
+    if (n == 0) {
       wakeUp.sleep();
+    } else if (!batchInFlight) {
+      wakeUp.turnSoon();       // all of them were parked (their topic is paused): no batch will call for a turn
     }
   }
 
   // ------------------------------------------------------------------ advance → decide → record
 
-  /** Hands out up to {@code turnLimit} due timers and starts recording them; returns how many. */
+  /**
+   * Hands out up to {@code turnLimit} due timers, takes the timers asked to fire now, and starts recording them;
+   * returns how many.
+   */
   private int advanceOnce() {
     turnNow = clock.getAsLong();
     int n = pending.advance(turnNow, collector, opts.turnLimit());
+    while (!fireNows.isEmpty()) {
+      FireNow f = fireNows.poll();
+      collecting.add(new Due(f.timer(), Schedule.fireNow(f.timer(), turnNow), f.asked()));
+      n++;
+    }
     if (n == 0 || collecting.isEmpty()) {
       return n;
     }
@@ -158,7 +213,8 @@ final class FireLoop {
     for (Due d : batch) {
       Timer t = d.timer();
       DueDecision dd = d.decision();
-      reqs.add(new FiringRequest(t.id(), t.generation(), t.firings(), dd.fire(), dd.firedDueAt(), turnNow, dd.next()));
+      reqs.add(new FiringRequest(t.id(), t.generation(), t.firings(), dd.fire(), dd.firedDueAt(), turnNow, dd.next(),
+          dd.nominalAt()));
     }
     batchInFlight = true;
     batchDone = Promise.promise();
@@ -173,7 +229,13 @@ final class FireLoop {
       pending.refile(id, turnNow + opts.tickMs(), t);
       return;
     }
-    collecting.add(new Due(t, Schedule.onDue(t, turnNow, opts.misfireThresholdMs())));
+    if (topicPaused.test(t.topic())) {
+      // held back unchanged: on the topic's resume it is armed again and its due time follows misfire
+      pending.release(id);
+      pending.park(t);
+      return;
+    }
+    collecting.add(new Due(t, Schedule.onDue(t, turnNow, opts.misfireThresholdMs()), null));
   }
 
   private void record(List<Due> batch, List<FiringRequest> reqs, int attempt) {
@@ -191,6 +253,8 @@ final class FireLoop {
       }
       if (stopped) {
         // Shutting down: the timers stay in the store and fire after the restart.
+        Refusal r = Refusal.ofStoreFailure(cause, true);
+        batch.forEach(d -> answer(d, r));
         endBatch();
         return;
       }
@@ -210,16 +274,29 @@ final class FireLoop {
         if (f != null) {
           publish(f);
         }
-        if (d.decision().next() != null) {
-          pending.arm(d.decision().next());
+        Timer next = d.decision().next();
+        if (next != null) {
+          pending.arm(next);
         }
         pending.release(id);
+        if (d.asked() != null) {
+          Timer shown = next != null ? next : d.timer().fired(d.timer().nominalAt(), d.timer().nextDueAt());
+          d.asked().complete(new WriteOutcome.FiredNow(f == null ? shown : shown.withPayload(f.payload())));
+        }
       } else {
         reconcile(id, 0);
+        answer(d, new Refusal.ChangedConcurrently(id));
       }
     }
     endBatch();
     wakeUp.turnSoon();
+  }
+
+  /** Answers whoever asked {@code d} to fire now, if anyone. */
+  private static void answer(Due d, WriteOutcome o) {
+    if (d.asked() != null) {
+      d.asked().tryComplete(o);
+    }
   }
 
   private void publish(Firing f) {

@@ -7,13 +7,22 @@ import io.tickwheel.core.wheel.TimerWheel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongConsumer;
 
 /**
  * The timers waiting to fire, the state the write path ({@link Scheduler}) and the fire path ({@link FireLoop})
  * share: each is either <em>armed</em> (in the wheel, keyed by id) or <em>held</em> (out of the wheel, its id
  * locked by the one operation working on it: a write, or the recording of its firing). Never both.
+ *
+ * <p>An armed timer is in one of three places: the wheel (waiting for its due time); the <em>paused</em> set (a
+ * paused timer, out of the wheel until resumed, see {@link io.tickwheel.core.model.Schedule#pause}); or
+ * <em>parked</em> (it came due while its topic was paused: held back, unchanged, until the topic resumes and
+ * {@link #unpark} hands it back). All three count as pending, per topic too ({@link #topicCount}).
  *
  * <p>The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every armed timer; with a store that
  * keeps its timers on the heap ({@link TimerStore#keepsTimersOnHeap()}) it holds the timer itself, the very object
@@ -26,6 +35,10 @@ final class PendingTimers {
   private final TimerWheel<Timer> wheel;
   private final IdLocks locks;
   private final boolean heapStore;
+  private final HashMap<String, Timer> paused = new HashMap<>();
+  private final HashMap<String, Timer> parked = new HashMap<>();
+  private final HashMap<String, LinkedHashMap<String, Timer>> parkedByTopic = new HashMap<>();
+  private final TopicCounts topics = new TopicCounts();
   private LongConsumer onArmed = dueAt -> { };
 
   /**
@@ -43,14 +56,35 @@ final class PendingTimers {
     this.onArmed = hook;
   }
 
-  /** Armed plus held timers. */
+  /** Armed (in the wheel, paused or parked) plus held timers. */
   int size() {
-    return wheel.size() + locks.size();
+    return wheel.size() + paused.size() + parked.size() + locks.size();
   }
 
-  /** Whether {@code id} is armed or held. */
+  /** Whether {@code id} is armed (in the wheel, paused or parked) or held. */
   boolean exists(String id) {
-    return locks.isHeld(id) || wheel.contains(id);
+    return locks.isHeld(id) || wheel.contains(id) || (!paused.isEmpty() && paused.containsKey(id))
+        || (!parked.isEmpty() && parked.containsKey(id));
+  }
+
+  /** Paused timers (out of the wheel until resumed). */
+  int pausedCount() {
+    return paused.size();
+  }
+
+  /** Timers held back because their topic is paused. */
+  int parkedCount() {
+    return parked.size();
+  }
+
+  /** Armed, paused and parked timers of {@code topic} (held ones are not counted). */
+  long topicCount(String topic) {
+    return topics.of(topic);
+  }
+
+  /** The topics that have armed, paused or parked timers (unordered copy). */
+  List<String> topics() {
+    return topics.topics();
   }
 
   /** A fresh server-generated id that is neither armed nor held. */
@@ -64,41 +98,116 @@ final class PendingTimers {
 
   // ------------------------------------------------------------------ the wheel
 
-  /** The armed copy of {@code id} (payload-less unless the store is on the heap), or {@code null}. */
+  /** The armed copy of {@code id} (payload-less unless the store is on the heap), paused or parked, or {@code null}. */
   Timer armed(String id) {
-    return wheel.get(id);
+    Timer t = wheel.get(id);
+    if (t == null && !paused.isEmpty()) {
+      t = paused.get(id);
+    }
+    if (t == null && !parked.isEmpty()) {
+      t = parked.get(id);
+    }
+    return t;
   }
 
-  /** Arms {@code t} at its {@code nextDueAt} (replacing an armed copy) and tells the fire loop. */
+  /**
+   * Arms {@code t} at its {@code nextDueAt} (replacing an armed copy) and tells the fire loop; a paused timer goes to
+   * the paused set instead.
+   */
   void arm(Timer t) {
     long due = load(t);
-    onArmed.accept(due);
+    if (!t.paused()) {
+      onArmed.accept(due);
+    }
   }
 
-  /** Arms {@code t} without telling the fire loop (recovery, before it runs); returns its due time. */
+  /**
+   * Arms {@code t} without telling the fire loop (recovery, before it runs; a paused timer goes to the paused set,
+   * replacing an armed copy); returns its due time.
+   */
   long load(Timer t) {
     Timer lean = heapStore ? t : t.withoutPayload();
-    wheel.schedule(lean.id(), lean.nextDueAt(), lean);
+    if (!paused.isEmpty() || !parked.isEmpty() || wheel.contains(lean.id())) {
+      disarm(lean.id());
+    }
+    if (lean.paused()) {
+      paused.put(lean.id(), lean);
+    } else {
+      wheel.schedule(lean.id(), lean.nextDueAt(), lean);
+    }
+    topics.add(lean.topic());
     return lean.nextDueAt();
   }
 
-  /** Takes {@code id} out of the wheel; returns its armed copy, or {@code null} if it was not armed. */
+  /** Takes {@code id} out of the wheel, the paused set or the parked ones; returns that copy, or {@code null}. */
   Timer disarm(String id) {
     Timer old = wheel.get(id);
     if (old != null) {
       wheel.cancel(id);
+    } else if (!paused.isEmpty() && (old = paused.remove(id)) != null) {
+      // taken from the paused set
+    } else if (!parked.isEmpty() && (old = parked.remove(id)) != null) {
+      Map<String, Timer> ofTopic = parkedByTopic.get(old.topic());
+      ofTopic.remove(id);
+      if (ofTopic.isEmpty()) {
+        parkedByTopic.remove(old.topic());
+      }
+    }
+    if (old != null) {
+      topics.remove(old.topic());
     }
     return old;
   }
 
-  /** Re-files an armed timer's copy at {@code dueAt}, ms, without telling the fire loop. */
-  void refile(String id, long dueAt, Timer copy) {
-    wheel.schedule(id, dueAt, copy);
+  /**
+   * Holds back a timer the wheel handed out (so out of the wheel, not held) because its topic is paused: it stays
+   * pending, unchanged, until {@link #unpark}.
+   */
+  void park(Timer t) {
+    parked.put(t.id(), t);
+    parkedByTopic.computeIfAbsent(t.topic(), k -> new LinkedHashMap<>()).put(t.id(), t);
+    topics.add(t.topic());
   }
 
-  /** {@link TimerWheel#advance}: hands out at most {@code limit} timers due at {@code nowMs}. */
+  /**
+   * Takes at most {@code limit} parked timers of {@code topic} out (the caller arms them again, in the order they were
+   * parked); an empty list when none is left.
+   */
+  List<Timer> unpark(String topic, int limit) {
+    LinkedHashMap<String, Timer> ofTopic = parkedByTopic.get(topic);
+    if (ofTopic == null) {
+      return List.of();
+    }
+    List<Timer> out = new ArrayList<>(Math.min(limit, ofTopic.size()));
+    Iterator<Timer> it = ofTopic.values().iterator();
+    while (out.size() < limit && it.hasNext()) {
+      Timer t = it.next();
+      it.remove();
+      parked.remove(t.id());
+      topics.remove(t.topic());
+      out.add(t);
+    }
+    if (ofTopic.isEmpty()) {
+      parkedByTopic.remove(topic);
+    }
+    return out;
+  }
+
+  /** Re-files a handed-out timer's copy at {@code dueAt}, ms, without telling the fire loop. */
+  void refile(String id, long dueAt, Timer copy) {
+    wheel.schedule(id, dueAt, copy);
+    topics.add(copy.topic());
+  }
+
+  /**
+   * {@link TimerWheel#advance}: hands out at most {@code limit} timers due at {@code nowMs}; each leaves the pending
+   * timers (the handler holds or parks it, which counts it again).
+   */
   int advance(long nowMs, ExpiryHandler<Timer> handler, int limit) {
-    return wheel.advance(nowMs, handler, limit);
+    return wheel.advance(nowMs, (id, dueAt, t) -> {
+      topics.remove(t.topic());
+      handler.onExpiry(id, dueAt, t);
+    }, limit);
   }
 
   /** {@link TimerWheel#nextExpiryAtMs()}. */

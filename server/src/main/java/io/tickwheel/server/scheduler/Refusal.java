@@ -10,7 +10,7 @@ import io.tickwheel.core.store.StoreUnavailableException;
  * only: the HTTP edge maps each to a status and an error code, in one place. Immutable.
  */
 public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusal.NotFound, Refusal.Conflict,
-    Refusal.CapacityExceeded, Refusal.Busy, Refusal.ChangedConcurrently, Refusal.Recovering,
+    Refusal.CapacityExceeded, Refusal.TooManyPausedTopics, Refusal.Busy, Refusal.ChangedConcurrently, Refusal.Recovering,
     Refusal.StoreUnavailable, Refusal.StoreFault {
 
   /** There is no timer {@code id} (never was, cancelled, or ended after its last firing). */
@@ -21,6 +21,9 @@ public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusa
 
   /** A create beyond the {@code max} pending timers the server holds. Nothing was written. */
   record CapacityExceeded(long max) implements Refusal {}
+
+  /** A topic pause beyond the {@code max} paused topics the server keeps. Nothing was written. */
+  record TooManyPausedTopics(int max) implements Refusal {}
 
   /**
    * The write waited its lock timeout for {@code id}, held by another operation (typically the recording of its

@@ -46,6 +46,11 @@ import java.util.function.LongSupplier;
  * needs no hold, since nothing else runs on the owner meanwhile. Until {@link #recover} completes, writes answer
  * {@link Recovering}.
  *
+ * <h2>Pauses and fire-now</h2>
+ * A paused timer is out of the wheel ({@link PauseWrite}); a paused topic's due timers are held back by the fire loop
+ * and armed again on its resume ({@link TopicPauses}); fire-now joins the fire loop's next batch
+ * ({@link FireLoop#fireNow}). All of them stay pending.
+ *
  * <h2>Time</h2>
  * Read only through the injected clock (epoch ms), so tests drive it with a manual clock and {@link #drain()}.
  */
@@ -62,6 +67,8 @@ public final class Scheduler {
   private final TouchWrite touches;
   private final TurnCoalescer coalescer;
   private final Pipeline pipeline;
+  private final PauseWrite pauses;
+  private final TopicPauses topics;
   private final FiringLogTrim trim;
 
   private volatile boolean ready;
@@ -95,6 +102,9 @@ public final class Scheduler {
     this.coalescer = new TurnCoalescer(store, owner, Pipeline.MAX_COALESCED);
     this.pipeline = new Pipeline(this, new WritePath(coalescer, pending, clock, opts),
         new TouchWrite(coalescer, pending, clock, opts.lockTimeoutMs()));
+    this.pauses = new PauseWrite(store, pending, clock, opts.lockTimeoutMs());
+    this.topics = new TopicPauses(owner, store, pending);
+    fireLoop.topicPaused(topics::isPaused);
     this.trim = new FiringLogTrim(vertx, store, opts.retention(), clock);
   }
 
@@ -106,14 +116,16 @@ public final class Scheduler {
   // ------------------------------------------------------------------ lifecycle
 
   /**
-   * Loads every stored timer into the wheel (overdue ones fire on the first turns; fixed-rate ones apply their
-   * misfire rule then), then starts firing and trimming. Until it completes, {@link #ready()} is false and writes
+   * Loads the paused topics, then every stored timer into the wheel (overdue ones fire on the first turns; fixed-rate
+   * and cron ones apply their misfire rule then; paused timers go to the paused set; due timers of paused topics are
+   * held back when they come due), then starts firing and trimming. Until it completes, {@link #ready()} is false and writes
    * answer {@link Recovering}.
    *
    * @return the number of timers loaded
    */
   public Future<Long> recover() {
-    return store.loadAll(opts.recoveryBatch(), batch -> onOwner(() -> batch.forEach(pending::load)))
+    return onOwner(() -> { }).compose(v -> topics.recover())
+        .compose(v -> store.loadAll(opts.recoveryBatch(), batch -> onOwner(() -> batch.forEach(pending::load))))
         .onSuccess(n -> {
           ready = true;
           if (drive) {
@@ -151,9 +163,29 @@ public final class Scheduler {
 
   // ------------------------------------------------------------------ reads
 
-  /** Timers waiting to fire (armed, or held by an operation or a firing in flight). */
+  /**
+   * Timers waiting to fire: armed, paused, held back by a topic pause, or held by an operation or a firing in flight.
+   */
   public int pending() {
     return pending.size();
+  }
+
+  /** Paused timers (out of the wheel until resumed; counted in {@link #pending()}). */
+  public int pausedTimers() {
+    return pending.pausedCount();
+  }
+
+  /** Paused topics. */
+  public int pausedTopics() {
+    return topics.pausedCount();
+  }
+
+  /**
+   * Topics that have pending timers or are paused, by name, strictly after {@code after} (or from the start), at most
+   * {@code limit}. From memory: no store call.
+   */
+  public List<TopicInfo> topics(String after, int limit) {
+    return topics.list(after, limit);
   }
 
   /** A copy of the wheel's shape, for the console. */
@@ -295,6 +327,76 @@ public final class Scheduler {
   /** How many coalesced store writes the {@link #pipeline()} made since start. */
   public long pipelineStoreWrites() {
     return coalescer.storeWrites();
+  }
+
+  /**
+   * Pauses a timer: it fires no more until resumed, and leaves the wheel (still pending, stored with
+   * {@code paused: true}); touch and upsert keep it paused. Pausing a paused timer changes nothing.
+   *
+   * @return {@link WriteOutcome.Paused} with the stored timer, or {@link NotFound}, {@link Busy},
+   *     {@link Refusal.ChangedConcurrently}, {@link Recovering}, or the store's failure
+   */
+  public Future<WriteOutcome> pause(String id) {
+    return ready ? pauses.pause(id) : recovering();
+  }
+
+  /**
+   * Resumes a paused timer ({@link Schedule#resume}): due times that passed while paused are skipped, except a
+   * {@code once} timer's, which fires at once. Resuming a timer that is not paused changes nothing.
+   *
+   * @return {@link WriteOutcome.Resumed} with the stored timer, or {@link NotFound} (also when it had nothing left due
+   *     and ended), {@link Busy}, {@link Refusal.ChangedConcurrently}, {@link Recovering}, or the store's failure
+   */
+  public Future<WriteOutcome> resume(String id) {
+    return ready ? pauses.resume(id) : recovering();
+  }
+
+  /**
+   * Fires a timer once now, out of its schedule, through the fire path (recorded in the firing log, published); a
+   * {@code once} timer is then done, a periodic one keeps its due time and schedule. Works on a paused timer (which
+   * stays paused) and on a timer of a paused topic (an explicit request).
+   *
+   * @return {@link WriteOutcome.FiredNow} with the timer after the firing, or {@link NotFound}, {@link Busy},
+   *     {@link Refusal.ChangedConcurrently}, {@link Recovering}
+   */
+  public Future<WriteOutcome> fireNow(String id) {
+    if (!ready) {
+      return recovering();
+    }
+    if (!pending.exists(id)) {
+      return Future.succeededFuture(new NotFound(id));
+    }
+    return pending.hold(id, opts.lockTimeoutMs()).compose(held -> {
+      if (!held) {
+        return Future.succeededFuture(new Busy(id));
+      }
+      Timer old = pending.disarm(id);
+      if (old == null) {          // it ended (fired its last) while we waited
+        pending.release(id);
+        return Future.succeededFuture(new NotFound(id));
+      }
+      return fireLoop.fireNow(old);
+    });
+  }
+
+  /**
+   * Pauses a topic, durably: none of its timers fires until it is resumed (those that come due are held back).
+   *
+   * @return {@link WriteOutcome.TopicChanged}, or {@link Refusal.TooManyPausedTopics}, {@link Recovering}, or the
+   *     store's failure
+   */
+  public Future<WriteOutcome> pauseTopic(String topic) {
+    return ready ? topics.pause(topic) : recovering();
+  }
+
+  /**
+   * Resumes a topic, durably: its held-back timers are armed again and their missed due times follow their
+   * {@code misfire} rule. Resuming a topic that is not paused changes nothing.
+   *
+   * @return {@link WriteOutcome.TopicChanged}, or {@link Recovering}, or the store's failure
+   */
+  public Future<WriteOutcome> resumeTopic(String topic) {
+    return ready ? topics.resume(topic) : recovering();
   }
 
   private static Future<WriteOutcome> recovering() {

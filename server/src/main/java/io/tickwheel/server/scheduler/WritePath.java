@@ -124,7 +124,8 @@ final class WritePath {
         return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
       }
       pending.disarm(id);
-      Timer t = Schedule.accept(spec, clock.getAsLong(), old == null ? 1 : old.generation() + 1);
+      Timer accepted = Schedule.accept(spec, clock.getAsLong(), old == null ? 1 : old.generation() + 1);
+      Timer t = old != null && old.paused() ? accepted.withPaused(true) : accepted;   // a replace keeps a pause
       return store.put(t).transform(ar -> {
         if (ar.succeeded()) {
           pending.arm(t);

@@ -241,6 +241,43 @@ class ConsoleBrowserIT {
   }
 
   @Test
+  @Order(4)
+  void pausingFromTheTableShowsAPausedBadgeAndResumingRemovesIt() throws Exception {
+    openConsole();
+    String id = "browser-pause-" + System.nanoTime();
+    post("/v1/timers", new JsonObject().put("id", id).put("topic", "console-test").put("delayMs", 600_000));
+    type("#q-id", id);
+    By row = By.cssSelector("#timers-body tr[data-id='" + id + "']");
+    WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    assertThat(tr.findElement(By.cssSelector(".badge.paused")).isDisplayed()).isFalse();
+    tr.findElement(By.cssSelector("button[data-action='pause']")).click();
+    new WebDriverWait(driver, WAIT).until(d -> text("#timers-status").contains("Paused " + id));
+    new WebDriverWait(driver, WAIT).until(d -> d.findElement(row).findElement(By.cssSelector(".badge.paused")).isDisplayed());
+    assertThat(getJson("/v1/timers/" + id).getBoolean("paused")).isTrue();
+    driver.findElement(row).findElement(By.cssSelector("button[data-action='resume']")).click();
+    new WebDriverWait(driver, WAIT).until(d -> text("#timers-status").contains("Resumed " + id));
+    new WebDriverWait(driver, WAIT).until(d -> !d.findElement(row).findElement(By.cssSelector(".badge.paused")).isDisplayed());
+    assertThat(getJson("/v1/timers/" + id).containsKey("paused")).isFalse();
+    type("#q-id", "");
+  }
+
+  @Test
+  @Order(4)
+  void theTopicsViewPausesAndResumesATopic() throws Exception {
+    openConsole();
+    String topic = "browser-topic-" + System.nanoTime();
+    post("/v1/timers", new JsonObject().put("topic", topic).put("delayMs", 600_000));
+    By row = By.cssSelector("#topics-body tr[data-topic='" + topic + "']");
+    WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    tr.findElement(By.cssSelector("button[data-action='pause']")).click();
+    new WebDriverWait(driver, WAIT).until(d -> text("#topics-status").contains("Paused topic " + topic));
+    new WebDriverWait(driver, WAIT).until(d -> d.findElement(row).findElement(By.cssSelector(".badge.paused")).isDisplayed());
+    driver.findElement(row).findElement(By.cssSelector("button[data-action='resume']")).click();
+    new WebDriverWait(driver, WAIT).until(d -> text("#topics-status").contains("Resumed topic " + topic));
+    new WebDriverWait(driver, WAIT).until(d -> !d.findElement(row).findElement(By.cssSelector(".badge.paused")).isDisplayed());
+  }
+
+  @Test
   @Order(5)
   void aRejectedFieldShowsTheServersMessageNextToThatField() {
     openConsole();

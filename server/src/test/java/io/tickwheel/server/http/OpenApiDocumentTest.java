@@ -137,7 +137,7 @@ class OpenApiDocumentTest {
   @Test
   void aPushedFiringIsCheckedAgainstTheFiringSchema() {
     OpenApiValidator.served().validateSchema("Firing", "{\"type\":\"fired\",\"seq\":1,\"id\":\"a\",\"topic\":\"t\","
-        + "\"firing\":1,\"dueAt\":10,\"firedAt\":12,\"payload\":null}");
+        + "\"firing\":1,\"dueAt\":10,\"nominalAt\":10,\"firedAt\":12,\"payload\":null}");
     assertThatThrownBy(() -> OpenApiValidator.served().validateSchema("Firing",
         "{\"type\":\"fired\",\"id\":\"a\",\"topic\":\"t\",\"firing\":1,\"dueAt\":10,\"firedAt\":12,\"payload\":1}"))
         .isInstanceOf(AssertionError.class).hasMessageContaining("seq");

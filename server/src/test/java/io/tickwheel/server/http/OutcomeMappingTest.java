@@ -8,6 +8,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,8 @@ class OutcomeMappingTest {
       new Row(new Refusal.Conflict("a"), 409, "already_exists", "id", "a timer with id \"a\" already exists"),
       new Row(new Refusal.CapacityExceeded(3), 429, "resource_exhausted", null,
           "the server holds its maximum of 3 pending timers (--max-pending); retry later"),
+      new Row(new Refusal.TooManyPausedTopics(5), 429, "resource_exhausted", "topic",
+          "the server keeps at most 5 paused topics; resume one first"),
       new Row(new Refusal.Busy("a"), 503, "unavailable", null,
           "timer \"a\" is busy (its firing is still being recorded); the store may be slow or down"),
       new Row(new Refusal.ChangedConcurrently("a"), 503, "unavailable", null, "timer \"a\" changed concurrently; retry"),
@@ -69,6 +72,10 @@ class OutcomeMappingTest {
     assertThat(OutcomeMapping.status(new WriteOutcome.Replaced(T))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new WriteOutcome.Touched(T))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new WriteOutcome.Cancelled("a"))).isEqualTo(204);
+    assertThat(OutcomeMapping.status(new WriteOutcome.Paused(T))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new WriteOutcome.Resumed(T))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new WriteOutcome.FiredNow(T))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new WriteOutcome.TopicChanged(new TopicInfo("t", 1, true)))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new ReadOutcome.Found(T))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new ReadOutcome.Listed(new TimerPage(List.of(T), null)))).isEqualTo(200);
   }

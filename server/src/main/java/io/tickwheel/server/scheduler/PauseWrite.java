@@ -1,0 +1,111 @@
+package io.tickwheel.server.scheduler;
+
+import io.tickwheel.core.model.Schedule;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.scheduler.Refusal.Busy;
+import io.tickwheel.server.scheduler.Refusal.ChangedConcurrently;
+import io.tickwheel.server.scheduler.Refusal.NotFound;
+import io.vertx.core.Future;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * The pause and resume writes of one timer: hold it, compute its new state ({@link Schedule#pause},
+ * {@link Schedule#resume}), one conditional store update ({@link TimerStore#update} against the armed generation),
+ * arm the stored state (a paused timer goes to the paused set, out of the wheel) and release it.
+ *
+ * <p>When the store holds another state than memory (a write that failed but was applied), the store's state is
+ * adopted and the answer is {@link ChangedConcurrently}: a retry works on the adopted state. A resume that leaves a
+ * timer nothing due (its {@code endAt} passed while it was paused) ends it: it is removed, and the answer is
+ * {@link NotFound}.
+ *
+ * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail.
+ */
+final class PauseWrite {
+
+  private final TimerStore store;
+  private final PendingTimers pending;
+  private final LongSupplier clock;
+  private final long lockTimeoutMs;
+
+  PauseWrite(TimerStore store, PendingTimers pending, LongSupplier clock, long lockTimeoutMs) {
+    this.store = store;
+    this.pending = pending;
+    this.clock = clock;
+    this.lockTimeoutMs = lockTimeoutMs;
+  }
+
+  /** See {@link Scheduler#pause}. */
+  Future<WriteOutcome> pause(String id) {
+    return change(id, Schedule::pause, WriteOutcome.Paused::new);
+  }
+
+  /** See {@link Scheduler#resume}. */
+  Future<WriteOutcome> resume(String id) {
+    return change(id, t -> Schedule.resume(t, clock.getAsLong()), WriteOutcome.Resumed::new);
+  }
+
+  /**
+   * Holds {@code id}, runs {@code change} on its armed state ({@code null}: it ends), stores and arms the result.
+   */
+  private Future<WriteOutcome> change(String id, Function<Timer, Timer> change, Function<Timer, WriteOutcome> done) {
+    if (!pending.exists(id)) {
+      return Future.succeededFuture(new NotFound(id));
+    }
+    return pending.hold(id, lockTimeoutMs).compose(held -> {
+      if (!held) {
+        return Future.succeededFuture(new Busy(id));
+      }
+      Timer old = pending.disarm(id);
+      if (old == null) {          // it ended (fired its last) while we waited
+        pending.release(id);
+        return Future.succeededFuture(new NotFound(id));
+      }
+      Timer next = change.apply(old);
+      if (next == null) {
+        return end(id, old);
+      }
+      return store.update(next, old.generation()).transform(ar -> {
+        if (ar.failed()) {
+          pending.arm(old);
+          pending.release(id);
+          return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
+        }
+        if (ar.result() != null) {
+          pending.arm(ar.result());
+          pending.release(id);
+          return Future.succeededFuture(done.apply(ar.result()));
+        }
+        return adoptStored(id, old);
+      });
+    });
+  }
+
+  /** A resumed timer with nothing left due: removed. */
+  private Future<WriteOutcome> end(String id, Timer old) {
+    return store.remove(id).transform(ar -> {
+      if (ar.failed()) {
+        pending.arm(old);
+      }
+      pending.release(id);
+      return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true) : new NotFound(id));
+    });
+  }
+
+  /** The store refused the update as stale: adopt its state of held {@code id}. */
+  private Future<WriteOutcome> adoptStored(String id, Timer old) {
+    return store.get(id).transform(g -> {
+      if (g.failed()) {
+        pending.arm(old);
+        pending.release(id);
+        return Future.succeededFuture(Refusal.ofStoreFailure(g.cause(), false));
+      }
+      if (g.result() != null) {
+        pending.arm(g.result());
+      }
+      pending.release(id);
+      return Future.succeededFuture(g.result() == null ? new NotFound(id) : new ChangedConcurrently(id));
+    });
+  }
+}
