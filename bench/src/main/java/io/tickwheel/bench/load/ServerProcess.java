@@ -1,23 +1,22 @@
 package io.tickwheel.bench.load;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
  * A tickwheel server run as a child process ({@code java -jar tickwheel.jar --port 0 --store S --data-dir D}) on a
- * temporary data directory. {@link #start()} returns once the server printed {@code tickwheel listening on URL}.
- * {@link #kill()} is a {@code kill -9} ({@link Process#destroyForcibly()}); {@link #start()} again restarts on the
- * same data directory (the recovery scenario). Not thread safe: one owner (the load tool's main thread).
+ * temporary data directory, launched by the test kit's {@link io.tickwheel.testkit.ServerProcess} (the one launcher
+ * the integration tests use too). {@link #start} returns once the server printed {@code tickwheel listening on URL}.
+ * {@link #kill()} is a {@code kill -9}; {@link #start} again restarts on the same data directory (the recovery
+ * scenario). The server's output before its listening line, and its ERROR/SEVERE lines after, are echoed to stderr.
+ * Not thread safe: one owner (the load tool's main thread).
  *
  * <p>With {@code --store redis} the data live in Redis, not in the directory: given {@link RedisKeys}, the first
  * start refuses to run when Redis already holds tickwheel keys (they would be loaded, and later deleted),
@@ -31,7 +30,7 @@ public final class ServerProcess implements AutoCloseable {
   private final RedisKeys redisKeys;
   private boolean everStarted;
   private Path dataDir;
-  private Process process;
+  private io.tickwheel.testkit.ServerProcess process;
   private String url;
   private long listeningNanos;
 
@@ -84,38 +83,26 @@ public final class ServerProcess implements AutoCloseable {
       }
     }
     everStarted = true;
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    cmd.addAll(serverJavaOpts());
-    cmd.addAll(List.of("-jar", jar.toString(), "--port", "0", "--store", store, "--data-dir", dataDir.toString()));
+    List<String> args = new ArrayList<>(List.of("--port", "0", "--store", store, "--data-dir", dataDir.toString()));
     if (token != null) {
-      cmd.add("--token");
-      cmd.add(token);
+      args.add("--token");
+      args.add(token);
     }
-    cmd.addAll(extraArgs);
-    long t0 = System.nanoTime();
-    process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    CompletableFuture<String> line = new CompletableFuture<>();
-    Process p = process;
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String s;
-        while ((s = r.readLine()) != null) {
-          if (!line.isDone() && s.startsWith("tickwheel listening on ")) {
-            line.complete(s.substring("tickwheel listening on ".length()).trim());
-          } else if (!line.isDone() || s.contains("ERROR") || s.contains("SEVERE")) {
-            System.err.println("[server] " + s);
+    args.addAll(extraArgs);
+    AtomicBoolean listening = new AtomicBoolean();   // written by the stdout reader, read by both readers
+    io.tickwheel.testkit.ServerProcess p = io.tickwheel.testkit.ServerProcess.fromJar(jar)
+        .jvmArgs(serverJavaOpts()).args(args)
+        .onOutput(line -> {
+          if (line.startsWith("tickwheel listening on ")) {
+            listening.set(true);
+          } else if (!listening.get() || line.contains("ERROR") || line.contains("SEVERE")) {
+            System.err.println("[server] " + line);
           }
-        }
-      } catch (IOException ignored) {
-        // the process died: reported below through the future
-      }
-      line.completeExceptionally(new IllegalStateException("server exited before its listening line (status "
-          + (p.isAlive() ? "running" : String.valueOf(p.exitValue())) + ")"));
-    }, "server-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    url = line.get(timeoutMs, TimeUnit.MILLISECONDS);
-    listeningNanos = System.nanoTime() - t0;
+        })
+        .start();
+    process = p;
+    url = p.awaitListening(Duration.ofMillis(timeoutMs));
+    listeningNanos = p.listeningNanos();
     return url;
   }
 
@@ -140,10 +127,9 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /** {@code kill -9}: no shutdown hook, no flush; waits until the process is gone. */
-  public void kill() throws InterruptedException {
+  public void kill() {
     if (process != null) {
-      process.destroyForcibly();
-      process.waitFor(10, TimeUnit.SECONDS);
+      process.close();
     }
   }
 
@@ -164,11 +150,9 @@ public final class ServerProcess implements AutoCloseable {
   /** SIGTERM (graceful), then kill after 6 s; deletes the data directory (and the Redis keys, see above). */
   @Override
   public void close() throws Exception {
-    if (process != null && process.isAlive()) {
-      process.destroy();
-      if (!process.waitFor(6, TimeUnit.SECONDS)) {
-        kill();
-      }
+    if (process != null) {
+      process.stop(Duration.ofSeconds(6));
+      process.close();
     }
     deleteDir(dataDir);
     if (redisKeys != null && everStarted) {

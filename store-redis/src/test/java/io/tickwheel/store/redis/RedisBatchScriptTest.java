@@ -12,6 +12,7 @@ import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;

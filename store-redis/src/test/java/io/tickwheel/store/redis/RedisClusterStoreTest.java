@@ -8,6 +8,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.store.TimerStoreContract;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;

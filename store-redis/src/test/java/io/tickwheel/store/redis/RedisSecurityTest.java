@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.store.redis.impl.RedisLink;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.PemTrustOptions;

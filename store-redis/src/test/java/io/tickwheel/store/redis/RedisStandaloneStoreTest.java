@@ -2,6 +2,7 @@ package io.tickwheel.store.redis;
 
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.store.TimerStoreContract;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;

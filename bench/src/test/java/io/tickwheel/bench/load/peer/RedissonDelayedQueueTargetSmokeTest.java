@@ -2,6 +2,7 @@ package io.tickwheel.bench.load.peer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.testkit.RedisServerProcess;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,15 +19,15 @@ import org.redisson.config.Config;
 @EnabledIfSystemProperty(named = "bench.peers", matches = "true")
 class RedissonDelayedQueueTargetSmokeTest {
 
-  private static TestRedis redis;
+  private static RedisServerProcess redis;
 
   @BeforeAll
-  static void startRedis() throws Exception {
-    redis = TestRedis.start();
+  static void startRedis() {
+    redis = RedisServerProcess.start();
   }
 
   @AfterAll
-  static void stopRedis() throws Exception {
+  static void stopRedis() {
     redis.close();
   }
 

@@ -1,10 +1,13 @@
-package io.tickwheel.store.redis;
+package io.tickwheel.bench.store;
 
-import static io.tickwheel.store.redis.RedisTestSupport.await;
+import static io.tickwheel.bench.store.Await.await;
 
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import io.tickwheel.store.redis.RedisTimerStore;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -14,13 +17,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Measures recovery: {@code loadAll} of N timers (default 1,000,000) from a redis-server this main starts on a free
- * loopback port, with a fresh store per run (as at a server start). Not a test; run with
- * {@code mvn -q -pl store-redis exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.tickwheel.store.redis.RecoveryTiming [-Dexec.args="TIMERS RUNS BATCH"]}.
+ * loopback port, with a fresh store per run (as at a server start). Run with
+ * {@code java -cp bench/target/benchmarks.jar io.tickwheel.bench.store.RedisRecoveryTiming [TIMERS RUNS BATCH]}
+ * (after {@code mvn -q -pl bench -am -DskipTests package}).
  */
-public final class RecoveryTiming {
+public final class RedisRecoveryTiming {
 
-  private RecoveryTiming() {}
+  private RedisRecoveryTiming() {}
 
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -72,7 +75,7 @@ public final class RecoveryTiming {
         }
         await(fresh.close());
         System.out.printf("run %d: loadAll(%d) of %,d timers in %,d ms wall; cpu: jvm %.2f s, redis %.2f s;"
-            + " load average %s%n", r + 1, batch, n, ms[r], jvmCpu[r], redisCpu[r], PutThroughput.loadAverage());
+            + " load average %s%n", r + 1, batch, n, ms[r], jvmCpu[r], redisCpu[r], RedisPutThroughput.loadAverage());
       }
       long[] sorted = ms.clone();
       Arrays.sort(sorted);

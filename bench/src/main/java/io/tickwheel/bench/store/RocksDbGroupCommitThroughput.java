@@ -1,8 +1,10 @@
-package io.tickwheel.store.rocksdb;
+package io.tickwheel.bench.store;
 
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.store.rocksdb.RocksDbStoreOptions;
+import io.tickwheel.store.rocksdb.RocksDbTimerStore;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
@@ -14,14 +16,14 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Throughput of {@code put} with C concurrent closed-loop callers (each on its own event-loop context, each
  * issuing its next put when the previous one completed), with fsync off and on, group commit on
- * (maxGroupOps 1024) against group commit off (maxGroupOps 1) in the same run. Not a test: run with
- * {@code mvn -q -pl store-rocksdb exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.tickwheel.store.rocksdb.GroupCommitThroughput -Dexec.args="8 5 3"}
+ * (maxGroupOps 1024) against group commit off (maxGroupOps 1) in the same run. Run with
+ * {@code java -cp bench/target/benchmarks.jar io.tickwheel.bench.store.RocksDbGroupCommitThroughput 8 5 3}
+ * (after {@code mvn -q -pl bench -am -DskipTests package})
  * (args: callers, seconds per run, runs).
  */
-public final class GroupCommitThroughput {
+public final class RocksDbGroupCommitThroughput {
 
-  private GroupCommitThroughput() {}
+  private RocksDbGroupCommitThroughput() {}
 
   public static void main(String[] args) throws Exception {
     int callers = args.length > 0 ? Integer.parseInt(args[0]) : 8;
@@ -43,12 +45,12 @@ public final class GroupCommitThroughput {
           }
           System.out.printf("fsync=%-5s maxGroupOps=%-4d callers=%d: median %,.0f puts/s (runs %s), "
                   + "median %.1f calls per group commit%n", fsync, maxGroup, callers,
-              RecoveryTiming.median(opsPerS), java.util.Arrays.toString(round(opsPerS)), RecoveryTiming.median(perGroup));
+              RocksDbRecoveryTiming.median(opsPerS), java.util.Arrays.toString(round(opsPerS)), RocksDbRecoveryTiming.median(perGroup));
         }
       }
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      RecoveryTiming.deleteTree(base);
+      RocksDbRecoveryTiming.deleteTree(base);
     }
   }
 
@@ -62,7 +64,7 @@ public final class GroupCommitThroughput {
 
   /** Returns {puts per second, calls per group}. */
   private static double[] run(Vertx vertx, RocksDbStoreOptions o, int callers, int seconds) throws Exception {
-    RocksDbTimerStore s = RecoveryTiming.await(RocksDbTimerStore.open(vertx, o));
+    RocksDbTimerStore s = RocksDbRecoveryTiming.await(RocksDbTimerStore.open(vertx, o));
     LongAdder done = new LongAdder();
     AtomicBoolean stop = new AtomicBoolean();
     LongAdder failed = new LongAdder();
@@ -79,7 +81,7 @@ public final class GroupCommitThroughput {
     long elapsed = System.nanoTime() - t0;
     long n = done.sum();
     double perGroup = (double) (s.writeCalls() - calls0) / Math.max(1, s.writeGroups() - groups0);
-    RecoveryTiming.await(s.close());
+    RocksDbRecoveryTiming.await(s.close());
     if (failed.sum() > 0) {
       throw new IllegalStateException(failed.sum() + " puts failed");
     }

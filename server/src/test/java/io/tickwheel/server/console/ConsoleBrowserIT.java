@@ -3,9 +3,7 @@ package io.tickwheel.server.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.tickwheel.server.ServerCli;
-import io.tickwheel.server.TickwheelServer;
-import io.vertx.core.Vertx;
+import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.File;
@@ -21,8 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -48,25 +44,30 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The browser console end to end: the real server in-process ({@code --store memory}, port 0) and the real
+ * The browser console end to end: the shaded jar as a child process ({@code --store memory}, port 0: the console's
+ * resources as packaged, served from the jar) and the real
  * Chromium from the system ({@code /usr/bin/chromium} with {@code /usr/bin/chromedriver}; never a browser or
  * driver downloaded by a tool), driven over WebDriver. Each test also reads the browser's console log and fails
  * on any error in it. Without Chromium the tests fail with a message saying what to install; they never skip.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ConsoleBrowserTest {
+class ConsoleBrowserIT {
 
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
   private static final Path SCREENSHOT = Path.of("target", "console-screenshot.png");
   private static final Duration WAIT = Duration.ofSeconds(30);     // generous: CI machines can be busy
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   /** The page itself (not /console/, so a broken redirect is reported by its own test, not by every one). */
   private static final String CONSOLE = "/console/index.html";
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private Vertx vertx;
+  /** The servers this class started (the main one, then the one with a token). */
+  private final List<ServerProcess> servers = new ArrayList<>();
   private String base;
+  /** The second server, started with {@code --token} for the token test. */
+  private String securedBase;
   private Path userDataDir;
   private ChromeDriver driver;
   private final List<String> allowedErrors = new ArrayList<>();
@@ -74,9 +75,12 @@ class ConsoleBrowserTest {
   @BeforeAll
   void startServerAndBrowser() throws Exception {
     requireChromium();
-    vertx = Vertx.vertx();
-    base = "http://127.0.0.1:" + deploy("--port", "0", "--store", "memory");
+    // both servers and the browser start side by side (each JVM takes seconds on a busy machine)
+    ServerProcess main = launch("console", "--port", "0", "--store", "memory");
+    ServerProcess secured = launch("console-token", "--port", "0", "--store", "memory", "--token", "s3cret-console");
     driver = browser();
+    base = main.awaitListening(START_TIMEOUT);
+    securedBase = secured.awaitListening(START_TIMEOUT);
   }
 
   @AfterAll
@@ -84,8 +88,9 @@ class ConsoleBrowserTest {
     if (driver != null) {
       driver.quit();
     }
-    if (vertx != null) {
-      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    for (ServerProcess s : servers) {
+      s.stop(Duration.ofSeconds(10));
+      s.close();
     }
     if (userDataDir != null) {
       try (Stream<Path> s = Files.walk(userDataDir)) {
@@ -264,7 +269,7 @@ class ConsoleBrowserTest {
   @Test
   @Order(6)
   void aServerWithATokenAsksForItAndKeepsItOutOfTheAddressBar() throws Exception {
-    String secured = "http://127.0.0.1:" + deploy("--port", "0", "--store", "memory", "--token", "s3cret-console");
+    String secured = securedBase;
     // the first calls are refused before the token is entered: those 401s are expected in the console
     allowedErrors.add("401");
     driver.get(secured + CONSOLE);
@@ -287,10 +292,13 @@ class ConsoleBrowserTest {
     }
   }
 
-  private int deploy(String... args) throws Exception {
-    TickwheelServer server = new TickwheelServer(ServerCli.config(args, Map.of()));
-    vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    return server.actualPort();
+  /** Launches the jar with {@code args} (output in target/console-it/NAME.out, .err); see awaitListening. */
+  private ServerProcess launch(String name, String... args) {
+    ServerProcess server = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1").args(args)
+        .logs(Path.of("target", "console-it"), name).start();
+    servers.add(server);
+    return server;
   }
 
   private ChromeDriver browser() throws IOException {

@@ -1,9 +1,12 @@
-package io.tickwheel.store.redis;
+package io.tickwheel.bench.store;
 
-import static io.tickwheel.store.redis.RedisTestSupport.await;
+import static io.tickwheel.bench.store.Await.await;
 
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import io.tickwheel.store.redis.RedisTimerStore;
+import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -26,12 +29,12 @@ import java.util.function.IntFunction;
  * concurrent callers (each on its own event-loop context, next put when the previous completes), {@code putAll}
  * batches, {@code recordFirings} batches; and as a peer in the same run, the same records written by plain
  * pipelined {@code HSET}+{@code ZADD} over one connection (no script, no checks). Reports the median of RUNS runs.
- * Not a test; run with {@code mvn -q -pl store-redis exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.tickwheel.store.redis.PutThroughput [-Dexec.args="none 3 50000"]}.
+ * Run with {@code java -cp bench/target/benchmarks.jar io.tickwheel.bench.store.RedisPutThroughput [none 3 50000]}
+ * (after {@code mvn -q -pl bench -am -DskipTests package}).
  */
-public final class PutThroughput {
+public final class RedisPutThroughput {
 
-  private PutThroughput() {}
+  private RedisPutThroughput() {}
 
   public static void main(String[] args) {
     String fsync = args.length > 0 ? args[0] : "none";
@@ -107,7 +110,7 @@ public final class PutThroughput {
       p.tryComplete();
       return;
     }
-    store.put(RecoveryTiming.timer(i).withPayload("{\"job\":" + i + "}").withNextDueAt(1_000_000 + i)
+    store.put(RedisRecoveryTiming.timer(i).withPayload("{\"job\":" + i + "}").withNextDueAt(1_000_000 + i)
             .withGeneration(1)).map(v -> (Void) null)
         .onComplete(ar -> {
           if (ar.failed()) {
@@ -137,7 +140,7 @@ public final class PutThroughput {
       p.tryComplete();
       return;
     }
-    Timer t = RecoveryTiming.timer(i);
+    Timer t = RedisRecoveryTiming.timer(i);
     raw.send(Request.cmd(Command.HSET).arg("{peer}:timers").arg(tag + t.id()).arg(TimerRecord.encode(t)));
     raw.send(Request.cmd(Command.ZADD).arg("{peer}:due").arg(0).arg(TimerRecord.member(t.nextDueAt(), tag + t.id())))
         .onComplete(ar -> {
@@ -155,7 +158,7 @@ public final class PutThroughput {
     for (int i = 0; i < n; i += size) {
       List<Timer> b = new ArrayList<>(size);
       for (int j = i; j < Math.min(n, i + size); j++) {
-        Timer t = RecoveryTiming.timer(j);
+        Timer t = RedisRecoveryTiming.timer(j);
         b.add(new Timer(tag + t.id(), t.topic(), t.kind(), t.delayMs(), t.periodMs(), t.maxFirings(), t.misfire(),
             t.payload(), t.createdAt(), t.nextDueAt(), 0, 1));
       }
@@ -176,7 +179,7 @@ public final class PutThroughput {
     for (int i = 0; i < n; i += size) {
       List<FiringRequest> b = new ArrayList<>(size);
       for (int j = i; j < Math.min(n, i + size); j++) {
-        Timer t = RecoveryTiming.timer(j);
+        Timer t = RedisRecoveryTiming.timer(j);
         b.add(new FiringRequest(tag + t.id(), 1, 0, true, t.nextDueAt(), t.nextDueAt() + 3, null));
       }
       inFlight.add(store.recordFirings(b).map(rs -> {
@@ -195,8 +198,8 @@ public final class PutThroughput {
   }
 
   private static double cpuSeconds(RedisServerProcess redis) {
-    return Double.parseDouble(RecoveryTiming.info(redis, "CPU", "used_cpu_user"))
-        + Double.parseDouble(RecoveryTiming.info(redis, "CPU", "used_cpu_sys"));
+    return Double.parseDouble(RedisRecoveryTiming.info(redis, "CPU", "used_cpu_user"))
+        + Double.parseDouble(RedisRecoveryTiming.info(redis, "CPU", "used_cpu_sys"));
   }
 
   static String loadAverage() {

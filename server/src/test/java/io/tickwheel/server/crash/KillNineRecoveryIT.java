@@ -3,6 +3,7 @@ package io.tickwheel.server.crash;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.server.crash.FiringLog.Received;
+import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,28 +20,36 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Crash durability end to end: the real server ({@code --store rocksdb}) in a child process is killed with
+ * Crash durability end to end: the shaded jar ({@code --store rocksdb}) in a child process is killed with
  * SIGKILL at a random moment while timers are being created at a steady rate and a WebSocket subscriber
  * receives firings; it is restarted on the same data directory and the subscriber resumes from the last seq
  * it saw. Several rounds, then checks: every timer that got a 2xx is still there or has fired; one-shot timers
  * fire exactly once; firing seqs arrive 1, 2, 3, … with no gap and no repeat across restarts; nothing fires
  * before its due time; timers that came due while the server was down fire right after it recovered.
  */
-class KillNineRecoveryTest {
+class KillNineRecoveryIT {
 
   private static final int KILL_ROUNDS = 4;
   /** Lateness allowed after the due time, or after recovery for a timer due while the server was down. */
   private static final long WINDOW_MS = 5_000;
-  private static final long START_TIMEOUT_MS = 30_000;
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   @TempDir
   Path tmp;
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  /** Every server process this test started: none outlives it, whatever failed. */
+  private final List<ServerProcess> started = new ArrayList<>();
+
+  @AfterEach
+  void killLeftovers() {
+    started.forEach(ServerProcess::close);
+  }
 
   /** A timer the server accepted (2xx): what it answered. */
   record Accepted(String id, String kind, long firstDueAt, long maxFirings, long acceptedAtMs) {
@@ -64,40 +73,45 @@ class KillNineRecoveryTest {
     AtomicInteger attempted = new AtomicInteger();
     AtomicInteger failedRequests = new AtomicInteger();
 
-    ServerProcess server = ServerProcess.start(data, tmp.resolve("server-0.log"), START_TIMEOUT_MS);
-    FiringSocket socket = FiringSocket.connect(http, server.baseUrl, firings);
+    ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+        .args("--store", "rocksdb", "--data-dir", data.toString(), "--port", "0", "--host", "127.0.0.1");
+    ServerProcess server = jar.logs(tmp, "server-0").startAndAwaitListening(START_TIMEOUT);
+    started.add(server);
+    FiringSocket socket = FiringSocket.connect(http, server.baseUrl(), firings);
     for (int round = 1; round <= KILL_ROUNDS; round++) {
       // create timers at a steady rate, then kill -9 at a random moment while requests are in flight
       long loadMs = 1_500 + rnd.nextInt(2_500);
-      Load load = new Load(server.baseUrl, round, rnd.nextLong(), accepted, attempted, failedRequests);
+      Load load = new Load(server.baseUrl(), round, rnd.nextLong(), accepted, attempted, failedRequests);
       Thread loader = new Thread(load, "crash-test-load-" + round);
       loader.start();
       Thread.sleep(loadMs);
       socket.expectDrop();
-      server.kill();
-      runs.add(new Run(server.startedAtMs, server.readyAtMs, System.currentTimeMillis()));
+      server.kill9();
+      runs.add(new Run(server.startedAtMs(), server.readyAtMs(), System.currentTimeMillis()));
       load.stop.set(true);
       loader.join(15_000);
       socket.abort();
-      server = ServerProcess.start(data, tmp.resolve("server-" + round + ".log"), START_TIMEOUT_MS);
-      socket = FiringSocket.connect(http, server.baseUrl, firings);
+      server = jar.logs(tmp, "server-" + round).startAndAwaitListening(START_TIMEOUT);
+      started.add(server);
+      socket = FiringSocket.connect(http, server.baseUrl(), firings);
     }
 
-    runs.add(new Run(server.startedAtMs, server.readyAtMs, Long.MAX_VALUE));
+    runs.add(new Run(server.startedAtMs(), server.readyAtMs(), Long.MAX_VALUE));
     // let everything finite come due (and the periodic timers finish: at most ~1.2 s of periods), then check
     long lastDue = accepted.values().stream().filter(a -> !a.id().startsWith("far-"))
         .mapToLong(Accepted::firstDueAt).max().orElse(0);
-    long settleUntil = Math.max(lastDue + 1_200, server.readyAtMs) + WINDOW_MS;
+    long settleUntil = Math.max(lastDue + 1_200, server.readyAtMs()) + WINDOW_MS;
     while (System.currentTimeMillis() < settleUntil && !allFinite(accepted, firings)) {
       Thread.sleep(100);
     }
     long checkedAt = System.currentTimeMillis();
     try {
-      verify(accepted, firings, runs, server.baseUrl, checkedAt, why);
+      verify(accepted, firings, runs, server.baseUrl(), checkedAt, why);
     } finally {
       socket.expectDrop();
       socket.abort();
-      server.stop();
+      server.stop(Duration.ofSeconds(10));
     }
     assertThat(accepted.size()).as("timers accepted over %d rounds (%s)", KILL_ROUNDS, why).isGreaterThan(100);
     assertThat(failedRequests.get()).as("requests cut by a kill").isLessThan(attempted.get());

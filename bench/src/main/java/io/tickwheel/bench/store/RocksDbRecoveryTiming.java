@@ -1,11 +1,14 @@
-package io.tickwheel.store.rocksdb;
+package io.tickwheel.bench.store;
 
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.store.rocksdb.RocksDbStoreOptions;
+import io.tickwheel.store.rocksdb.RocksDbTimerStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,18 +17,23 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ConfigOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.OptionsUtil;
+import org.rocksdb.RocksDB;
 
 /**
  * Measures recovery ({@code loadAll} of N timers after a reopen) and bytes on disk per timer after a full
- * compaction. Not a test: run with
- * {@code mvn -q -pl store-rocksdb exec:java -Dexec.classpathScope=test
- * -Dexec.mainClass=io.tickwheel.store.rocksdb.RecoveryTiming -Dexec.args="1000000 5"}
+ * compaction. Run with
+ * {@code java -cp bench/target/benchmarks.jar io.tickwheel.bench.store.RocksDbRecoveryTiming 1000000 5}
+ * (after {@code mvn -q -pl bench -am -DskipTests package})
  * (args: timers, runs; a third optional arg is the directory, default a new directory under java.io.tmpdir, deleted at the end).
  */
-public final class RecoveryTiming {
+public final class RocksDbRecoveryTiming {
 
-  private RecoveryTiming() {}
+  private RocksDbRecoveryTiming() {}
 
   public static void main(String[] args) throws Exception {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
@@ -64,14 +72,10 @@ public final class RecoveryTiming {
       System.out.printf("wrote %,d timers in %.2f s (putAll of 10,000, 8 in flight), dir %s%n", n,
           (System.nanoTime() - t0) / 1e9, dir);
 
-      Db db = Db.open(o);
       long c0 = System.nanoTime();
-      for (ColumnFamilyHandle h : List.of(db.timers, db.due, db.firings, db.meta)) {
-        db.db.compactRange(h);
-      }
-      String timersSst = db.db.getProperty(db.timers, "rocksdb.total-sst-files-size");
-      String dueSst = db.db.getProperty(db.due, "rocksdb.total-sst-files-size");
-      db.close();
+      String[] familySst = compactAll(dir, "timers", "due");
+      String timersSst = familySst[0];
+      String dueSst = familySst[1];
       long sst = sizeOf(dir, ".sst");
       long all = sizeOf(dir, "");
       System.out.printf("full compaction %.2f s; on disk after compaction: sst %,d B (timers cf %s B, due cf %s B), "
@@ -104,6 +108,41 @@ public final class RecoveryTiming {
       vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       if (temp) {
         deleteTree(dir);
+      }
+    }
+  }
+
+  /**
+   * Opens the store's directory with RocksJava and the options the store last opened it with (RocksDB's OPTIONS
+   * file: compression LZ4, ZSTD at the bottommost level, the same as the store's own compactions), compacts every
+   * column family fully and returns {@code rocksdb.total-sst-files-size} of the named ones.
+   */
+  private static String[] compactAll(Path dir, String... named) throws Exception {
+    List<ColumnFamilyDescriptor> cfs = new ArrayList<>();
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    try (ConfigOptions config = new ConfigOptions(); DBOptions o = new DBOptions()) {
+      OptionsUtil.loadLatestOptions(config, dir.toString(), o, cfs);
+      try (RocksDB db = RocksDB.open(o, dir.toString(), cfs, handles)) {
+        for (ColumnFamilyHandle h : handles) {
+          db.compactRange(h);
+        }
+        String[] sizes = new String[named.length];
+        for (int i = 0; i < named.length; i++) {
+          int at = -1;
+          for (int j = 0; j < cfs.size(); j++) {
+            if (new String(cfs.get(j).getName(), StandardCharsets.UTF_8).equals(named[i])) {
+              at = j;
+            }
+          }
+          if (at < 0) {
+            throw new IllegalStateException("no column family " + named[i] + " in " + dir);
+          }
+          sizes[i] = db.getProperty(handles.get(at), "rocksdb.total-sst-files-size");
+        }
+        return sizes;
+      } finally {
+        handles.forEach(ColumnFamilyHandle::close);
+        cfs.forEach(d -> d.getOptions().close());
       }
     }
   }

@@ -1,4 +1,4 @@
-package io.tickwheel.store.redis;
+package io.tickwheel.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -298,7 +298,7 @@ public final class RedisServerProcess implements AutoCloseable {
     throw new IOException("connection closed by redis");
   }
 
-  static void sleep(long ms) {
+  public static void sleep(long ms) {
     try {
       Thread.sleep(ms);
     } catch (InterruptedException e) {
