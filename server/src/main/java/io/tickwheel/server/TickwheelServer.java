@@ -9,6 +9,7 @@ import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
 import io.tickwheel.server.http.WheelStream;
 import io.tickwheel.server.http.WheelView;
+import io.tickwheel.server.http.WsCommandHandler;
 import io.tickwheel.server.metrics.MeteredStore;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.push.FiringHub;
@@ -116,6 +117,7 @@ public final class TickwheelServer extends VerticleBase {
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()));
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
       TimersApi timers = new TimersApi(scheduler, parser, codec);
+      hub.useCommands(new WsCommandHandler(scheduler.pipeline(), parser, scheduler::now));
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, view, wheelStream, cfg.token(),

@@ -3,6 +3,7 @@ package io.tickwheel.core.store;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.vertx.core.Future;
+import java.util.HashSet;
 import java.util.List;
 import java.util.function.Function;
 
@@ -124,4 +125,34 @@ public interface TimerStore {
 
   /** Flushes and releases everything; the store is unusable afterwards. Idempotent. */
   Future<Void> close();
+
+  /**
+   * {@link #update} for many timers in one atomic write (the batch touch, and touches coalesced from one event-loop
+   * turn): each item is applied, or not, on its own condition exactly as {@link #update} would, but the whole call
+   * is one write as far as atomicity and durability go, and one round trip.
+   *
+   * @param next                the new schedules; ids are distinct (else {@link IllegalArgumentException})
+   * @param expectedGenerations per item of {@code next}, the stored generation it is conditional on (same length)
+   * @return one element per item, in order: the timer as now stored ({@code next[i]} with the stored payload), or
+   *     {@code null} when item {@code i} changed nothing (no such timer, or another generation)
+   */
+  Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations);
+
+  /**
+   * Checks {@link #updateAll}'s preconditions: as many generations as timers, distinct ids. For implementations.
+   *
+   * @throws IllegalArgumentException naming the first broken one
+   */
+  static void checkUpdateAll(List<Timer> next, long[] expectedGenerations) {
+    if (next.size() != expectedGenerations.length) {
+      throw new IllegalArgumentException("updateAll: " + next.size() + " timers but " + expectedGenerations.length
+          + " expected generations");
+    }
+    HashSet<String> ids = new HashSet<>(next.size() * 2);
+    for (Timer t : next) {
+      if (!ids.add(t.id())) {
+        throw new IllegalArgumentException("updateAll: id \"" + t.id() + "\" is repeated");
+      }
+    }
+  }
 }

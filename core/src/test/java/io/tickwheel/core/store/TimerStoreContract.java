@@ -203,6 +203,64 @@ public abstract class TimerStoreContract {
   }
 
   @Test
+  void updateAllAppliesEachItemOnItsOwnGenerationAndAnswersInOrder() {
+    Timer a = timer("ua", 5000);
+    Timer b = timer("ub", 6000).withPayload(null);
+    Timer c = timer("uc", 7000);
+    await(store.putAll(List.of(a, b, c)));
+    Timer staleC = await(store.update(c.touched(7500), 1));
+    List<Timer> next = List.of(a.touched(8000).withoutPayload(), timer("absent", 1), b.touched(9000),
+        staleC.touched(9500), c.touched(9900));
+    List<Timer> out = await(store.updateAll(next.subList(0, 4), new long[] {1, 1, 1, 1}));
+    assertThat(out).hasSize(4);
+    assertThat(out.get(0)).isEqualTo(a.touched(8000)).extracting(Timer::payload).isEqualTo(a.payload());
+    assertThat(out.get(1)).as("absent: nothing created").isNull();
+    assertThat(out.get(2)).isEqualTo(b.touched(9000));
+    assertThat(out.get(3)).as("stale generation").isNull();
+    assertThat(await(store.get("ua"))).isEqualTo(out.get(0));
+    assertThat(await(store.get("ub"))).isEqualTo(out.get(2));
+    assertThat(await(store.get("uc"))).isEqualTo(staleC);
+    assertThat(await(store.get("absent"))).isNull();
+    assertThat(await(store.list(null, null, 10)).timers()).containsExactly(staleC, out.get(0), out.get(2));
+    assertThat(await(store.updateAll(List.of(), new long[0]))).isEmpty();
+  }
+
+  @Test
+  void updateAllOfManyTimersIsOneCallAndKeepsTheIndexInStep() {
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      ts.add(timer("many-" + i, 10_000 + i));
+    }
+    await(store.createAll(ts));
+    List<Timer> next = new ArrayList<>();
+    long[] gens = new long[ts.size()];
+    for (int i = 0; i < ts.size(); i++) {
+      next.add(ts.get(i).touched(50_000 - i));
+      gens[i] = i % 10 == 0 ? 7 : 1;          // every tenth is stale
+    }
+    List<Timer> out = await(store.updateAll(next, gens));
+    for (int i = 0; i < ts.size(); i++) {
+      assertThat(out.get(i)).isEqualTo(i % 10 == 0 ? null : next.get(i).withPayload(ts.get(i).payload()));
+    }
+    List<Timer> first = await(store.list(null, null, 3)).timers();
+    assertThat(first).extracting(Timer::id).containsExactly("many-0", "many-10", "many-20");
+    Timer lastTouched = await(store.list(null, null, 2500)).timers().get(2499);
+    assertThat(lastTouched.id()).isEqualTo("many-1");
+    assertThat(lastTouched.nextDueAt()).isEqualTo(49_999);
+  }
+
+  @Test
+  void updateAllRefusesRepeatedIdsAndMismatchedGenerationsWithoutWriting() {
+    Timer t = timer("rep", 5000);
+    await(store.put(t));
+    assertThat(failure(store.updateAll(List.of(t.touched(6000), t.touched(7000)), new long[] {1, 1})))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rep");
+    assertThat(failure(store.updateAll(List.of(t.touched(6000)), new long[] {1, 1})))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(await(store.get("rep"))).isEqualTo(t);
+  }
+
+  @Test
   void callsFromOneThreadApplyInOrder() {
     Timer t = timer("order", 1000);
     store.put(t);
@@ -447,7 +505,8 @@ public abstract class TimerStoreContract {
     await(store.put(t));
     await(store.close());
     List<Future<?>> calls = List.of(store.put(timer("x", 1)), store.putAll(List.of(timer("y", 1))),
-        store.createAll(List.of(timer("z", 1))), store.update(t.touched(200), 1), store.get("late"),
+        store.createAll(List.of(timer("z", 1))), store.update(t.touched(200), 1),
+        store.updateAll(List.of(t.touched(300)), new long[] {1}), store.get("late"),
         store.remove("late"), store.recordFirings(List.of(fire(t, 100, null))), store.list(null, null, 10),
         store.readFirings(0, 10), store.trimFirings(Retention.defaults(), 1000),
         store.loadAll(10, b -> Future.succeededFuture()));

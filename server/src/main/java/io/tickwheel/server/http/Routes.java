@@ -136,6 +136,7 @@ public final class Routes {
     BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
     TimersApi t = d.timers();
     on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
+    on(router.post("/v1/timers/touch").handler(body), m.httpRoute("/v1/timers/touch")).handler(t::touchBatch);
     on(router.post("/v1/timers").handler(body), m.httpRoute("/v1/timers")).handler(t::create);
     on(router.get("/v1/timers"), m.httpRoute("/v1/timers")).handler(t::list);
     on(router.put("/v1/timers/:id").handler(body), m.httpRoute("/v1/timers/:id")).handler(t::upsert);

@@ -225,6 +225,79 @@ public final class TimersApi {
     return Buffer.buffer(sb.append("]}").toString());
   }
 
+  /**
+   * {@code POST /v1/timers/touch} with {@code {"ids":[…], "delayMs"?: n}} (at most {@value #MAX_BATCH} ids): restarts
+   * every timer's countdown with one store write; answers 200 {@code {"results":[…]}} in request order, each
+   * {@code {"id","status":200,"nextDueAt"}} or {@code {"id","status":404|503,"error":…}}. A repeated id is touched
+   * once; each occurrence gets that one result. Decoding and encoding run on the codec workers.
+   */
+  public void touchBatch(RoutingContext rc) {
+    Buffer body = rc.body() == null ? null : rc.body().buffer();
+    Future<TouchBatch> parsed = codec.executeBlocking(() -> parseTouchBatch(body), false);
+    settle(rc, parsed.compose(p -> scheduler.touchAll(p.ids, p.delayMs)
+        .compose(outcomes -> codec.executeBlocking(() -> encodeTouchBatch(p.ids, outcomes), false))),
+        json -> ErrorResponses.json(rc, 200, json));
+  }
+
+  /** A decoded batch touch. */
+  private record TouchBatch(List<String> ids, Long delayMs) {}
+
+  /** Decodes and validates a batch touch body. Any thread (pure). */
+  private TouchBatch parseTouchBatch(Buffer b) {
+    JsonObject body = JsonBodies.object(b, false);
+    for (String f : body.fieldNames()) {
+      if (!"ids".equals(f) && !"delayMs".equals(f)) {
+        throw ApiException.invalid(f, "unknown field '" + ErrorResponses.shorten(f)
+            + "' (a batch touch is {\"ids\":[…],\"delayMs\"?:n})");
+      }
+    }
+    Object v = body.getValue("ids");
+    if (!(v instanceof JsonArray arr) || arr.isEmpty()) {
+      throw ApiException.invalid("ids", "ids must be a non-empty array of timer ids, was "
+          + (v instanceof JsonArray ? "empty" : JsonBodies.kind(v)));
+    }
+    if (arr.size() > MAX_BATCH) {
+      throw ApiException.invalid("ids", "a batch touch holds at most " + MAX_BATCH + " ids, was " + arr.size());
+    }
+    List<String> ids = new ArrayList<>(arr.size());
+    for (int i = 0; i < arr.size(); i++) {
+      Object id = arr.getValue(i);
+      if (!(id instanceof String s) || !TimerParser.isId(s)) {
+        throw ApiException.invalid("ids[" + i + "]", "ids[" + i + "] must match [A-Za-z0-9._:-]{1,200}, was "
+            + (id instanceof String s ? "\"" + ErrorResponses.shorten(s) + "\"" : JsonBodies.kind(id)));
+      }
+      ids.add(s);
+    }
+    Long delay;
+    try {
+      delay = parser.parseTouch(body.containsKey("delayMs") ? new JsonObject().put("delayMs", body.getValue("delayMs"))
+          : null);
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
+    }
+    return new TouchBatch(ids, delay);
+  }
+
+  /** Encodes a batch touch answer. Any thread (outcomes are immutable). */
+  private static Buffer encodeTouchBatch(List<String> ids, List<WriteOutcome> outcomes) {
+    StringBuilder sb = new StringBuilder(32 + 64 * ids.size()).append("{\"results\":[");
+    for (int i = 0; i < ids.size(); i++) {
+      if (i > 0) {
+        sb.append(',');
+      }
+      WriteOutcome o = outcomes.get(i);
+      sb.append("{\"id\":\"").append(ids.get(i)).append("\",\"status\":");   // a valid id needs no escaping
+      if (o instanceof Refusal r) {
+        ApiException e = OutcomeMapping.error(r);
+        sb.append(e.status()).append(",\"error\":").append(ErrorResponses.body(e).getJsonObject("error").encode());
+      } else {
+        sb.append(OutcomeMapping.status(o)).append(",\"nextDueAt\":").append(timer(o).nextDueAt());
+      }
+      sb.append('}');
+    }
+    return Buffer.buffer(sb.append("]}").toString());
+  }
+
   // ------------------------------------------------------------------ helpers
 
   private TimerSpec parse(JsonObject body) {

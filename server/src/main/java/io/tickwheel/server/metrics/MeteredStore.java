@@ -66,6 +66,12 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    long t0 = System.nanoTime();
+    return done("updateAll", t0, store.updateAll(next, expectedGenerations));
+  }
+
+  @Override
   public Future<Timer> get(String id) {
     long t0 = System.nanoTime();
     return done("get", t0, store.get(id));

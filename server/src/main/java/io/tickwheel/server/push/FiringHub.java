@@ -81,6 +81,10 @@ public final class FiringHub {
   private final Future<Void> ready;
   private final long heartbeatTimer;
 
+  /** Executes WebSocket write commands; until {@link #useCommands} they answer 503. */
+  WsCommands commands = (op, message) -> Future.succeededFuture(new WsCommands.Result(503, null,
+      new JsonObject().put("code", "unavailable").put("message", "write commands are not served by this hub")));
+
   /** The store's last seq when the hub started (0 until known). */
   private long storeSeq;
   private long lastPublished;
@@ -176,6 +180,12 @@ public final class FiringHub {
    * Serves one {@code /v1/ws} connection (already authenticated and Origin-checked) until it closes.
    * The socket must belong to the owner context.
    */
+  /** Where the WebSocket write commands ({@code schedule}, {@code put}, {@code touch}, {@code cancel}) go. Owner context. */
+  public void useCommands(WsCommands c) {
+    checkOwner("useCommands");
+    this.commands = Objects.requireNonNull(c, "commands");
+  }
+
   public void handleWebSocket(ServerWebSocket ws) {
     checkOwner("handleWebSocket");
     if (closed != null) {

@@ -12,8 +12,18 @@ package io.tickwheel.server.push;
  *                               event-loop turn. {@code 1..maxQueuedPerSubscriber}
  * @param maxWsFrameBytes        the largest WebSocket message a client may send, bytes (all its frames
  *                               together); a larger one closes the socket with 1009. {@code >= 1024}
+ * @param maxCommandsInFlight    how many write commands one WebSocket may have in flight (sent, not yet answered);
+ *                               at the cap the server stops reading the socket until results drain. {@code >= 1}
  */
-public record PushOptions(int maxQueuedPerSubscriber, int replayBatch, int maxWsFrameBytes) {
+public record PushOptions(int maxQueuedPerSubscriber, int replayBatch, int maxWsFrameBytes, int maxCommandsInFlight) {
+
+  /** Default {@link #maxCommandsInFlight}. */
+  public static final int DEFAULT_MAX_COMMANDS_IN_FLIGHT = 1000;
+
+  /** With the default {@link #maxCommandsInFlight}. */
+  public PushOptions(int maxQueuedPerSubscriber, int replayBatch, int maxWsFrameBytes) {
+    this(maxQueuedPerSubscriber, replayBatch, maxWsFrameBytes, DEFAULT_MAX_COMMANDS_IN_FLIGHT);
+  }
 
   public PushOptions {
     if (maxQueuedPerSubscriber < 1) {
@@ -26,9 +36,15 @@ public record PushOptions(int maxQueuedPerSubscriber, int replayBatch, int maxWs
     if (maxWsFrameBytes < 1024) {
       throw new IllegalArgumentException("maxWsFrameBytes must be >= 1024, was " + maxWsFrameBytes);
     }
+    if (maxCommandsInFlight < 1) {
+      throw new IllegalArgumentException("maxCommandsInFlight must be >= 1, was " + maxCommandsInFlight);
+    }
   }
 
-  /** 1,024 queued messages per subscriber, replay batches of 256, client messages up to 64 KiB. */
+  /**
+   * 1,024 queued messages per subscriber, replay batches of 256, client messages up to 64 KiB, 1,000 commands in
+   * flight per socket.
+   */
   public static PushOptions defaults() {
     return new PushOptions(1024, 256, 64 * 1024);
   }

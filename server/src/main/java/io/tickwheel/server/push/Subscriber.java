@@ -170,6 +170,11 @@ abstract class Subscriber {
     return send(message);
   }
 
+  /** Whether messages wait beyond the socket's write queue, or that queue is full. */
+  final boolean backlogged() {
+    return !queue.isEmpty() || transportFull();
+  }
+
   /** Writes {@code message} only if nothing is waiting and the socket has room (heartbeats). */
   final void sendIfIdle(Object message) {
     if (state != State.CLOSED && queue.isEmpty() && !transportClosed() && !transportFull()) {

@@ -10,8 +10,9 @@ import java.util.Set;
 
 /**
  * A client's WebSocket message, validated: {@code {"op":"subscribe","topics":[…],"from":SEQ?}},
- * {@code {"op":"unsubscribe","topics":[…]}} or {@code {"op":"ping"}}. Unknown fields are ignored.
- * Stateless parsing, thread safe.
+ * {@code {"op":"unsubscribe","topics":[…]}}, {@code {"op":"ping"}}, or a write command ({@code schedule},
+ * {@code put}, {@code touch}, {@code cancel}) with its {@code ref}, whose own fields {@link WsCommands} validates.
+ * Unknown fields are ignored. Stateless parsing, thread safe.
  */
 sealed interface WsRequest {
 
@@ -23,6 +24,15 @@ sealed interface WsRequest {
 
   /** Answered with {@code {"type":"pong"}}. */
   record Ping() implements WsRequest {}
+
+  /** A write command with the client's {@code ref}; {@code message} is the whole message. */
+  record Command(WsCommands.Op op, String ref, JsonObject message) implements WsRequest {}
+
+  /** Longest {@code ref}, characters. */
+  int MAX_REF_LENGTH = 200;
+
+  /** What an unknown or missing op is told. */
+  String OPS = "subscribe, unsubscribe, ping, schedule, put, touch or cancel";
 
   /**
    * Parses one text message.
@@ -44,10 +54,10 @@ sealed interface WsRequest {
     }
     Object op = o.getValue("op");
     if (op == null) {
-      throw new ValidationException("op", "op is required: subscribe, unsubscribe or ping");
+      throw new ValidationException("op", "op is required: " + OPS);
     }
     if (!(op instanceof String name)) {
-      throw new ValidationException("op", "op must be a string (subscribe, unsubscribe or ping), was "
+      throw new ValidationException("op", "op must be a string (" + OPS + "), was "
           + TopicFilter.quote(op));
     }
     switch (name) {
@@ -58,9 +68,21 @@ sealed interface WsRequest {
       case "ping":
         return new Ping();
       default:
-        throw new ValidationException("op", "op " + TopicFilter.quote(name)
-            + " is unknown: expected subscribe, unsubscribe or ping");
+        WsCommands.Op command = WsCommands.Op.of(name);
+        if (command == null) {
+          throw new ValidationException("op", "op " + TopicFilter.quote(name) + " is unknown: expected " + OPS);
+        }
+        return new Command(command, ref(o), o);
     }
+  }
+
+  private static String ref(JsonObject o) {
+    Object v = o.getValue("ref");
+    if (!(v instanceof String r) || r.isEmpty() || r.length() > MAX_REF_LENGTH) {
+      throw new ValidationException("ref", "ref must be a string of 1 to " + MAX_REF_LENGTH
+          + " characters (it names the command's result), was " + (v == null ? "missing" : TopicFilter.quote(v)));
+    }
+    return r;
   }
 
   private static List<String> topics(JsonObject o) {

@@ -44,6 +44,11 @@ final class WsSubscriber extends Subscriber {
 
   private final ServerWebSocket ws;
   private final int maxMessageBytes;
+  private final int maxInFlight;
+  /** Write commands sent and not yet answered. */
+  private int inFlight;
+  /** Whether reading is paused: {@link #maxInFlight} commands in flight, or results waiting for the socket. */
+  private boolean readPaused;
   /** Bytes of the message being received (its frames so far); {@code -1} between messages. */
   private int messageBytes = -1;
   private Buffer messageText;
@@ -53,12 +58,16 @@ final class WsSubscriber extends Subscriber {
     super(hub, hub.metrics.ws);
     this.ws = ws;
     this.maxMessageBytes = hub.options.maxWsFrameBytes();
+    this.maxInFlight = hub.options.maxCommandsInFlight();
   }
 
   /** Installs the handlers; messages are processed from then on (or once the socket is resumed). */
   void start() {
     ws.frameHandler(this::onFrame);
-    ws.drainHandler(v -> flush());
+    ws.drainHandler(v -> {
+      flush();
+      readMore();
+    });
     ws.closeHandler(v -> transportEnded());
     ws.exceptionHandler(this::onException);
   }
@@ -134,7 +143,54 @@ final class WsSubscriber extends Subscriber {
       subscribe(s.topics(), s.from());
     } else if (request instanceof WsRequest.Unsubscribe u) {
       unsubscribe(u.topics());
+    } else if (request instanceof WsRequest.Command c) {
+      execute(c);
     }
+  }
+
+  // ---- write commands ----
+
+  /**
+   * Runs a write command; its result goes out when the scheduler answers (possibly after results of later
+   * commands). At {@link PushOptions#maxCommandsInFlight} unanswered commands, or while results wait beyond the
+   * socket's write queue, the socket is paused: the client's further messages wait in TCP until results drain.
+   */
+  private void execute(WsRequest.Command c) {
+    inFlight++;
+    hub.commands.execute(c.op(), c.message()).onComplete(ar -> {
+      inFlight--;
+      WsCommands.Result r = ar.succeeded() ? ar.result() : new WsCommands.Result(500, null, new JsonObject()
+          .put("code", "internal").put("message", "the command failed: " + ar.cause()));
+      if (state() != State.CLOSED && !ws.isClosed()) {
+        sendControl(result(c.ref(), r));
+        readMore();
+      }
+    });
+    if (inFlight >= maxInFlight || backlogged()) {
+      readPaused = true;
+      ws.pause();
+    }
+  }
+
+  /** Resumes reading once commands in flight are under the cap and no result waits for the socket. */
+  private void readMore() {
+    if (readPaused && inFlight < maxInFlight && !backlogged() && state() != State.CLOSED) {
+      readPaused = false;
+      ws.resume();
+    }
+  }
+
+  static String result(String ref, WsCommands.Result r) {
+    StringBuilder sb = new StringBuilder(64 + (r.timerJson() == null ? 0 : r.timerJson().length()))
+        .append("{\"type\":\"result\",\"ref\":").append(io.vertx.core.json.Json.encode(ref))
+        .append(",\"status\":").append(r.status());
+    if (r.timerJson() != null) {
+      sb.append(",\"timer\":").append(r.timerJson());
+    }
+    if (r.error() != null) {
+      sb.append(",\"error\":").append(r.error().encode());
+    }
+    return sb.append('}').toString();
   }
 
   private void subscribe(List<String> add, Long from) {

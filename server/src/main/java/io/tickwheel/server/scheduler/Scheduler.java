@@ -60,6 +60,8 @@ public final class Scheduler {
   private final FireLoop fireLoop;
   private final WritePath writes;
   private final TouchWrite touches;
+  private final TurnCoalescer coalescer;
+  private final Pipeline pipeline;
   private final FiringLogTrim trim;
 
   private volatile boolean ready;
@@ -90,6 +92,9 @@ public final class Scheduler {
     this.fireLoop = new FireLoop(vertx, owner, store, pending, clock, opts, metrics);
     this.writes = new WritePath(store, pending, clock, opts);
     this.touches = new TouchWrite(store, pending, clock, opts.lockTimeoutMs());
+    this.coalescer = new TurnCoalescer(store, owner, Pipeline.MAX_COALESCED);
+    this.pipeline = new Pipeline(this, new WritePath(coalescer, pending, clock, opts),
+        new TouchWrite(coalescer, pending, clock, opts.lockTimeoutMs()));
     this.trim = new FiringLogTrim(vertx, store, opts.retention(), clock);
   }
 
@@ -256,6 +261,40 @@ public final class Scheduler {
    */
   public Future<WriteOutcome> touch(String id, Long delayOverride) {
     return ready ? touches.touch(id, delayOverride) : recovering();
+  }
+
+  /**
+   * Restarts the countdown of many timers (the batch touch) with one store write ({@link TimerStore#updateAll}), as
+   * {@link #touch} does for one. Every distinct id is held first; the batch waits for the ids busy with another
+   * operation (at most {@code lockTimeoutMs}; beyond it that id answers {@link Busy}), so the answer may take as long
+   * as the slowest id. A repeated id is touched once: each occurrence gets that one outcome.
+   *
+   * @param ids           the ids, in request order (valid ids; repeats allowed)
+   * @param delayOverride ms for every id, or {@code null} for each timer's own delay or period
+   * @return one outcome per element of {@code ids}, in order: {@link WriteOutcome.Touched}, {@link NotFound},
+   *     {@link Busy}, {@link Refusal.ChangedConcurrently}, {@link Recovering}, or the store's failure
+   */
+  public Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
+    if (!ready) {
+      List<WriteOutcome> all = new ArrayList<>(ids.size());
+      ids.forEach(s -> all.add(new Recovering()));
+      return Future.succeededFuture(all);
+    }
+    return touches.touchAll(ids, delayOverride);
+  }
+
+  /**
+   * The same writes as {@link #create}, {@link #upsert}, {@link #touch} and {@link #cancel}, group-committed: the
+   * single-timer writes made through it in one event-loop turn, from any number of connections, reach the store as
+   * one write per kind (see {@link Pipeline}). For pipelined clients (WebSocket commands).
+   */
+  public Pipeline pipeline() {
+    return pipeline;
+  }
+
+  /** How many coalesced store writes the {@link #pipeline()} made since start. */
+  public long pipelineStoreWrites() {
+    return coalescer.storeWrites();
   }
 
   private static Future<WriteOutcome> recovering() {

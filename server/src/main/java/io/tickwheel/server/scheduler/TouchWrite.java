@@ -8,6 +8,10 @@ import io.tickwheel.server.scheduler.Refusal.ChangedConcurrently;
 import io.tickwheel.server.scheduler.Refusal.NotFound;
 import io.tickwheel.server.scheduler.WriteOutcome.Touched;
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -61,6 +65,97 @@ final class TouchWrite {
         return adoptStored(id, old, delayOverride);
       });
     });
+  }
+
+  /**
+   * See {@link Scheduler#touchAll}. Every distinct id is held (in one pass, so batches queue for ids in arrival
+   * order and never wait on each other in a cycle); once all holds are settled, the held ones are touched with one
+   * {@link TimerStore#updateAll}. An item the store refuses as stale takes {@link #adoptStored}'s path on its own.
+   */
+  Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
+    Map<String, Integer> first = new HashMap<>(ids.size() * 2);
+    List<String> distinct = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      if (first.putIfAbsent(id, distinct.size()) == null) {
+        distinct.add(id);
+      }
+    }
+    WriteOutcome[] out = new WriteOutcome[distinct.size()];
+    List<Future<Boolean>> holds = new ArrayList<>(distinct.size());
+    for (int i = 0; i < distinct.size(); i++) {
+      String id = distinct.get(i);
+      if (!pending.exists(id)) {
+        out[i] = new NotFound(id);
+        holds.add(Future.succeededFuture(false));
+      } else {
+        holds.add(pending.hold(id, lockTimeoutMs));
+      }
+    }
+    return Future.join(holds).transform(ignored -> {
+      List<Timer> olds = new ArrayList<>();
+      List<Timer> next = new ArrayList<>();
+      List<Integer> at = new ArrayList<>();
+      long now = clock.getAsLong();
+      for (int i = 0; i < distinct.size(); i++) {
+        if (out[i] != null) {
+          continue;
+        }
+        String id = distinct.get(i);
+        if (!holds.get(i).result()) {
+          out[i] = new Busy(id);
+          continue;
+        }
+        Timer old = pending.disarm(id);
+        if (old == null) {        // it ended (fired its last) while we waited
+          pending.release(id);
+          out[i] = new NotFound(id);
+          continue;
+        }
+        olds.add(old);
+        next.add(Schedule.touch(old, now, delayOverride));
+        at.add(i);
+      }
+      if (next.isEmpty()) {
+        return Future.succeededFuture(inRequestOrder(ids, first, out));
+      }
+      long[] gens = new long[olds.size()];
+      for (int k = 0; k < gens.length; k++) {
+        gens[k] = olds.get(k).generation();
+      }
+      return store.updateAll(next, gens).compose(stored -> {
+        List<Future<WriteOutcome>> retries = new ArrayList<>();
+        for (int k = 0; k < stored.size(); k++) {
+          Timer touched = stored.get(k);
+          Timer old = olds.get(k);
+          int i = at.get(k);
+          if (touched != null) {
+            pending.arm(touched);
+            pending.release(old.id());
+            out[i] = new Touched(touched);
+          } else {
+            retries.add(adoptStored(old.id(), old, delayOverride).onSuccess(o -> out[i] = o));
+          }
+        }
+        return Future.join(retries).transform(r -> Future.succeededFuture(inRequestOrder(ids, first, out)));
+      }, failed -> {
+        Refusal r = Refusal.ofStoreFailure(failed, true);
+        for (int k = 0; k < olds.size(); k++) {
+          pending.arm(olds.get(k));
+          pending.release(olds.get(k).id());
+          out[at.get(k)] = r;
+        }
+        return Future.succeededFuture(inRequestOrder(ids, first, out));
+      });
+    });
+  }
+
+  /** One outcome per requested id, in request order; a repeated id gets its first occurrence's outcome. */
+  private static List<WriteOutcome> inRequestOrder(List<String> ids, Map<String, Integer> first, WriteOutcome[] out) {
+    List<WriteOutcome> all = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      all.add(out[first.get(id)]);
+    }
+    return all;
   }
 
   /** The store refused the update as stale: adopt its state of held {@code id}, touch that once. */

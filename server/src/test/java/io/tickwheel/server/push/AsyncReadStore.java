@@ -90,6 +90,11 @@ final class AsyncReadStore implements TimerStore {
   }
 
   @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    return delegate.updateAll(next, expectedGenerations);
+  }
+
+  @Override
   public Future<Timer> get(String id) {
     return delegate.get(id);
   }

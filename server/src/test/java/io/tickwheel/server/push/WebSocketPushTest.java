@@ -139,7 +139,7 @@ class WebSocketPushTest {
     client.send(new JsonObject().put("op", "dance"));
     JsonObject unknown = client.next("error");
     assertThat(unknown.getString("field")).isEqualTo("op");
-    assertThat(unknown.getString("message")).contains("\"dance\"").contains("subscribe, unsubscribe or ping");
+    assertThat(unknown.getString("message")).contains("\"dance\"").contains("subscribe, unsubscribe, ping");
 
     client.send(new JsonObject().put("topics", new JsonArray().add("a")));
     assertThat(client.next("error").getString("field")).isEqualTo("op");

@@ -27,6 +27,13 @@ public final class GatedStore implements TimerStore {
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
   public final AtomicInteger recordCalls = new AtomicInteger();
   public final AtomicInteger largestRecordBatch = new AtomicInteger();
+  /** Calls of createAll and updateAll, and the timers they carried. */
+  public final AtomicInteger createAllCalls = new AtomicInteger();
+  public final AtomicInteger createAllTimers = new AtomicInteger();
+  public final AtomicInteger updateAllCalls = new AtomicInteger();
+  public final AtomicInteger updateAllTimers = new AtomicInteger();
+  /** The context of the last call (the server's owner context, once it called). */
+  public volatile io.vertx.core.Context context;
   private boolean holdFirings;
   private boolean holdPuts;
   private int failFirings;
@@ -78,6 +85,7 @@ public final class GatedStore implements TimerStore {
   }
 
   private <T> Future<T> gate(boolean hold, java.util.function.Supplier<Future<T>> call) {
+    context = io.vertx.core.Vertx.currentContext();
     if (down) {
       return Future.failedFuture(new StoreUnavailableException("store is down (test)"));
     }
@@ -107,6 +115,21 @@ public final class GatedStore implements TimerStore {
   @Override
   public Future<Timer> update(Timer next, long expectedGeneration) {
     return gate(false, () -> mem.update(next, expectedGeneration));
+  }
+
+  @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    updateAllCalls.incrementAndGet();
+    updateAllTimers.addAndGet(next.size());
+    return gate(false, () -> mem.updateAll(next, expectedGenerations));
+  }
+
+  /** Counted; held with the puts. */
+  @Override
+  public Future<Void> createAll(List<Timer> timers) {
+    createAllCalls.incrementAndGet();
+    createAllTimers.addAndGet(timers.size());
+    return gate(holdPuts, () -> mem.createAll(timers));
   }
 
   @Override

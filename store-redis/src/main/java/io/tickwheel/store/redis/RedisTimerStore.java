@@ -266,6 +266,43 @@ public final class RedisTimerStore implements TimerStore {
         r -> r == null ? null : next.withPayload(TimerRecord.payloadOf(r.toBytes(), 0)));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call (every key of the store shares one hash tag, so one slot on a Cluster): per item it writes the
+   * header in front of the stored payload when the generation matches, reading the old records with one
+   * {@code HMGET} per 1,000 items.
+   */
+  @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    List<Object> args = new ArrayList<>(next.size() * 4);
+    try {
+      TimerStore.checkUpdateAll(next, expectedGenerations);
+      for (int i = 0; i < next.size(); i++) {
+        Timer t = next.get(i);
+        TimerRecord.check(t);
+        args.add(t.id());
+        args.add(Long.toString(expectedGenerations[i]));
+        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+        args.add(TimerRecord.header(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (next.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Timer> ts = List.copyOf(next);
+    return link.eval(Script.UPDATE_ALL, timerKeys, args, r -> {
+      List<Timer> out = new ArrayList<>(ts.size());
+      for (int i = 0; i < ts.size(); i++) {
+        Response seg = r.get(i);
+        out.add(seg == null ? null : ts.get(i).withPayload(TimerRecord.payloadOf(seg.toBytes(), 0)));
+      }
+      return out;
+    });
+  }
+
   @Override
   public Future<Timer> get(String id) {
     return link.read(Request.cmd(Command.HGET).arg(timersKey).arg(id),

@@ -180,6 +180,17 @@ public final class RocksDbTimerStore implements TimerStore {
     return submit(new WriteOp.Update(callerContext(), next, expectedGeneration));
   }
 
+  /** One queued write: the old versions are read with one multiGet, the new ones join the writer's group batch. */
+  @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    try {
+      TimerStore.checkUpdateAll(next, expectedGenerations);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return submit(new WriteOp.UpdateAll(callerContext(), List.copyOf(next), expectedGenerations.clone()));
+  }
+
   @Override
   public Future<Boolean> remove(String id) {
     Objects.requireNonNull(id, "id");

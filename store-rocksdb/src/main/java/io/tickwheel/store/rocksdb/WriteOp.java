@@ -112,6 +112,39 @@ abstract class WriteOp<T> {
     }
   }
 
+  /**
+   * updateAll: per item, as {@link Update}; the old versions are read with one multiGet. Answers, per item, the
+   * stored timer or {@code null}.
+   */
+  static final class UpdateAll extends WriteOp<List<Timer>> {
+    private final List<Timer> next;
+    private final long[] expectedGenerations;
+
+    UpdateAll(Context c, List<Timer> next, long[] expectedGenerations) {
+      super(c);
+      this.next = next;
+      this.expectedGenerations = expectedGenerations;
+    }
+
+    @Override
+    List<Timer> apply(WriteGroup g) throws RocksDBException {
+      Map<String, Timer> stored = next.size() == 1 ? Map.of() : g.prefetch(next.stream().map(Timer::id).toList());
+      List<Timer> out = new ArrayList<>(next.size());
+      for (int i = 0; i < next.size(); i++) {
+        Timer n = next.get(i);
+        Timer old = g.current(n.id(), stored);
+        if (old == null || old.generation() != expectedGenerations[i]) {
+          out.add(null);
+          continue;
+        }
+        Timer t = n.withPayload(old.payload());
+        g.putTimer(t, old);
+        out.add(t);
+      }
+      return out;
+    }
+  }
+
   /** remove: deletes a timer and its index entry; says whether it existed. */
   static final class Remove extends WriteOp<Boolean> {
     private final String id;

@@ -90,6 +90,31 @@ public final class MemoryTimerStore implements TimerStore {
   }
 
   @Override
+  public synchronized Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    try {
+      TimerStore.checkUpdateAll(next, expectedGenerations);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (closed) {
+      return closedFuture();
+    }
+    List<Timer> out = new ArrayList<>(next.size());
+    for (int i = 0; i < next.size(); i++) {
+      Timer n = next.get(i);
+      Timer old = timers.get(n.id());
+      if (old == null || old.generation() != expectedGenerations[i]) {
+        out.add(null);
+        continue;
+      }
+      Timer stored = n.withPayload(old.payload());
+      store(stored);
+      out.add(stored);
+    }
+    return Future.succeededFuture(out);
+  }
+
+  @Override
   public synchronized Future<Timer> get(String id) {
     if (closed) {
       return closedFuture();

@@ -16,6 +16,7 @@ import java.util.List;
 public enum Script {
   PUT("put.lua", true),
   UPDATE("update.lua", true),
+  UPDATE_ALL("update_all.lua", true),
   REMOVE("remove.lua", true),
   FIRE("fire.lua", true),
   PAGE("page.lua", false),

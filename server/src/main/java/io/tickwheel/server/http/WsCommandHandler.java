@@ -1,0 +1,109 @@
+package io.tickwheel.server.http;
+
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.push.WsCommands;
+import io.tickwheel.server.scheduler.Pipeline;
+import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.WriteOutcome;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.util.function.LongSupplier;
+
+/**
+ * The WebSocket write commands, answered as their HTTP calls are: {@code schedule} as {@code POST /v1/timers},
+ * {@code put} as {@code PUT /v1/timers/{id}} (the id is {@code timer.id}), {@code touch} as
+ * {@code POST /v1/timers/{id}/touch}, {@code cancel} as {@code DELETE /v1/timers/{id}}. Validation names the field
+ * as the message has it ({@code timer.delayMs}, {@code id}); statuses and errors come from {@link OutcomeMapping}.
+ * Writes go through the scheduler's {@link Pipeline}, so the commands of one event-loop turn share one store write.
+ *
+ * <p>Owner context only, as the scheduler.
+ */
+public final class WsCommandHandler implements WsCommands {
+
+  private final Pipeline pipeline;
+  private final TimerParser parser;
+  private final LongSupplier clock;
+
+  /** @param clock the scheduler's clock, epoch ms (a timer's {@code delayMs} counts from it) */
+  public WsCommandHandler(Pipeline pipeline, TimerParser parser, LongSupplier clock) {
+    this.pipeline = pipeline;
+    this.parser = parser;
+    this.clock = clock;
+  }
+
+  @Override
+  public Future<Result> execute(Op op, JsonObject message) {
+    Future<WriteOutcome> written;
+    try {
+      written = switch (op) {
+        case SCHEDULE -> pipeline.create(timer(message, false));
+        case PUT -> pipeline.upsert(timer(message, true));
+        case TOUCH -> pipeline.touch(id(message), delay(message));
+        case CANCEL -> pipeline.cancel(id(message));
+      };
+    } catch (ApiException e) {
+      return Future.succeededFuture(error(e));
+    }
+    return written.map(WsCommandHandler::result);
+  }
+
+  private static Result result(WriteOutcome o) {
+    if (o instanceof Refusal r) {
+      return error(OutcomeMapping.error(r));
+    }
+    int status = OutcomeMapping.status(o);
+    Timer t = o instanceof WriteOutcome.Created c ? c.timer()
+        : o instanceof WriteOutcome.Replaced r ? r.timer()
+        : o instanceof WriteOutcome.Touched u ? u.timer() : null;
+    return new Result(status, t == null ? null : TimerText.append(new StringBuilder(256), t).toString(), null);
+  }
+
+  private static Result error(ApiException e) {
+    return new Result(e.status(), null, ErrorResponses.body(e).getJsonObject("error"));
+  }
+
+  /** The {@code timer} object of a schedule or put; a put needs its id. */
+  private TimerSpec timer(JsonObject message, boolean needsId) {
+    Object v = message.getValue("timer");
+    if (!(v instanceof JsonObject body)) {
+      throw ApiException.invalid("timer", "timer must be an object (the timer as POST /v1/timers takes it), was "
+          + JsonBodies.kind(v));
+    }
+    TimerSpec spec;
+    try {
+      spec = parser.parse(body, clock.getAsLong());
+    } catch (ValidationException e) {
+      ApiException a = ErrorResponses.toApi(e, 400);
+      throw new ApiException(a.status(), a.code(), a.getMessage(), a.field() == null ? "timer" : "timer." + a.field());
+    } catch (RuntimeException e) {
+      throw ApiException.invalid("timer", "invalid timer: " + ErrorResponses.shorten(String.valueOf(e.getMessage())));
+    }
+    if (needsId && spec.id() == null) {
+      throw ApiException.invalid("timer.id", "put needs timer.id (the id to create or replace)");
+    }
+    return spec;
+  }
+
+  private static String id(JsonObject message) {
+    Object v = message.getValue("id");
+    if (!(v instanceof String id) || !TimerParser.isId(id)) {
+      throw ApiException.invalid("id", "id must match [A-Za-z0-9._:-]{1,200}, was "
+          + (v == null ? "missing" : v instanceof String s ? "\"" + ErrorResponses.shorten(s) + "\"" : JsonBodies.kind(v)));
+    }
+    return id;
+  }
+
+  private Long delay(JsonObject message) {
+    if (!message.containsKey("delayMs")) {
+      return null;
+    }
+    try {
+      return parser.parseTouch(new JsonObject().put("delayMs", message.getValue("delayMs")));
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
+    }
+  }
+}
