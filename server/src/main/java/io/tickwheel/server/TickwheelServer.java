@@ -22,6 +22,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
 import java.util.function.LongSupplier;
 
 /**
@@ -51,6 +52,7 @@ public final class TickwheelServer extends VerticleBase {
   private WheelStream wheelStream;
   private FiringHub hub;
   private HttpServer http;
+  private Router router;
   private WorkerExecutor codec;
   private volatile int port = -1;
 
@@ -127,7 +129,7 @@ public final class TickwheelServer extends VerticleBase {
               .setPort(cfg.port())
               .setIdleTimeout(0)
               .setMaxWebSocketMessageSize(64 * 1024))
-          .requestHandler(Routes.router(deps));
+          .requestHandler(router = Routes.router(deps));
       return http.listen();
     }).compose(server -> {
       port = server.actualPort();
@@ -157,6 +159,11 @@ public final class TickwheelServer extends VerticleBase {
           TimerStore s = store != null ? store : givenStore;
           return s != null ? s.close().otherwiseEmpty() : Future.<Void>succeededFuture();
         });
+  }
+
+  /** The HTTP routes (after start): what the served OpenAPI document must list. */
+  public Router router() {
+    return router;
   }
 
   /** The port the server listens on (after start), -1 before. */

@@ -1,6 +1,5 @@
 package io.tickwheel.core.model;
 
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
@@ -74,10 +73,5 @@ public final class TimerJson {
         .append(",\"payload\":").append(f.payload() == null ? "null" : f.payload())
         .append('}');
     return sb.toString();
-  }
-
-  /** {@link #firingJson} as a buffer. */
-  public static Buffer firingBuffer(Firing f) {
-    return Buffer.buffer(firingJson(f));
   }
 }

@@ -33,11 +33,8 @@ public final class TimerParser {
 
   /** Pattern of a timer id; {@link #isId} checks the same rule without a regex. */
   public static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,200}");
-  /** Pattern of a topic; {@link #isTopic} checks the same rule without a regex. */
-  public static final Pattern TOPIC = Pattern.compile("[A-Za-z0-9._-]{1,100}");
-  /** Longest id and topic, in characters. */
+  /** Longest id, in characters. */
   public static final int MAX_ID_LENGTH = 200;
-  public static final int MAX_TOPIC_LENGTH = 100;
   /** The topic of a timer that names none. */
   public static final String DEFAULT_TOPIC = "default";
 
@@ -72,10 +69,6 @@ public final class TimerParser {
     this.calendars = calendars;
   }
 
-  public Limits limits() {
-    return limits;
-  }
-
   /**
    * Validates a timer definition.
    *
@@ -98,10 +91,8 @@ public final class TimerParser {
     String topic = optString(body, "topic");
     if (topic == null) {
       topic = DEFAULT_TOPIC;
-    } else if (!isTopic(topic)) {
-      throw new ValidationException("topic",
-          "topic must match [A-Za-z0-9._-]{1,100}, was \"" + shorten(topic) + "\"");
     } else {
+      TopicRule.check("topic", topic);
       topic = Topics.canonical(topic);
     }
     String kindName = optString(body, "kind");
@@ -289,11 +280,6 @@ public final class TimerParser {
    */
   public static boolean isId(String s) {
     return s != null && matches(s, MAX_ID_LENGTH, true);
-  }
-
-  /** Whether {@code s} is a valid topic: it matches {@link #TOPIC}, {@code [A-Za-z0-9._-]{1,100}}. */
-  public static boolean isTopic(String s) {
-    return s != null && matches(s, MAX_TOPIC_LENGTH, false);
   }
 
   private static boolean matches(String s, int maxLength, boolean colon) {

@@ -126,7 +126,7 @@ class TimerParserTest {
     for (int c = 0; c <= 0xFFFF; c++) {
       String one = String.valueOf((char) c);
       assertThat(TimerParser.isId(one)).as("id char %d", c).isEqualTo(TimerParser.ID.matcher(one).matches());
-      assertThat(TimerParser.isTopic(one)).as("topic char %d", c).isEqualTo(TimerParser.TOPIC.matcher(one).matches());
+      assertThat(TopicRule.isTopic(one)).as("topic char %d", c).isEqualTo(TopicRule.PATTERN.matcher(one).matches());
     }
     java.util.Random rnd = new java.util.Random(42);
     String alphabet = "aZ09._:-/ é\u0000~";
@@ -138,7 +138,7 @@ class TimerParserTest {
       }
       String s = sb.toString();
       assertThat(TimerParser.isId(s)).as("id %s", s).isEqualTo(TimerParser.ID.matcher(s).matches());
-      assertThat(TimerParser.isTopic(s)).as("topic %s", s).isEqualTo(TimerParser.TOPIC.matcher(s).matches());
+      assertThat(TopicRule.isTopic(s)).as("topic %s", s).isEqualTo(TopicRule.PATTERN.matcher(s).matches());
     }
     assertThat(TimerParser.isId(null)).isFalse();
   }

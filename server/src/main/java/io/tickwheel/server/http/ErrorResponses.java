@@ -1,6 +1,8 @@
 package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.wire.BodyLimit;
+import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,11 +27,7 @@ public final class ErrorResponses {
 
   /** The error body. */
   public static JsonObject body(ApiException e) {
-    JsonObject err = new JsonObject().put("code", e.code()).put("message", e.getMessage());
-    if (e.field() != null) {
-      err.put("field", e.field());
-    }
-    return new JsonObject().put("error", err);
+    return ErrorBody.of(e.code(), e.getMessage(), e.field());
   }
 
   /** Answers {@code e}, unless a response has already started (then the connection is reset). */
@@ -94,7 +92,7 @@ public final class ErrorResponses {
       case 403 -> new ApiException(403, "permission_denied", "forbidden" + what, null);
       case 404 -> ApiException.notFound("no such route" + what);
       case 405 -> new ApiException(405, "method_not_allowed", "method not allowed" + what, null);
-      case 413 -> ApiException.tooLarge(null, "the request body is over the limit of 1 MiB");
+      case 413 -> ApiException.tooLarge(null, "the request body is over the limit of " + BodyLimit.text());
       case 414, 431 -> new ApiException(status, "invalid_argument", "request line or headers too large", null);
       case 415 -> new ApiException(415, "invalid_argument", "unsupported media type", null);
       case 503 -> ApiException.unavailable("service unavailable");

@@ -7,7 +7,11 @@ import java.util.Locale;
  * Which browser origins may open the WebSocket: the server's own ({@code http://HOST:PORT} as configured, or
  * {@code http://} + the request's {@code Host} header, i.e. a page the server itself served), and those of
  * {@code --allowed-origins} ({@code *} allows any). A request without {@code Origin} is not from a browser page and
- * passes (the token protects it). Immutable, thread safe.
+ * passes (the token protects it).
+ *
+ * <p>Thread safe: the allowed list is fixed at construction; the server's own origin is set once, by
+ * {@link #own}, when the port is known (a volatile write), and read by {@link #allows} on any thread. Before that
+ * only a page served under the request's own {@code Host} and the listed origins pass.
  */
 public final class OriginCheck {
 

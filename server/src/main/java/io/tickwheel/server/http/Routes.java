@@ -4,6 +4,7 @@ import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -26,9 +27,6 @@ import java.util.function.IntSupplier;
  * body limit → handler; every failure through {@link ErrorResponses}). See {@code openapi.yaml}.
  */
 public final class Routes {
-
-  /** Largest request body, bytes (1 MiB). Bigger bodies get 413 without being read. */
-  public static final long MAX_BODY_BYTES = 1024 * 1024;
 
   private static final String ROUTE = "tw.route";
 
@@ -133,7 +131,7 @@ public final class Routes {
       }
     });
 
-    BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES);
+    BodyHandler body = BodyHandler.create(false).setBodyLimit(BodyLimit.MAX_BODY_BYTES);
     TimersApi t = d.timers();
     on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
     on(router.post("/v1/timers/touch").handler(body), m.httpRoute("/v1/timers/touch")).handler(t::touchBatch);
@@ -146,13 +144,7 @@ public final class Routes {
     on(router.get("/v1/wheel"), m.httpRoute("/v1/wheel")).handler(rc ->
         ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
     on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);
-    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(rc -> {
-      if (d.events() == null) {
-        rc.fail(ApiException.unavailable("firing push is not available in this build"));
-      } else {
-        d.events().handle(rc);
-      }
-    });
+    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(d.events());
     on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d));
 
     router.route().failureHandler(ErrorResponses::handle);
@@ -171,10 +163,6 @@ public final class Routes {
     if (!d.origins().allows(origin, rc.request().getHeader(HttpHeaders.HOST))) {
       rc.fail(new ApiException(403, "permission_denied",
           "Origin \"" + ErrorResponses.shorten(origin) + "\" is not allowed (see --allowed-origins)", null));
-      return;
-    }
-    if (d.webSocket() == null) {
-      rc.fail(ApiException.unavailable("firing push is not available in this build"));
       return;
     }
     rc.request().toWebSocket().onComplete(ar -> {

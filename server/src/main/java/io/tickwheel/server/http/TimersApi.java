@@ -3,6 +3,7 @@ package io.tickwheel.server.http;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
@@ -10,6 +11,7 @@ import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
@@ -102,8 +104,12 @@ public final class TimersApi {
   /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
   public void list(RoutingContext rc) {
     String topic = rc.request().getParam("topic");
-    if (topic != null && !TimerParser.isTopic(topic)) {
-      throw ApiException.invalid("topic", "topic must match [A-Za-z0-9._-]{1,100}, was \"" + ErrorResponses.shorten(topic) + "\"");
+    if (topic != null) {
+      try {
+        TopicRule.check("topic", topic);
+      } catch (ValidationException e) {
+        throw ErrorResponses.toApi(e, 400);
+      }
     }
     int limit = DEFAULT_LIMIT;
     String l = rc.request().getParam("limit");
@@ -219,7 +225,7 @@ public final class TimersApi {
       } else {
         ApiException e = o == null ? invalid[i] : OutcomeMapping.error((Refusal) o);
         sb.append("{\"status\":").append(e.status()).append(",\"error\":")
-            .append(ErrorResponses.body(e).getJsonObject("error").encode()).append('}');
+            .append(ErrorBody.detail(e.code(), e.getMessage(), e.field()).encode()).append('}');
       }
     }
     return Buffer.buffer(sb.append("]}").toString());

@@ -1,5 +1,6 @@
 package io.tickwheel.server.http;
 
+import io.tickwheel.server.wire.SseFormat;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -30,11 +31,6 @@ public final class WheelStream {
     this.view = view;
   }
 
-  /** Number of connected viewers. */
-  public int viewers() {
-    return viewers.size();
-  }
-
   /** Starts streaming to this request. */
   public void handle(RoutingContext rc) {
     if (viewers.size() >= MAX_VIEWERS) {
@@ -44,13 +40,13 @@ public final class WheelStream {
     }
     HttpServerResponse res = rc.response();
     res.setChunked(true)
-        .putHeader(HttpHeaders.CONTENT_TYPE, "text/event-stream; charset=utf-8")
+        .putHeader(HttpHeaders.CONTENT_TYPE, SseFormat.CONTENT_TYPE)
         .putHeader(HttpHeaders.CACHE_CONTROL, "no-cache")
         .putHeader("X-Accel-Buffering", "no");
     viewers.add(res);
     res.closeHandler(v -> remove(res));
     res.exceptionHandler(e -> remove(res));
-    res.write("retry: 1000\n\n");
+    res.write(SseFormat.retry(1000));
     send(res, frame());
     if (timerId < 0) {
       timerId = vertx.setPeriodic(PERIOD_MS, id -> broadcast());
@@ -79,11 +75,7 @@ public final class WheelStream {
   }
 
   private Buffer frame() {
-    Buffer b = Buffer.buffer(4096);
-    b.appendString("event: wheel\ndata: ");
-    b.appendBuffer(view.snapshotWithStats(viewers.size()).toBuffer());
-    b.appendString("\n\n");
-    return b;
+    return SseFormat.event(null, "wheel", view.snapshotWithStats(viewers.size()).encode());
   }
 
   private static void send(HttpServerResponse r, Buffer frame) {

@@ -26,11 +26,6 @@ public final class MeteredStore implements TimerStore {
     this.metrics = metrics;
   }
 
-  /** The wrapped store. */
-  public TimerStore unwrap() {
-    return store;
-  }
-
   @Override
   public String name() {
     return store.name();

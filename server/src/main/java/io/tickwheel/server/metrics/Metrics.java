@@ -86,16 +86,6 @@ public final class Metrics {
     return http.computeIfAbsent(route, r -> new RouteMeters(registry, r));
   }
 
-  /** One HTTP request answered. Looks the route up; a caller that knows its route uses {@link #httpRoute}. */
-  public void httpRequest(String method, String route, int status, long nanos) {
-    httpRoute(route).record(method, status, nanos);
-  }
-
-  /** Firings recorded so far. */
-  public long firedTotal() {
-    return (long) firings.count();
-  }
-
   /** Recent firing lateness, milliseconds; {@code perSecond} is the firing rate. */
   public LatencyWindow.Stats latenessStats() {
     return latenessWindow.stats();

@@ -2,6 +2,7 @@ package io.tickwheel.server.push;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.TimerJson;
+import io.tickwheel.server.wire.SseFormat;
 import io.vertx.core.buffer.Buffer;
 
 /**

@@ -4,13 +4,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.ServerWebSocket;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -213,7 +213,7 @@ public final class FiringHub {
     checkOwner("handleSse");
     if (closed != null) {
       rc.response().setStatusCode(503).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(errorBody("unavailable", null, "the server is shutting down"));
+          .end(ErrorBody.encode("unavailable", "the server is shutting down", null));
       return;
     }
     if (ready.isComplete()) {
@@ -237,7 +237,7 @@ public final class FiringHub {
       }
     } catch (ValidationException e) {
       rc.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(errorBody("invalid_argument", e.field(), e.getMessage()));
+          .end(ErrorBody.encode("invalid_argument", e.getMessage(), e.field()));
       return;
     }
     SseSubscriber s = new SseSubscriber(this, rc);
@@ -337,11 +337,4 @@ public final class FiringHub {
     }
   }
 
-  static String errorBody(String code, String field, String message) {
-    JsonObject error = new JsonObject().put("code", code).put("message", message);
-    if (field != null) {
-      error.put("field", field);
-    }
-    return new JsonObject().put("error", error).encode();
-  }
 }

@@ -1,5 +1,6 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashSet;
@@ -32,7 +33,7 @@ record SseRequest(List<String> topics, Long from) {
     Set<String> topics = new LinkedHashSet<>();
     for (String value : rc.queryParam("topic")) {
       for (String t : value.split(",", -1)) {
-        topics.add(TopicFilter.check("topic", t));
+        topics.add(TopicRule.checkSubscription("topic", t));
         if (topics.size() > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
           throw new ValidationException("topic", "topic may list at most " + FiringHub.MAX_TOPICS_PER_SUBSCRIBER
               + " topics");
@@ -67,7 +68,7 @@ record SseRequest(List<String> topics, Long from) {
     }
     if (v < 0) {
       throw new ValidationException(field, field + " must be an integer >= 0 (the last seq you saw), was "
-          + TopicFilter.quote(value));
+          + TopicRule.quote(value));
     }
     return v;
   }

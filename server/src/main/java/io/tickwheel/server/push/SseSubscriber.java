@@ -1,12 +1,13 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.server.wire.PushNotices;
+import io.tickwheel.server.wire.SseFormat;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -98,23 +99,19 @@ final class SseSubscriber extends Subscriber {
 
   @Override
   Object gapNotice(long fromSeq, long toSeq) {
-    String json = new JsonObject().put("type", "error").put("code", "gap")
-        .put("message", "firings " + fromSeq + ".." + toSeq + " were trimmed from the firing log before they could"
-            + " be replayed; what is retained follows")
-        .put("from", fromSeq).put("to", toSeq).encode();
-    return SseFormat.event(null, "gap", json);
+    return SseFormat.event(null, PushNotices.GAP, PushNotices.gap(fromSeq, toSeq));
   }
 
   @Override
   void closeSlowTransport() {
-    end(SseFormat.event(null, "error", WsSubscriber.error("slow_consumer", null,
+    end(SseFormat.event(null, "error", PushNotices.error("slow_consumer", null,
         "subscriber too slow, reconnect with Last-Event-ID to resume")));
   }
 
   @Override
   void closeFailedTransport(Throwable cause) {
     FiringHub.LOG.log(System.Logger.Level.WARNING, "Replay failed, ending SSE subscriber", cause);
-    end(SseFormat.event(null, "error", WsSubscriber.error("unavailable", null,
+    end(SseFormat.event(null, "error", PushNotices.error("unavailable", null,
         "the firing log could not be read: " + cause.getMessage() + "; reconnect to resume")));
   }
 

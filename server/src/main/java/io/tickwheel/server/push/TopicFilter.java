@@ -1,7 +1,6 @@
 package io.tickwheel.server.push;
 
-import io.tickwheel.core.model.TimerParser;
-import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.core.model.TopicRule;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,10 +17,7 @@ import java.util.Map;
 final class TopicFilter {
 
   /** The wildcard topic: every topic. */
-  static final String ALL = "*";
-
-  /** How long a bad value may be when quoted back in an error message. */
-  private static final int QUOTE_MAX = 120;
+  static final String ALL = TopicRule.ALL;
 
   private final Map<String, Long> since = new HashMap<>();
   private long allSince = -1;
@@ -61,11 +57,6 @@ final class TopicFilter {
     }
   }
 
-  void clear() {
-    since.clear();
-    allSince = -1;
-  }
-
   boolean isEmpty() {
     return allSince < 0 && since.isEmpty();
   }
@@ -103,29 +94,5 @@ final class TopicFilter {
     named.sort(null);
     out.addAll(named);
     return out;
-  }
-
-  /**
-   * Checks one topic name of a client's list: {@code "*"} or a topic as the contract defines it
-   * ({@link TimerParser#TOPIC}).
-   *
-   * @param field where the value came from, e.g. {@code topics[2]}, named in the error
-   * @throws ValidationException naming the field and the bad value
-   */
-  static String check(String field, Object value) {
-    if (!(value instanceof String s)) {
-      throw new ValidationException(field, field + " must be a topic name (a string), was " + quote(value));
-    }
-    if (!ALL.equals(s) && !TimerParser.TOPIC.matcher(s).matches()) {
-      throw new ValidationException(field, field + " " + quote(s)
-          + " is not a valid topic: expected [A-Za-z0-9._-]{1,100} or \"*\" for all topics");
-    }
-    return s;
-  }
-
-  /** A client value for an error message: JSON-ish, cut to a readable length. */
-  static String quote(Object value) {
-    String s = value instanceof String str ? "\"" + str + "\"" : String.valueOf(value);
-    return s.length() <= QUOTE_MAX ? s : s.substring(0, QUOTE_MAX) + "…(" + s.length() + " chars)";
   }
 }

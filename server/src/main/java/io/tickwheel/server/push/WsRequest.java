@@ -1,5 +1,6 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
@@ -46,11 +47,11 @@ sealed interface WsRequest {
       Object v = io.vertx.core.json.Json.decodeValue(text);
       if (!(v instanceof JsonObject obj)) {
         throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
-            + TopicFilter.quote(text));
+            + TopicRule.quote(text));
       }
       o = obj;
     } catch (DecodeException e) {
-      throw new ValidationException(null, "message is not valid JSON: " + TopicFilter.quote(text));
+      throw new ValidationException(null, "message is not valid JSON: " + TopicRule.quote(text));
     }
     Object op = o.getValue("op");
     if (op == null) {
@@ -58,7 +59,7 @@ sealed interface WsRequest {
     }
     if (!(op instanceof String name)) {
       throw new ValidationException("op", "op must be a string (" + OPS + "), was "
-          + TopicFilter.quote(op));
+          + TopicRule.quote(op));
     }
     switch (name) {
       case "subscribe":
@@ -70,7 +71,7 @@ sealed interface WsRequest {
       default:
         WsCommands.Op command = WsCommands.Op.of(name);
         if (command == null) {
-          throw new ValidationException("op", "op " + TopicFilter.quote(name) + " is unknown: expected " + OPS);
+          throw new ValidationException("op", "op " + TopicRule.quote(name) + " is unknown: expected " + OPS);
         }
         return new Command(command, ref(o), o);
     }
@@ -80,7 +81,7 @@ sealed interface WsRequest {
     Object v = o.getValue("ref");
     if (!(v instanceof String r) || r.isEmpty() || r.length() > MAX_REF_LENGTH) {
       throw new ValidationException("ref", "ref must be a string of 1 to " + MAX_REF_LENGTH
-          + " characters (it names the command's result), was " + (v == null ? "missing" : TopicFilter.quote(v)));
+          + " characters (it names the command's result), was " + (v == null ? "missing" : TopicRule.quote(v)));
     }
     return r;
   }
@@ -89,7 +90,7 @@ sealed interface WsRequest {
     Object v = o.getValue("topics");
     if (!(v instanceof JsonArray arr) || arr.isEmpty()) {
       throw new ValidationException("topics", "topics must be a non-empty array of topic names (\"*\" for all), was "
-          + (v == null ? "missing" : TopicFilter.quote(v)));
+          + (v == null ? "missing" : TopicRule.quote(v)));
     }
     if (arr.size() > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
       throw new ValidationException("topics", "topics may list at most " + FiringHub.MAX_TOPICS_PER_SUBSCRIBER
@@ -97,7 +98,7 @@ sealed interface WsRequest {
     }
     Set<String> out = new LinkedHashSet<>();
     for (int i = 0; i < arr.size(); i++) {
-      out.add(TopicFilter.check("topics[" + i + "]", arr.getValue(i)));
+      out.add(TopicRule.checkSubscription("topics[" + i + "]", arr.getValue(i)));
     }
     return List.copyOf(out);
   }
@@ -111,6 +112,6 @@ sealed interface WsRequest {
       return ((Number) v).longValue();
     }
     throw new ValidationException("from", "from must be an integer >= 0 (the last seq you saw), was "
-        + TopicFilter.quote(v));
+        + TopicRule.quote(v));
   }
 }

@@ -3,6 +3,7 @@ package io.tickwheel.server.push;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.wire.PushNotices;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
@@ -122,7 +123,7 @@ final class WsSubscriber extends Subscriber {
       Buffer text = messageText;
       messageText = null;
       if (messageBinary) {
-        sendControl(error("invalid_argument", null, "binary messages are not supported: send JSON text"));
+        sendControl(PushNotices.error("invalid_argument", null, "binary messages are not supported: send JSON text"));
       } else {
         onText(text.toString(StandardCharsets.UTF_8));
       }
@@ -134,7 +135,7 @@ final class WsSubscriber extends Subscriber {
     try {
       request = WsRequest.parse(text);
     } catch (ValidationException e) {
-      sendControl(error("invalid_argument", e.field(), e.getMessage()));
+      sendControl(PushNotices.error("invalid_argument", e.field(), e.getMessage()));
       return;
     }
     if (request instanceof WsRequest.Ping) {
@@ -197,18 +198,18 @@ final class WsSubscriber extends Subscriber {
     long latest = hub.latestSeq();
     int total = topics.size() + topics.countNew(add);
     if (total > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
-      sendControl(error("invalid_argument", "topics", "a socket may subscribe to at most "
+      sendControl(PushNotices.error("invalid_argument", "topics", "a socket may subscribe to at most "
           + FiringHub.MAX_TOPICS_PER_SUBSCRIBER + " topics, this would make " + total));
       return;
     }
     if (from != null) {
       if (!topics.isEmpty()) {
-        sendControl(error("invalid_argument", "from", "from is only accepted while nothing is subscribed on this socket"
+        sendControl(PushNotices.error("invalid_argument", "from", "from is only accepted while nothing is subscribed on this socket"
             + " (subscribed: " + topics.sorted() + "); unsubscribe first or use another socket"));
         return;
       }
       if (from > latest) {
-        sendControl(error("invalid_argument", "from", "from " + from + " is after the latest firing seq " + latest));
+        sendControl(PushNotices.error("invalid_argument", "from", "from " + from + " is after the latest firing seq " + latest));
         return;
       }
       topics.add(add, from);
@@ -238,14 +239,6 @@ final class WsSubscriber extends Subscriber {
   private String subscribed(long latest) {
     return new JsonObject().put("type", "subscribed").put("topics", new JsonArray(topics.sorted()))
         .put("seq", latest).encode();
-  }
-
-  static String error(String code, String field, String message) {
-    JsonObject o = new JsonObject().put("type", "error").put("code", code).put("message", message);
-    if (field != null) {
-      o.put("field", field);
-    }
-    return o.encode();
   }
 
   // ---- transport ----
@@ -281,10 +274,7 @@ final class WsSubscriber extends Subscriber {
 
   @Override
   Object gapNotice(long fromSeq, long toSeq) {
-    return new JsonObject().put("type", "error").put("code", "gap")
-        .put("message", "firings " + fromSeq + ".." + toSeq + " were trimmed from the firing log before they could"
-            + " be replayed; what is retained follows")
-        .put("from", fromSeq).put("to", toSeq).encode();
+    return PushNotices.gap(fromSeq, toSeq);
   }
 
   @Override
@@ -296,7 +286,7 @@ final class WsSubscriber extends Subscriber {
   void closeFailedTransport(Throwable cause) {
     FiringHub.LOG.log(System.Logger.Level.WARNING, "Replay failed, closing WebSocket subscriber", cause);
     if (!ws.isClosed()) {
-      ws.writeTextMessage(error("unavailable", null, "the firing log could not be read: " + cause.getMessage()
+      ws.writeTextMessage(PushNotices.error("unavailable", null, "the firing log could not be read: " + cause.getMessage()
           + "; reconnect and resume with from"));
       ws.close(CLOSE_INTERNAL_ERROR, "firing log unavailable");
     }

@@ -10,8 +10,10 @@ import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -154,16 +156,20 @@ class FiringSemanticsTest {
   void aHundredThousandTimersDueInTheSameTickAllFireExactlyOnceToAFastSubscriber() throws Exception {
     int total = 100_000;
     long at = System.currentTimeMillis() + 4000;
+    HttpResponse<Buffer> first = null;
     for (int b = 0; b < total / 10_000; b++) {
       JsonArray timers = new JsonArray();
       for (int i = 0; i < 10_000; i++) {
         timers.add(new JsonObject().put("id", "burst-" + (b * 10_000 + i)).put("topic", "burst").put("at", at));
       }
-      var r = s.send(POST, "/v1/timers/batch", new JsonObject().put("timers", timers));
+      // sent without the harness's OpenAPI check: validating 10,000 results takes longer than the due time allows
+      var r = TestVertx.await(s.request(POST, "/v1/timers/batch").sendJsonObject(new JsonObject().put("timers", timers)));
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.bodyAsJsonObject().getJsonArray("results").getJsonObject(9_999).getInteger("status")).isEqualTo(201);
+      first = first == null ? r : first;
     }
     assertThat(System.currentTimeMillis()).as("the batches were accepted before the due time").isLessThan(at);
+    s.checked(POST, "/v1/timers/batch", first);
     List<Received> got = sub.await(r -> r.id().startsWith("burst-"), total, 60_000);
     assertThat(sub.closeCode()).as("a subscriber that reads as fast as it can is not cut off").isEqualTo(-1);
     assertThat(got).hasSize(total);

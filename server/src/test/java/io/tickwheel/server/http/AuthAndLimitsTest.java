@@ -47,16 +47,16 @@ class AuthAndLimitsTest {
   @Test
   void everyV1CallNeedsTheBearerTokenButHealthDoesNot() {
     try (ServerHarness s = secured()) {
-      HttpResponse<Buffer> none = TestVertx.await(s.client.post("/v1/timers").sendBuffer(Buffer.buffer("{\"delayMs\":1}")));
+      HttpResponse<Buffer> none = s.checked(POST, "/v1/timers", TestVertx.await(s.client.post("/v1/timers").sendBuffer(Buffer.buffer("{\"delayMs\":1}"))));
       assertThat(none.statusCode()).isEqualTo(401);
       assertThat(none.getHeader("WWW-Authenticate")).startsWith("Bearer");
       assertThat(none.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("unauthenticated");
-      HttpResponse<Buffer> wrong = TestVertx.await(s.client.get("/v1/timers").bearerTokenAuthentication("nope").send());
+      HttpResponse<Buffer> wrong = s.checked(GET, "/v1/timers", TestVertx.await(s.client.get("/v1/timers").bearerTokenAuthentication("nope").send()));
       assertThat(wrong.statusCode()).isEqualTo(401);
-      HttpResponse<Buffer> queryOnRest = TestVertx.await(s.client.get("/v1/timers?access_token=" + TOKEN).send());
+      HttpResponse<Buffer> queryOnRest = s.checked(GET, "/v1/timers", TestVertx.await(s.client.get("/v1/timers?access_token=" + TOKEN).send()));
       assertThat(queryOnRest.statusCode()).isEqualTo(401);
-      assertThat(TestVertx.await(s.client.get("/v1/wheel").send()).statusCode()).isEqualTo(401);
-      assertThat(TestVertx.await(s.client.get("/health").send()).statusCode()).isEqualTo(200);
+      assertThat(s.checked(GET, "/v1/wheel", TestVertx.await(s.client.get("/v1/wheel").send())).statusCode()).isEqualTo(401);
+      assertThat(s.checked(GET, "/health", TestVertx.await(s.client.get("/health").send())).statusCode()).isEqualTo(200);
       assertThat(s.send(GET, "/v1/timers").statusCode()).isEqualTo(200);
       assertThat(s.send(POST, "/v1/timers", "{\"delayMs\":60000}").statusCode()).isEqualTo(201);
     }
@@ -65,8 +65,8 @@ class AuthAndLimitsTest {
   @Test
   void anUnauthenticatedBodyIsRefusedWith401BeforeTheBodyLimitApplies() {
     try (ServerHarness s = secured()) {
-      HttpResponse<Buffer> r = TestVertx.await(s.client.post("/v1/timers")
-          .sendBuffer(Buffer.buffer("x".repeat(2 * 1024 * 1024))));
+      HttpResponse<Buffer> r = s.checked(POST, "/v1/timers", TestVertx.await(s.client.post("/v1/timers")
+          .sendBuffer(Buffer.buffer("x".repeat(2 * 1024 * 1024)))));
       assertThat(r.statusCode()).isEqualTo(401);
     }
   }
@@ -96,6 +96,8 @@ class AuthAndLimitsTest {
   @Test
   void corsAnswersPreflightForAnAllowedOrigin() {
     try (ServerHarness s = secured()) {
+      // a CORS preflight: answered by Vert.x Web's CORS handler, part of the CORS protocol rather than the API
+      // the OpenAPI document describes, so not validated against it
       HttpResponse<Buffer> r = TestVertx.await(s.client.request(io.vertx.core.http.HttpMethod.OPTIONS, "/v1/timers")
           .putHeader("Origin", "http://console.example:9000")
           .putHeader("Access-Control-Request-Method", "POST")

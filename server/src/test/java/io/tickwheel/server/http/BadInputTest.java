@@ -7,6 +7,7 @@ import static io.vertx.core.http.HttpMethod.PUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.server.testing.BlockedThreadGuard;
+import io.tickwheel.server.testing.OpenApiValidator;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
@@ -124,6 +125,7 @@ class BadInputTest {
       String head = readResponse(sock.getInputStream());
       assertThat(head).startsWith("HTTP/1.1 413");
       assertThat(head).contains("\"code\":\"payload_too_large\"");
+      validateRaw(POST, "/v1/timers", head);
       // and the server closed the connection instead of reading 10 MB: writing more fails or reads EOF
       assertThat(closedByServer(sock)).isTrue();
     }
@@ -133,10 +135,25 @@ class BadInputTest {
   @Test
   void aChunkedBodyOverOneMebibyteIsRefusedWith413() {
     Buffer big = Buffer.buffer("{\"delayMs\":1,\"payload\":\"" + "y".repeat(1024 * 1024) + "\"}");
-    HttpResponse<Buffer> r = TestVertx.await(s.request(POST, "/v1/timers").putHeader("transfer-encoding", "chunked")
-        .sendBuffer(big).recover(e -> io.vertx.core.Future.failedFuture(new AssertionError("no answer: " + e))));
+    HttpResponse<Buffer> r = s.checked(POST, "/v1/timers", TestVertx.await(s.request(POST, "/v1/timers")
+        .putHeader("transfer-encoding", "chunked")
+        .sendBuffer(big).recover(e -> io.vertx.core.Future.failedFuture(new AssertionError("no answer: " + e)))));
     assertThat(r.statusCode()).isEqualTo(413);
     assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("payload_too_large");
+  }
+
+  /** Validates a raw HTTP/1.1 answer (status line, headers, a body not chunked) against the OpenAPI document. */
+  private static void validateRaw(HttpMethod m, String uri, String raw) {
+    int end = raw.indexOf("\r\n\r\n");
+    String[] lines = raw.substring(0, end).split("\r\n");
+    java.util.Map<String, java.util.List<String>> headers = new java.util.LinkedHashMap<>();
+    for (int i = 1; i < lines.length; i++) {
+      int colon = lines[i].indexOf(':');
+      headers.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new java.util.ArrayList<>())
+          .add(lines[i].substring(colon + 1).trim());
+    }
+    OpenApiValidator.served().validate(m, uri, Integer.parseInt(lines[0].split(" ")[1]), headers,
+        raw.substring(end + 4).getBytes(StandardCharsets.UTF_8));
   }
 
   private static String readResponse(InputStream in) throws Exception {

@@ -9,6 +9,7 @@ import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.TickwheelServer;
 import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.GatedStore;
+import io.tickwheel.server.testing.OpenApiValidator;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -56,27 +57,32 @@ class RecoveryTest {
     }
     WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(server.actualPort()));
-    HttpResponse<Buffer> health = TestVertx.await(client.get("/health").send());
+    HttpResponse<Buffer> health = valid("/health", TestVertx.await(client.get("/health").send()));
     assertThat(health.statusCode()).isEqualTo(503);
     assertThat(health.bodyAsJsonObject()).isEqualTo(new JsonObject().put("status", "recovering"));
-    HttpResponse<Buffer> v1 = TestVertx.await(client.get("/v1/timers/later").send());
+    HttpResponse<Buffer> v1 = valid("/v1/timers/later", TestVertx.await(client.get("/v1/timers/later").send()));
     assertThat(v1.statusCode()).isEqualTo(503);
     assertThat(v1.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("unavailable");
     assertThat(deployed.isComplete()).isFalse();           // Main prints its listening line only after this
 
     store.releaseLoad();
     TestVertx.await(deployed);
-    assertThat(TestVertx.await(client.get("/health").send()).statusCode()).isEqualTo(200);
-    assertThat(TestVertx.await(client.get("/v1/timers/later").send()).bodyAsJsonObject().getJsonObject("payload"))
+    assertThat(valid("/health", TestVertx.await(client.get("/health").send())).statusCode()).isEqualTo(200);
+    assertThat(valid("/v1/timers/later", TestVertx.await(client.get("/v1/timers/later").send())).bodyAsJsonObject().getJsonObject("payload"))
         .isEqualTo(new JsonObject().put("a", 1));
     long until = System.currentTimeMillis() + 10_000;
     int status = 200;
     while (status == 200 && System.currentTimeMillis() < until) {
-      status = TestVertx.await(client.get("/v1/timers/overdue").send()).statusCode();
+      status = valid("/v1/timers/overdue", TestVertx.await(client.get("/v1/timers/overdue").send())).statusCode();
       Thread.sleep(20);
     }
     assertThat(status).as("the overdue timer fired and ended").isEqualTo(404);
     assertThat(TestVertx.await(store.readFirings(0, 10))).extracting(f -> f.id()).containsExactly("overdue");
     client.close();
+  }
+
+  /** The answer, after validating it against the served OpenAPI document. */
+  private static HttpResponse<Buffer> valid(String uri, HttpResponse<Buffer> r) {
+    return OpenApiValidator.served().validate(io.vertx.core.http.HttpMethod.GET, uri, r);
   }
 }

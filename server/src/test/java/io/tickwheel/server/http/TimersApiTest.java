@@ -7,16 +7,22 @@ import static io.vertx.core.http.HttpMethod.PUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.server.testing.BlockedThreadGuard;
+import io.tickwheel.server.testing.OpenApiValidator;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -212,9 +218,11 @@ class TimersApiTest {
     CompletableFuture<String> firing = new CompletableFuture<>();
     StringBuilder got = new StringBuilder();
     CompletableFuture<Void> subscribed = new CompletableFuture<>();
+    CompletableFuture<HttpClientResponse> head = new CompletableFuture<>();
     http.request(new RequestOptions().setPort(s.port).setHost("127.0.0.1").setURI("/v1/events?topic=alarms"))
         .compose(req -> req.send())
         .onSuccess(res -> {
+          head.complete(res);
           subscribed.complete(null);
           res.handler(b -> {
             got.append(b.toString());
@@ -229,6 +237,7 @@ class TimersApiTest {
     long created = System.currentTimeMillis();
     s.send(POST, "/v1/timers", "{\"id\":\"wake\",\"topic\":\"alarms\",\"delayMs\":200,\"payload\":\"hi\"}");
     String text = firing.get(10, TimeUnit.SECONDS);
+    validateStream(GET, "/v1/events", head.get(10, TimeUnit.SECONDS), text);
     String data = text.substring(text.indexOf("data:") + 5, text.indexOf('\n', text.indexOf("data:"))).trim();
     JsonObject f = new JsonObject(data);
     assertThat(f.getString("id")).isEqualTo("wake");
@@ -274,11 +283,12 @@ class TimersApiTest {
   void wheelStreamSendsWheelEventsWithStats() throws Exception {
     HttpClient http = vertx.createHttpClient();
     CompletableFuture<String> two = new CompletableFuture<>();
+    CompletableFuture<HttpClientResponse> head = new CompletableFuture<>();
     StringBuilder got = new StringBuilder();
     http.request(new RequestOptions().setPort(s.port).setHost("127.0.0.1").setURI("/v1/wheel/stream"))
         .compose(req -> req.send())
         .onSuccess(res -> {
-          assertThat(res.getHeader("content-type")).startsWith("text/event-stream");
+          head.complete(res);
           res.handler(b -> {
             got.append(b.toString());
             if (got.toString().split("event: wheel").length > 2) {
@@ -286,7 +296,10 @@ class TimersApiTest {
             }
           });
         });
+    HttpClientResponse res = head.get(10, TimeUnit.SECONDS);
+    assertThat(res.getHeader("content-type")).startsWith("text/event-stream");
     String text = two.get(10, TimeUnit.SECONDS);
+    validateStream(GET, "/v1/wheel/stream", res, text);
     int d = text.indexOf("data:");
     JsonObject ev = new JsonObject(text.substring(d + 5, text.indexOf('\n', d)).trim());
     assertThat(ev.getJsonObject("stats").fieldNames()).contains("firingsPerSec", "latenessP50Ms", "latenessP99Ms",
@@ -305,18 +318,25 @@ class TimersApiTest {
     String m = s.send(GET, "/metrics").bodyAsString();
     assertThat(m).contains("tickwheel_pending_timers 1.0", "tickwheel_firings_total", "tickwheel_firing_lateness_seconds_bucket",
         "tickwheel_http_requests_seconds_bucket", "tickwheel_store_op_seconds_bucket", "tickwheel_subscribers");
-    HttpResponse<Buffer> root = TestVertx.await(s.client.get("/").followRedirects(false).send());
+    HttpResponse<Buffer> root = s.checked(GET, "/", TestVertx.await(s.client.get("/").followRedirects(false).send()));
     assertThat(root.statusCode()).isEqualTo(302);
     assertThat(root.getHeader("Location")).isEqualTo("/console/");
-    HttpResponse<Buffer> bare = TestVertx.await(s.client.get("/console").followRedirects(false).send());
+    HttpResponse<Buffer> bare = s.checked(GET, "/console", TestVertx.await(s.client.get("/console").followRedirects(false).send()));
     assertThat(bare.statusCode()).isEqualTo(302);
     assertThat(bare.getHeader("Location")).isEqualTo("/console/");
-    HttpResponse<Buffer> console = TestVertx.await(s.client.get("/console/").followRedirects(false).send());
+    HttpResponse<Buffer> console = s.checked(GET, "/console/", TestVertx.await(s.client.get("/console/").followRedirects(false).send()));
     assertThat(console.statusCode()).as("the console's index, not a redirect to itself").isEqualTo(200);
     assertThat(console.getHeader("Content-Type")).startsWith("text/html");
     HttpResponse<Buffer> api = s.send(GET, "/openapi.yaml");
     assertThat(api.statusCode()).isEqualTo(200);
     assertThat(api.bodyAsString()).startsWith("openapi: 3").contains("/v1/timers/{id}/touch", "/v1/timers/batch",
         "/v1/wheel/stream", "/v1/events", "/health");
+  }
+
+  /** Validates a streamed answer: its status, headers and the part of its body read so far. */
+  private static void validateStream(HttpMethod m, String uri, HttpClientResponse res, String bodySoFar) {
+    Map<String, List<String>> headers = new HashMap<>();
+    res.headers().names().forEach(n -> headers.put(n, res.headers().getAll(n)));
+    OpenApiValidator.served().validate(m, uri, res.statusCode(), headers, bodySoFar.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -2,6 +2,7 @@ package io.tickwheel.server.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.server.testing.OpenApiValidator;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
@@ -13,7 +14,9 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -42,9 +45,12 @@ final class SseProbe implements AutoCloseable {
   private String event;
   private StringBuilder data;
 
-  private SseProbe(HttpClient client, HttpClientResponse response) {
+  private final String uri;
+
+  private SseProbe(HttpClient client, HttpClientResponse response, String uri) {
     this.client = client;
     this.response = response;
+    this.uri = uri;
   }
 
   /** Opens {@code uri} with optional headers; the response (any status) is returned once its head arrived. */
@@ -65,7 +71,7 @@ final class SseProbe implements AutoCloseable {
     // already ended, and setting a handler on an ended response throws IllegalStateException.
     Promise<SseProbe> opened = Promise.promise();
     server.vertx.getOrCreateContext().runOnContext(v -> client.request(ro).compose(req -> req.send()).map(resp -> {
-      SseProbe p = new SseProbe(client, resp);
+      SseProbe p = new SseProbe(client, resp, uri);
       resp.handler(p::feed);
       resp.endHandler(e -> p.ended.complete(null));
       resp.exceptionHandler(t -> p.ended.complete(null));
@@ -82,10 +88,18 @@ final class SseProbe implements AutoCloseable {
     return response.headers();
   }
 
-  /** The whole body of a non-stream answer (e.g. a 400). */
+  /** The whole body of a non-stream answer (e.g. a 400), validated against the served OpenAPI document. */
   JsonObject bodyJson() {
     awaitEnd();
-    return new JsonObject(pending.toString());
+    String body;
+    synchronized (this) {
+      body = pending.toString();
+    }
+    Map<String, List<String>> headers = new HashMap<>();
+    response.headers().names().forEach(n -> headers.put(n, response.headers().getAll(n)));
+    OpenApiValidator.served().validate(HttpMethod.GET, uri, response.statusCode(), headers,
+        body.getBytes(StandardCharsets.UTF_8));
+    return new JsonObject(body);
   }
 
   private synchronized void feed(Buffer chunk) {
@@ -153,6 +167,9 @@ final class SseProbe implements AutoCloseable {
       Event e = events.poll(PushServer.TIMEOUT_S, TimeUnit.SECONDS);
       if (e == null) {
         throw new AssertionError("no event within " + PushServer.TIMEOUT_S + " s");
+      }
+      if ("fired".equals(e.event())) {
+        OpenApiValidator.served().validateSchema("Firing", e.data());
       }
       return e;
     } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.core.model.TopicRule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -110,21 +111,12 @@ class TopicIndexTest {
 
   @Test
   void topicNamesAreCheckedAgainstTheContractPattern() {
-    assertThat(TopicFilter.check("topics[0]", "orders.eu-1_x")).isEqualTo("orders.eu-1_x");
-    assertThat(TopicFilter.check("topics[0]", "*")).isEqualTo("*");
-    assertThatThrownBy(() -> TopicFilter.check("topics[3]", "a:b"))
+    assertThat(TopicRule.checkSubscription("topics[0]", "orders.eu-1_x")).isEqualTo("orders.eu-1_x");
+    assertThat(TopicRule.checkSubscription("topics[0]", "*")).isEqualTo("*");
+    assertThatThrownBy(() -> TopicRule.checkSubscription("topics[3]", "a:b"))
         .isInstanceOf(ValidationException.class).hasMessageContaining("topics[3] \"a:b\"");
-    assertThatThrownBy(() -> TopicFilter.check("topics[0]", "x".repeat(101)))
+    assertThatThrownBy(() -> TopicRule.checkSubscription("topics[0]", "x".repeat(101)))
         .hasMessageContaining("not a valid topic");
-    assertThatThrownBy(() -> TopicFilter.check("topics[1]", 5)).hasMessageContaining("was 5");
-  }
-
-  @Test
-  void sseDataWithLineBreaksIsSplitIntoDataLines() {
-    assertThat(SseFormat.event("7", "fired", "{\"a\":1}").toString())
-        .isEqualTo("id: 7\nevent: fired\ndata: {\"a\":1}\n\n");
-    assertThat(SseFormat.event(null, "gap", "x\ny\r\nz\rw").toString())
-        .isEqualTo("event: gap\ndata: x\ndata: y\ndata: z\ndata: w\n\n");
-    assertThat(SseFormat.comment("a\nb").toString()).isEqualTo(": a b\n\n");
+    assertThatThrownBy(() -> TopicRule.checkSubscription("topics[1]", 5)).hasMessageContaining("was 5");
   }
 }

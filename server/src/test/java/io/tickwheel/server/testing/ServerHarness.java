@@ -16,6 +16,8 @@ import io.vertx.ext.web.client.WebClientOptions;
 /**
  * The real server verticle on a free loopback port, with an in-memory store (or a given one) and the system clock,
  * plus a {@link WebClient} to it. Helper methods block the calling test thread (never call them on a Vert.x thread).
+ * Every answer they return has been validated against the served OpenAPI document ({@link OpenApiValidator}); a
+ * test that sends through {@link #client} or {@link #request} itself passes the answer to {@link #checked}.
  */
 public final class ServerHarness implements AutoCloseable {
 
@@ -61,11 +63,17 @@ public final class ServerHarness implements AutoCloseable {
   }
 
   public HttpResponse<Buffer> send(HttpMethod m, String uri) {
-    return TestVertx.await(request(m, uri).send());
+    return checked(m, uri, TestVertx.await(request(m, uri).send()));
   }
 
   public HttpResponse<Buffer> send(HttpMethod m, String uri, String body) {
-    return TestVertx.await(request(m, uri).putHeader("content-type", "application/json").sendBuffer(Buffer.buffer(body)));
+    return checked(m, uri,
+        TestVertx.await(request(m, uri).putHeader("content-type", "application/json").sendBuffer(Buffer.buffer(body))));
+  }
+
+  /** Validates an answer to {@code m uri} against the served OpenAPI document; returns it. */
+  public HttpResponse<Buffer> checked(HttpMethod m, String uri, HttpResponse<Buffer> r) {
+    return OpenApiValidator.served().validate(m, uri, r);
   }
 
   public HttpResponse<Buffer> send(HttpMethod m, String uri, JsonObject body) {

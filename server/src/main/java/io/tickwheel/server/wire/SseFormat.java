@@ -1,15 +1,16 @@
-package io.tickwheel.server.push;
+package io.tickwheel.server.wire;
 
 import io.vertx.core.buffer.Buffer;
 
 /**
  * The Server-Sent Events wire format (WHATWG HTML, "Server-sent events"): fields {@code id}, {@code event},
- * {@code data}, comments starting with {@code :}, an empty line ending each event. Stateless, thread safe.
+ * {@code data}, comments starting with {@code :}, an empty line ending each event: the framing of both
+ * {@code GET /v1/events} (firings) and {@code GET /v1/wheel/stream} (wheel snapshots). Stateless, thread safe.
  */
-final class SseFormat {
+public final class SseFormat {
 
   /** The media type of the stream. */
-  static final String CONTENT_TYPE = "text/event-stream; charset=utf-8";
+  public static final String CONTENT_TYPE = "text/event-stream; charset=utf-8";
 
   private SseFormat() {}
 
@@ -22,7 +23,7 @@ final class SseFormat {
    * @param event the event type
    * @param data  the event data
    */
-  static Buffer event(String id, String event, String data) {
+  public static Buffer event(String id, String event, String data) {
     Buffer b = Buffer.buffer(data.length() + 48);
     if (id != null) {
       b.appendString("id: ").appendString(id).appendString("\n");
@@ -33,8 +34,13 @@ final class SseFormat {
   }
 
   /** A comment: ignored by clients, keeps proxies and the connection alive. */
-  static Buffer comment(String text) {
+  public static Buffer comment(String text) {
     return Buffer.buffer(": " + text.replace('\r', ' ').replace('\n', ' ') + "\n\n");
+  }
+
+  /** How long a client waits before it reconnects after the stream broke, ms: the {@code retry} field. */
+  public static Buffer retry(long ms) {
+    return Buffer.buffer("retry: " + ms + "\n\n");
   }
 
   private static void appendData(Buffer b, String data) {
