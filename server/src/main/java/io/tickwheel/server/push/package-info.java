@@ -14,6 +14,16 @@
  *   <li>{@code {"op":"unsubscribe","topics":[…]}}: removes them ({@code "*"} removes the all-topics entry only).
  *       Answer: {@code {"type":"unsubscribed","topics":[the socket's remaining topics]}}.</li>
  *   <li>{@code {"op":"ping"}}: answer {@code {"type":"pong"}}.</li>
+ *   <li>Write commands, each with a {@code "ref"} (a string of 1 to 200 characters):
+ *       {@code {"op":"schedule","ref":R,"timer":{…}}}, {@code {"op":"put","ref":R,"timer":{"id":…,…}}},
+ *       {@code {"op":"touch","ref":R,"id":…,"delayMs"?:n}}, {@code {"op":"cancel","ref":R,"id":…}}, executed by
+ *       {@link io.tickwheel.server.push.WsCommands} (the HTTP edge) as the HTTP calls of the same meaning. Answer:
+ *       exactly one {@code {"type":"result","ref":R,"status":…,"timer"?:…,"error"?:…}} per command, with the HTTP
+ *       call's status and error; durable on 2xx. Results may come out of order (match by ref) and are sent in
+ *       order with firings on the socket. At {@link io.tickwheel.server.push.PushOptions#maxCommandsInFlight}
+ *       commands in flight, or while results wait beyond the socket's write queue, the socket is paused (nothing
+ *       more is read) until results drain. A command without a valid ref gets an {@code error} with field
+ *       {@code ref}.</li>
  * </ul>
  * Server to client: firings {@code {"type":"fired","seq":N,"id":…,"topic":…,"firing":n,"dueAt":ms,"firedAt":ms,
  * "payload":…}} in seq order; the replies above; errors {@code {"type":"error","code":…,"message":…,"field":…?}}

@@ -435,6 +435,69 @@ class SchedulerTest {
   }
 
   @Test
+  void touchAllTouchesEveryPendingIdInOneStoreWriteAndAnswersBusyForAnIdHeldBeyondTheLockTimeout() {
+    scheduler = newScheduler(new SchedulerOptions(TICK, 100, 1000, 100, io.tickwheel.core.store.Retention.defaults(),
+        10_000, 100, 30));
+    on(ctx, () -> scheduler.recover());
+    create("{\"id\":\"a\",\"delayMs\":500}");
+    create("{\"id\":\"b\",\"kind\":\"fixed-rate\",\"periodMs\":100}");
+    create("{\"id\":\"c\",\"delayMs\":700}");
+    store.holdFirings(true);
+    clock.set(T0 + 100);
+    Future<Integer> drained = on(ctx, () -> Future.succeededFuture(scheduler.drain()));
+    // "b" is held by its firing in flight: it answers Busy after 30 ms; the others are touched together
+    List<WriteOutcome> out = on(ctx, () -> scheduler.touchAll(List.of("a", "b", "gone", "c", "a"), 2000L));
+    assertThat(out).hasSize(5);
+    assertThat(touched(out.get(0)).nextDueAt()).isEqualTo(T0 + 100 + 2000);
+    assertThat(out.get(1)).isEqualTo(new Refusal.Busy("b"));
+    assertThat(out.get(2)).isEqualTo(new NotFound("gone"));
+    assertThat(touched(out.get(3)).nextDueAt()).isEqualTo(T0 + 100 + 2000);
+    assertThat(out.get(4)).isSameAs(out.get(0));
+    assertThat(store.updateAllCalls.get()).isEqualTo(1);
+    assertThat(store.updateAllTimers.get()).isEqualTo(2);
+    on(ctx, () -> {
+      store.holdFirings(false);
+      store.release();
+      return drained;
+    });
+    assertThat(stored("a").nextDueAt()).isEqualTo(T0 + 2100);
+    assertThat(stored("a").generation()).isEqualTo(2);
+    drainAt(T0 + 2099);
+    assertThat(fired).extracting(Firing::id).containsOnly("b");
+    drainAt(T0 + 2100);
+    assertThat(fired).extracting(Firing::id).contains("a", "c");
+  }
+
+  @Test
+  void pipelinedWritesOfOneTurnReachTheStoreAsOneWritePerKind() {
+    create("{\"id\":\"t1\",\"delayMs\":500}");
+    create("{\"id\":\"t2\",\"delayMs\":500}");
+    int createsBefore = store.createAllCalls.get();
+    List<WriteOutcome> out = on(ctx, () -> {
+      List<Future<WriteOutcome>> fs = new ArrayList<>();
+      for (int i = 0; i < 50; i++) {
+        fs.add(scheduler.pipeline().create(spec("{\"id\":\"p" + i + "\",\"delayMs\":300}")));
+      }
+      fs.add(scheduler.pipeline().touch("t1", 900L));
+      fs.add(scheduler.pipeline().touch("t2", null));
+      fs.add(scheduler.pipeline().touch("nope", null));
+      fs.add(scheduler.pipeline().create(spec("{\"id\":\"t1\",\"delayMs\":300}")));
+      return Future.all(fs).map(cf -> fs.stream().map(Future::result).toList());
+    });
+    assertThat(out.subList(0, 50)).allSatisfy(o -> assertThat(o).isInstanceOf(WriteOutcome.Created.class));
+    assertThat(touched(out.get(50)).nextDueAt()).isEqualTo(T0 + 900);
+    assertThat(touched(out.get(51)).nextDueAt()).isEqualTo(T0 + 500);
+    assertThat(out.get(52)).isEqualTo(new NotFound("nope"));
+    assertThat(out.get(53)).isEqualTo(new Refusal.Conflict("t1"));
+    assertThat(store.createAllCalls.get() - createsBefore).as("50 creates, one createAll").isEqualTo(1);
+    assertThat(store.updateAllCalls.get()).as("2 touches, one updateAll").isEqualTo(1);
+    assertThat(scheduler.pipelineStoreWrites()).isEqualTo(2);
+    assertThat(stored("p49")).isNotNull();
+    drainAt(T0 + 300);
+    assertThat(fired).hasSize(50);
+  }
+
+  @Test
   void readsGoThroughTheSchedulerToTheStoreWithThePayload() {
     create("{\"id\":\"r1\",\"delayMs\":100,\"payload\":{\"x\":1}}");
     create("{\"id\":\"r2\",\"delayMs\":50}");
