@@ -8,6 +8,9 @@ import io.vertx.core.Future;
  * resumes after the last firing it delivered, so its handler sees each firing still retained by the server once,
  * in the server's order.
  *
+ * <p>A subscribe the server answers with an error (a bad topic name, a {@code from} after its latest seq) is retried
+ * with the same backoff, as a close is: check topic names before subscribing.
+ *
  * <p>Thread safe: every method may be called from any thread.
  */
 public interface Subscription {

@@ -152,7 +152,10 @@ public final class TickwheelClientOptions {
     return maxQueued;
   }
 
-  /** 0 (no queue: a call beyond {@code maxInFlight} fails at once) .. 10,000,000. */
+  /**
+   * 0 (no queue: a call beyond {@code maxInFlight}, or made while the connection is not open, fails at once) ..
+   * 10,000,000.
+   */
   public TickwheelClientOptions setMaxQueued(int maxQueued) {
     this.maxQueued = range("maxQueued", maxQueued, 0, 10_000_000);
     return this;

@@ -95,6 +95,7 @@ final class CommandChannel {
     if (queue.isEmpty() && canWrite()) {
       write(c);
     } else if (queue.size() >= maxQueued) {
+      ensureConnected(); // with maxQueued 0, calls before the connection is open fail, and open it
       c.promise.tryFail(TickwheelException.client(TickwheelException.QUEUE_FULL, "not sent: " + inFlight.size()
           + " commands in flight (maxInFlight " + maxInFlight + ") and " + queue.size() + " queued (maxQueued "
           + maxQueued + ")", false));
