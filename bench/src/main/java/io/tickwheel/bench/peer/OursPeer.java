@@ -9,8 +9,8 @@ import io.tickwheel.core.wheel.TimerWheel;
  * <p>Time is virtual (the wheel never reads a clock): it starts at a fixed epoch and stays there during the
  * schedule/cancel/churn workloads (all their timers are hours away, so advancing would hand out nothing);
  * the drain workload advances it. Tick 10 ms (the default). A re-arm is one {@code schedule} call (upsert), which
- * postpones lazily when the new due time is in a later tick (see {@code TimerWheel}): the timer is re-filed when its
- * old slot comes round, i.e. in {@code advance}, which only the drain workload calls.
+ * postpones lazily when the new due time is not earlier than the old one (see {@code TimerWheel}): the timer is
+ * re-filed when its old slot comes round, i.e. in {@code advance}, which only the drain workload calls.
  */
 public final class OursPeer implements TimerPeer {
 

@@ -12,46 +12,50 @@ import java.util.Objects;
  *
  * <p><b>Time.</b> The wheel never reads a clock: the owner passes the current time (epoch
  * milliseconds) to {@link #advance}. All times are epoch milliseconds. Time is cut into ticks of
- * {@link #tickMs()}; tick {@code n} is the instant {@code n * tickMs}. A timer due at {@code dueAt} belongs
- * to the first tick at or after it ({@code ceil(dueAt / tickMs)}), so it is handed out by the first
- * {@code advance} whose {@code now} reaches that tick: never early, at most one tick minus 1 ms late.
+ * {@link #tickMs()}; tick {@code n} spans {@code [n * tickMs, (n + 1) * tickMs)}, and a timer due at {@code dueAt}
+ * is filed under the tick that holds it, {@code floor(dueAt / tickMs)}.
+ *
+ * <p><b>What the tick means.</b> The tick is the wheel's bookkeeping granularity, not its firing precision: it sets
+ * how timers are grouped into slots (and so how often they are cascaded and how many share a slot), while
+ * {@link #advance} hands out exactly the timers with {@code dueAt <= now}, to the millisecond, whatever the tick. A
+ * timer therefore fires as precisely as its owner calls {@code advance}: a driver that sleeps until
+ * {@link #nextExpiryAtMs()} and then advances to the time it woke hands every timer out at its due millisecond plus
+ * the driver's own wake-up lateness. When {@code now} falls inside a tick, the timers of that tick not yet due are
+ * put in a small binary heap ordered by due time, once per tick, so later calls inside the same tick hand out the
+ * next due ones without scanning the rest.
  *
  * <p><b>Contract.</b>
  * <ul>
  *   <li>A timer is handed out only by an {@code advance(now, …)} with {@code now >= dueAt}: never early.</li>
- *   <li>Once the wheel has been advanced to {@code now >= dueAt + tickMs}, the timer has been handed out
- *       (unless the {@code limit} of that call was exhausted: then it is handed out by the next calls).</li>
- *   <li>Timers are handed out in due-tick order across ticks. <b>Within one tick</b> the order is neither by
- *       exact due time nor strictly by {@link #schedule} call: it is the order in which the timers were filed
- *       under that tick. A timer is filed when it is scheduled, except when a re-arm postpones it lazily (see
- *       below): then it keeps its place in its old slot and is filed under its new tick only when that slot
- *       comes round, behind the timers already filed there; a re-arm to the same tick keeps its place. So timers
- *       that were not postponed come out in the order of their last {@code schedule} call among themselves
- *       (FIFO); a postponed timer may come out after timers scheduled for its tick after its re-arm, and one
- *       re-armed within its tick keeps its earlier place. Do not rely on any order within a tick.</li>
+ *   <li>The first {@code advance} with {@code now >= dueAt} hands it out (unless the {@code limit} of that call was
+ *       exhausted: then it is handed out by the next calls): never later than that call.</li>
+ *   <li>Timers are handed out in tick order across ticks. <b>Within one tick</b> the order is not specified: a tick
+ *       an advance passes as a whole comes out in the order in which the timers were filed under it (FIFO by
+ *       {@link #schedule} call among timers that were not postponed lazily, see below); once an advance's
+ *       {@code now} falls inside a tick, the rest of that tick comes out earliest due time first (ties in any
+ *       order). Do not rely on any order within a tick.</li>
  *   <li>Keys are unique: {@link #schedule} of a pending key replaces its due time and value; the old due time
  *       never fires.</li>
  *   <li>A due time in the past (at or before {@link #currentTimeMs()}) is accepted and fires at the next
- *       {@code advance}: it is treated as due at the wheel's current tick, after the timers already there (if a
- *       {@code limit} left earlier ticks pending, after those). Scheduled from inside an {@link ExpiryHandler}, it
- *       is handed out by the same {@code advance} (within its {@code limit}); a handler that always re-schedules
- *       into the past therefore keeps that call busy until its {@code limit}.</li>
+ *       {@code advance}: it is filed under its own tick, or under the cursor's tick if that one is later (see
+ *       {@link #cursor}). Scheduled from inside an {@link ExpiryHandler}, it is handed out by the same
+ *       {@code advance} (within its {@code limit}); a handler that always re-schedules into the past therefore keeps
+ *       that call busy until its {@code limit}.</li>
  *   <li>Time going backwards is harmless: {@code advance(now, …)} with {@code now} below the time already reached
- *       hands out only timers due at or before that {@code now} (usually none) and moves nothing back.</li>
+ *       hands out exactly the timers due at or before that {@code now} (usually none) and moves nothing back.</li>
  * </ul>
  *
- * <p><b>Lazy postponement.</b> Re-arming a pending timer (a {@link #schedule} of a pending key) to a due time
- * after {@link #currentTimeMs()} whose tick is the one the timer is filed under, or at least two ticks after it,
- * only stores the new due time and value: the timer stays in its slot (the classic trick of Linux's
- * {@code mod_timer} and of keep-alive timers). When that slot comes round (it is cascaded from a higher level,
- * or the cursor reaches it at level 0) the wheel sees that the due time is later than the slot's tick and files
+ * <p><b>Lazy postponement.</b> Re-arming a pending timer (a {@link #schedule} of a pending key) to a due time at or
+ * after its current one only stores the new due time and value: the timer stays in its slot (the classic trick of
+ * Linux's {@code mod_timer} and of keep-alive timers). When that slot comes round (it is cascaded from a higher
+ * level, or the cursor reaches it at level 0) the wheel sees that the due time is past the slot's tick and files
  * the timer under the tick of its due time instead of handing it out. A heartbeat that is always postponed thus
  * costs a key lookup and one write per touch, and is moved about once per expiry of its old slot instead of once
- * per touch. A re-arm to an earlier tick, to the next tick, or to a due time at or before
- * {@link #currentTimeMs()} moves the timer at once, so a re-armed timer is never late. {@link #size()},
- * {@link #dueAt}, {@link #get} and {@link #contains} are exact at all times; for what the introspection methods
- * say about postponed timers see {@link #occupancy}, {@link #cursor}, {@link #earliestDueAt} and
- * {@link #nextExpiryAtMs}.
+ * per touch. A re-arm to an earlier due time, and a re-arm of a timer in the heap of the current tick, moves the
+ * timer at once, so a re-armed timer is never late and every lower bound the wheel keeps stays a lower bound.
+ * {@link #size()}, {@link #dueAt}, {@link #get} and {@link #contains} are exact at all times; for what the
+ * introspection methods say about postponed timers see {@link #occupancy}, {@link #cursor}, {@link #earliestDueAt}
+ * and {@link #nextExpiryAtMs}.
  *
  * <p><b>Structure and costs.</b> Level {@code L} has {@code 2^slotBits} slots of
  * {@code tickMs << (L * slotBits)} ms each. A timer lives at the lowest level whose slot tells its due tick apart
@@ -63,8 +67,9 @@ import java.util.Objects;
  * comes round (to a later tick, so at most once per lazy re-arm) and then cascades like any other. Each level
  * keeps a 64-bit occupancy bitmap, so {@link #advance} jumps straight over empty ticks and empty levels:
  * advancing over an idle stretch of any length costs a few steps per level, not one per tick. Schedule, cancel
- * and reschedule are O(1) expected (open-addressing key index plus intrusive slot lists); a lazy re-arm is one
- * lookup and one write, and its re-filing is paid later by {@link #advance}, at most once per re-arm. Timers are
+ * and reschedule are O(1) expected (open-addressing key index plus intrusive slot lists), except for a timer in the
+ * heap of the current tick, where they are O(log n) in the timers of that tick; a lazy re-arm is one lookup and
+ * one write, and its re-filing is paid later by {@link #advance}, at most once per re-arm. Timers are
  * stored in parallel primitive arrays indexed by an entry id, linked by int ids, with a free list of ids:
  * schedule/cancel churn and {@code advance} allocate nothing once the arrays have grown, and a pending timer
  * costs about 50 to 80 bytes beyond its key and value.
@@ -116,10 +121,18 @@ public final class TimerWheel<V> {
    */
   private long cursor;
   private long currentTimeMs;
-  /** {@code floorDiv(currentTimeMs, tickMs)} as a relative tick. */
-  private long currentTick;
-  /** Lower bound of the due times put in the cursor slot since the cursor last moved (past due times). */
-  private long cursorSlotMinDueMs = NO_DEADLINE;
+  /**
+   * Per level-0 slot, a lower bound of the due times of the timers in it ({@link #NO_DEADLINE} when empty): the
+   * least due time linked there since it was last empty (a cancel or a lazy re-arm leaves it lower, never higher).
+   */
+  private final long[] minDue;
+  /**
+   * The timers of the cursor tick once an advance met one there that was not due yet ({@link #heapActive}): ordered
+   * by due time from then on, until the cursor moves. Empty otherwise.
+   */
+  private final DueHeap heap;
+  /** Whether the cursor slot's timers live in {@link #heap} (its list is then empty) rather than in its list. */
+  private boolean heapActive;
   private boolean advancing;
   /** Number of cursor moves; package-private for tests that check idle stretches are skipped. */
   long cursorMoves;
@@ -178,8 +191,11 @@ public final class TimerWheel<V> {
     Arrays.fill(tails, Entries.NIL);
     this.counts = new int[flat];
     this.occupied = new long[maxLevels];
+    this.minDue = new long[1 << slotBitsPerLevel];
+    Arrays.fill(minDue, NO_DEADLINE);
     this.entries = new Entries(initialCapacity);
     this.index = new KeyIndex(initialCapacity);
+    this.heap = new DueHeap(entries);
   }
 
   /** The tick, in milliseconds. */
@@ -204,7 +220,7 @@ public final class TimerWheel<V> {
   /**
    * Schedules {@code key} to expire at {@code dueAtMs}, replacing any pending timer with that key (its due time
    * and value; its place in the firing order of its tick as the class documentation says: a re-arm to a later
-   * tick may be a lazy postponement). Any {@code long} due time is accepted: in the past means due now;
+   * due time may be a lazy postponement). Any {@code long} due time is accepted: in the past means due now;
    * {@link Long#MAX_VALUE} means practically never. O(1) expected; a lazy postponement touches only the key
    * index and the timer's own entry.
    *
@@ -222,9 +238,10 @@ public final class TimerWheel<V> {
       if (entries.valueAt(id) != value) {
         entries.setValue(id, value);   // a reference store only when it changes: no GC barrier work on re-arms
       }
-      if (dueAtMs > currentTimeMs && staysFiled(entries.tick(id), dueAtMs)) {
+      if (dueAtMs >= entries.due(id) && entries.prev(id) != DueHeap.IN_HEAP) {
         // Lazy postponement: the timer stays in its slot; the wheel files it under its new tick when that slot
-        // comes round (see refile). Its due time is after currentTimeMs, above every bound earliestDueAt gives.
+        // comes round (see refile). A later due time keeps every lower bound (minDue, slot starts) valid. A timer
+        // in the heap is ordered by its due time, so it moves.
         entries.setDue(id, dueAtMs);
         postponed++;
         return false;
@@ -295,37 +312,34 @@ public final class TimerWheel<V> {
 
   /**
    * A lower bound of the earliest due time of any pending timer, or {@link #NO_DEADLINE} if none. O(levels).
-   * Never later than the true earliest due time: usually the first millisecond of the earliest occupied tick (or
-   * of the earliest occupied slot of a higher level), and capped at {@code Long.MAX_VALUE - 1} while a timer is
-   * pending. A postponed timer counts at the slot it still sits in, so after a postponement the bound may be
-   * earlier than every due time (down to the start of the old slot) until that slot comes round. To know when an
-   * {@code advance} can next hand something out, see {@link #nextExpiryAtMs()}.
+   * The same value as {@link #nextExpiryAtMs()} (now that a timer is handed out at its due millisecond, the two
+   * questions have one answer); see there for when it is exact.
    */
   public long earliestDueAt() {
     if (index.size() == 0) {
       return NO_DEADLINE;
     }
-    long rel = nextEventTick();
-    long bound = firstMsOfTick(absoluteTick(rel));
-    if (rel == cursor && cursorSlotMinDueMs < bound) {
-      bound = cursorSlotMinDueMs;
-    }
-    return Math.min(bound, Long.MAX_VALUE - 1);
+    return nextDueBound();
   }
 
   /**
    * The earliest {@code now} at which {@link #advance} may hand out a timer, or {@link #NO_DEADLINE} if none is
-   * pending. O(levels). Never later than the time a pending timer would be handed out; may be earlier: when the
-   * earliest timers sit in a higher level, it is the start of their slot, and when the earliest occupied slot
-   * holds only postponed timers, it is the start of that slot. An advance to it moves them down or re-files
-   * them, and the next call tells a later time (one extra wake-up per such slot). At or before
-   * {@link #currentTimeMs()} when timers are due now.
+   * pending: the time a driver sleeps until. O(levels), allocates nothing. Never later than the earliest due time
+   * of a pending timer, so a driver that wakes then is never late; capped at {@code Long.MAX_VALUE - 1} while a
+   * timer is pending; at or before {@link #currentTimeMs()} when timers are due now.
+   *
+   * <p>Exact (the earliest due time itself) when the earliest timers are in the tick the wheel is in, or in a
+   * tick of the cursor's level-0 rotation (the next {@code 2^slotBits} ticks) and none of that tick's timers was
+   * cancelled or postponed since it was last empty. Otherwise earlier: the least due time that tick had (after a
+   * cancel or a postponement there), or, when the earliest timers sit in a higher level, the start of their slot.
+   * An advance to such a time hands out nothing but moves those timers down, re-files them or orders the tick,
+   * and the next call tells a later, tighter time: at most one extra wake-up per level and per such tick.
    */
   public long nextExpiryAtMs() {
     if (index.size() == 0) {
       return NO_DEADLINE;
     }
-    return Math.min(tickStartMs(absoluteTick(nextEventTick())), Long.MAX_VALUE - 1);
+    return nextDueBound();
   }
 
   /**
@@ -334,7 +348,9 @@ public final class TimerWheel<V> {
    * later {@code now}), in order. Each timer is no longer pending when the handler gets it; the handler may
    * schedule and cancel any key, including the one it was given and keys due in the same tick. Work is
    * proportional to the timers handed out plus the timers cascaded plus the postponed timers re-filed, plus a few
-   * steps per level, whatever the length of the stretch advanced over. Allocates nothing.
+   * steps per level, whatever the length of the stretch advanced over; when {@code nowMs} falls inside a tick
+   * whose timers are not all due, plus ordering the rest of that tick into a heap (once per tick, O(n) to O(n log n)
+   * in its timers) and O(log n) per timer handed out from it. Allocates nothing once the arrays have grown.
    *
    * <p><b>Re-filing and {@code limit}.</b> Postponed timers met in a slot that comes round are re-filed under
    * their due tick and do not count against {@code limit}, even when the limit is already reached, exactly like
@@ -370,40 +386,50 @@ public final class TimerWheel<V> {
     long target = relativeTick(Math.floorDiv(nowMs, tickMs));
     if (nowMs > currentTimeMs) {
       currentTimeMs = nowMs;
-      currentTick = target;
     }
-    if (target < cursor) {
-      return 0;
-    }
+    // A target before the cursor (time went back) still hands out what the cursor slot holds due by nowMs.
     advancing = true;
     try {
       int fired = 0;
       while (true) {
-        int id = heads[(int) cursor & slotMask];
+        int flat = (int) cursor & slotMask;
+        int id = heads[flat];
+        long dueAtMs;
         if (id != Entries.NIL) {
-          long dueAtMs = entries.due(id);
+          dueAtMs = entries.due(id);
           if (isPostponed(entries.tick(id), dueAtMs)) {
             // Its tick is later than the cursor: not due, so not counted against the limit (see advance).
             unlink(id);
             refile(id);
             continue;
           }
-          // dueAt > now only for a timer due earlier in the current tick, after time went backwards.
-          if (fired >= limit || dueAtMs > nowMs) {
+          if (dueAtMs > nowMs) {
+            // now falls inside the cursor tick (or went back): order what is left of it by due time, once.
+            orderCursorSlot(flat);
+            continue;
+          }
+        } else if (heap.size() != 0) {
+          id = heap.top();
+          dueAtMs = entries.due(id);
+          if (dueAtMs > nowMs) {
             break;
           }
-          String key = entries.keyAt(id);
-          V value = (V) entries.valueAt(id);
-          unlink(id);
-          index.remove(key.hashCode(), id);
-          entries.release(id);
-          fired++;
-          handler.onExpiry(key, dueAtMs, value);
         } else if (cursor < target) {
           moveCursor(Math.min(nextEventTick(), target));
+          continue;
         } else {
           break;
         }
+        if (fired >= limit) {
+          break;
+        }
+        String key = entries.keyAt(id);
+        V value = (V) entries.valueAt(id);
+        unlink(id);
+        index.remove(key.hashCode(), id);
+        entries.release(id);
+        fired++;
+        handler.onExpiry(key, dueAtMs, value);
       }
       return fired;
     } finally {
@@ -489,8 +515,8 @@ public final class TimerWheel<V> {
   }
 
   /**
-   * Number of {@link #schedule} calls since the wheel was created that re-armed a pending timer lazily: to the
-   * same tick or to one at least two ticks later than the one it is filed under, leaving it in its slot.
+   * Number of {@link #schedule} calls since the wheel was created that re-armed a pending timer lazily: to a due
+   * time at or after its current one, leaving it in its slot (not counted: a timer in the heap of the current tick).
    */
   public long postponedTotal() {
     return postponed;
@@ -517,14 +543,13 @@ public final class TimerWheel<V> {
     return index.find(key, key.hashCode(), entries);
   }
 
-  /** Files entry {@code id}, whose due time has just been set, under its tick. */
+  /**
+   * Files entry {@code id}, whose due time has just been set, under its tick {@code floor(dueAt / tickMs)} (the
+   * tick whose span holds it); at or before the cursor, that is the cursor slot.
+   */
   private void file(int id) {
     long dueAtMs = entries.due(id);
-    long rel = relativeTick(ceilTick(dueAtMs));
-    if (rel > currentTick && dueAtMs <= currentTimeMs) {
-      // Already due, in the part of the current tick the wheel has been advanced over: due now.
-      rel = currentTick;
-    }
+    long rel = relativeTick(tickMs == 1 ? dueAtMs : Math.floorDiv(dueAtMs, tickMs));
     entries.setTick(id, rel);
     link(id, rel);
   }
@@ -542,52 +567,121 @@ public final class TimerWheel<V> {
     return (level << slotBits) | ((int) (rel >>> (level * slotBits)) & slotMask);
   }
 
-  /** Appends entry {@code id}, filed under relative tick {@code rel}, to its slot. */
+  /**
+   * Appends entry {@code id}, filed under relative tick {@code rel}, to its slot (to {@link #heap} if that holds
+   * the cursor slot's timers).
+   */
   private void link(int id, long rel) {
     int flat = slotOf(rel);
-    if (rel <= cursor) {
+    if (flat <= slotMask) {
       long dueAtMs = entries.due(id);
-      if (dueAtMs < cursorSlotMinDueMs) {
-        cursorSlotMinDueMs = dueAtMs;
+      if (dueAtMs < minDue[flat]) {
+        minDue[flat] = dueAtMs;
+      }
+      if (heapActive && rel <= cursor) {
+        heap.add(id);
+        count(flat);
+        return;
       }
     }
     int t = tails[flat];
     entries.setLinks(id, t, Entries.NIL);
     if (t == Entries.NIL) {
       heads[flat] = id;
+    } else {
+      entries.setNext(t, id);
+    }
+    tails[flat] = id;
+    count(flat);
+  }
+
+  /** One more timer in slot {@code flat}. */
+  private void count(int flat) {
+    if (counts[flat]++ == 0) {
       int level = flat >>> slotBits;
       if (level >= levels) {
         levels = level + 1;
       }
       occupied[level] |= 1L << (flat & slotMask);
       occupiedLevels |= 1L << level;
-    } else {
-      entries.setNext(t, id);
     }
-    tails[flat] = id;
-    counts[flat]++;
+  }
+
+  /** One timer fewer in slot {@code flat}. */
+  private void uncount(int flat) {
+    if (--counts[flat] == 0) {
+      int level = flat >>> slotBits;
+      if (level == 0) {
+        minDue[flat] = NO_DEADLINE;
+      }
+      if ((occupied[level] &= ~(1L << (flat & slotMask))) == 0) {
+        occupiedLevels &= ~(1L << level);
+      }
+    }
   }
 
   private void unlink(int id) {
     int flat = slotOf(entries.tick(id));
     int p = entries.prev(id);
     int n = entries.next(id);
-    if (p == Entries.NIL) {
-      heads[flat] = n;
+    if (p == DueHeap.IN_HEAP) {
+      heap.remove(n);
     } else {
-      entries.setNext(p, n);
-    }
-    if (n == Entries.NIL) {
-      tails[flat] = p;
-    } else {
-      entries.setPrev(n, p);
-    }
-    if (--counts[flat] == 0) {
-      int level = flat >>> slotBits;
-      if ((occupied[level] &= ~(1L << (flat & slotMask))) == 0) {
-        occupiedLevels &= ~(1L << level);
+      if (p == Entries.NIL) {
+        heads[flat] = n;
+      } else {
+        entries.setNext(p, n);
+      }
+      if (n == Entries.NIL) {
+        tails[flat] = p;
+      } else {
+        entries.setPrev(n, p);
       }
     }
+    uncount(flat);
+  }
+
+  /**
+   * Moves the timers of the cursor slot {@code flat} from its list into {@link #heap}, where they stay ordered by
+   * due time until the cursor moves (and where the timers filed under the cursor tick meanwhile go too); re-files
+   * the postponed ones met on the way. Once per cursor tick at most: the list stays empty afterwards.
+   */
+  private void orderCursorSlot(int flat) {
+    int id = heads[flat];
+    heads[flat] = Entries.NIL;
+    tails[flat] = Entries.NIL;
+    heapActive = true;
+    while (id != Entries.NIL) {
+      int next = entries.next(id);
+      if (isPostponed(entries.tick(id), entries.due(id))) {
+        uncount(flat);
+        refile(id);
+      } else {
+        heap.add(id);
+      }
+      id = next;
+    }
+  }
+
+  /**
+   * What {@link #nextExpiryAtMs} and {@link #earliestDueAt} say (some timer is pending): the earliest due time in
+   * the heap (exact), else the lower bound of the next occupied level-0 slot (exact unless a timer there was
+   * cancelled or postponed), else the start of the next occupied slot of a higher level.
+   */
+  private long nextDueBound() {
+    long bound;
+    if (heap.size() != 0) {
+      bound = entries.due(heap.top());
+    } else {
+      long rel = nextEventTick();
+      if (occupied[0] != 0) {
+        // The lowest occupied level is 0: rel is a tick of the cursor's rotation, its slot holds only that tick.
+        bound = minDue[(int) rel & slotMask];
+      } else {
+        bound = tickStartMs(absoluteTick(rel));
+      }
+    }
+    return Math.min(bound, Long.MAX_VALUE - 1);
   }
 
   /**
@@ -616,7 +710,7 @@ public final class TimerWheel<V> {
   private void moveCursor(long to) {
     long changed = cursor ^ to;
     cursor = to;
-    cursorSlotMinDueMs = NO_DEADLINE;
+    heapActive = false;
     cursorMoves++;
     int top = Math.min(levelOfBit[63 - Long.numberOfLeadingZeros(changed)], levels - 1);
     for (int level = top; level >= 1; level--) {
@@ -652,33 +746,24 @@ public final class TimerWheel<V> {
   }
 
   /**
-   * Whether a re-arm of a timer filed under relative tick {@code filed} to {@code dueAtMs} (after
-   * {@link #currentTimeMs}) may leave it where it is: its new tick is the same one, or at least two ticks later.
-   * One tick later is filed at once, because {@link #isPostponed} could not tell that apart from a timer that
-   * {@link #file} put under the current tick while its due time belongs to the next one.
-   */
-  private boolean staysFiled(long filed, long dueAtMs) {
-    if (isPostponed(filed, dueAtMs)) {
-      return true;
-    }
-    // The same tick a: (a - 1) * tickMs < dueAtMs <= a * tickMs. Multiplications only, like isPostponed (a
-    // division costs as much as a cache miss here); saturated ticks at the ends of the range answer false.
-    long a = absoluteTick(filed);
-    return a != Long.MIN_VALUE && dueAtMs <= tickStartMs(a) && dueAtMs > tickStartMs(a - 1);
-  }
-
-  /**
    * Whether a timer filed under relative tick {@code filed} with due time {@code dueAtMs} was postponed lazily,
-   * i.e. its due tick {@code ceil(dueAtMs / tickMs)} is more than one tick after {@code filed}. Only a lazy
-   * re-arm ({@link #staysFiled}) leaves a timer filed that early; {@link #file} puts a timer under its own tick,
-   * or under the current tick when its due time is in the part of the next tick already reached (one tick
-   * early, never two). Uses {@code ceil(d / t) > a + 1 <=> d > (a + 1) * t}: a multiplication, no division.
+   * i.e. its tick {@code floor(dueAtMs / tickMs)} is after {@code filed}: {@link #file} puts a timer under its own
+   * tick, and only a lazy re-arm ({@link #schedule}) moves a due time past it. Uses
+   * {@code floor(d / t) > a <=> d >= (a + 1) * t}: a multiplication, no division (a division costs as much as a
+   * cache miss here); saturated ticks at the ends of the range answer as their unsaturated values would.
    */
   private boolean isPostponed(long filed, long dueAtMs) {
     if (filed == Long.MAX_VALUE) {
-      return false;
+      return false;            // saturated: nothing files later
     }
-    return dueAtMs > tickStartMs(absoluteTick(filed + 1));
+    long a = absoluteTick(filed);
+    if (a >= maxStartTick) {
+      return false;            // (a + 1) * tickMs > Long.MAX_VALUE >= dueAtMs
+    }
+    if (a + 1 < minStartTick) {
+      return true;             // (a + 1) * tickMs < Long.MIN_VALUE <= dueAtMs
+    }
+    return dueAtMs >= (a + 1) * tickMs;
   }
 
   /**
@@ -688,15 +773,6 @@ public final class TimerWheel<V> {
   private void refile(int id) {
     file(id);
     refiled++;
-  }
-
-  /** {@code ceil(ms / tickMs)}, without overflow. */
-  private long ceilTick(long ms) {
-    if (tickMs == 1) {
-      return ms;
-    }
-    long q = Math.floorDiv(ms, tickMs);
-    return Math.floorMod(ms, tickMs) == 0 ? q : q + 1;
   }
 
   /** {@code absoluteTick - originTick}, saturated. */
@@ -726,14 +802,5 @@ public final class TimerWheel<V> {
       return Long.MIN_VALUE;
     }
     return tick * tickMs;
-  }
-
-  /** {@code (tick - 1) * tickMs + 1}, saturated: the first due time that belongs to tick {@code tick}. */
-  private long firstMsOfTick(long tick) {
-    if (tick == Long.MIN_VALUE) {
-      return Long.MIN_VALUE;
-    }
-    long start = tickStartMs(tick - 1);
-    return start == Long.MAX_VALUE ? start : start + 1;
   }
 }

@@ -27,7 +27,7 @@ class TimerWheelAdvanceTest {
   }
 
   @Test
-  void timersInOneTickAreHandedOutInScheduleOrderNotDueOrder() {
+  void timersOfATickPassedWholeAreHandedOutInScheduleOrderNotDueOrder() {
     wheel.schedule("due109", 109, null);
     wheel.schedule("due101", 101, null);
     wheel.schedule("due105", 105, null);
@@ -89,9 +89,9 @@ class TimerWheelAdvanceTest {
     int n = 100_000;
     TimerWheel<String> big = new TimerWheel<>(10, 0, 6, n);
     for (int i = 0; i < n; i++) {
-      big.schedule("t" + i, 1_000_001 + (i % 10), null);   // all in tick 100_001
+      big.schedule("t" + i, 1_000_000 + (i % 10), null);   // all in tick 100_000
     }
-    assertThat(recorder.advance(big, 1_000_009)).isZero();
+    assertThat(recorder.advance(big, 999_999)).isZero();
     int calls = 0;
     int total = 0;
     int handed;
@@ -106,8 +106,50 @@ class TimerWheelAdvanceTest {
     List<String> keys = recorder.keys();
     assertThat(new HashSet<>(keys)).hasSize(n);
     for (int i = 0; i < n; i += 9_973) {
-      assertThat(keys.get(i)).isEqualTo("t" + i);   // schedule order
+      assertThat(keys.get(i)).isEqualTo("t" + i);   // a tick passed whole: schedule order
     }
+  }
+
+  @Test
+  void burstOfHundredThousandTimersInOneTickComesOutMillisecondByMillisecondWhenTheClockStopsInsideIt() {
+    int n = 100_000;
+    TimerWheel<String> big = new TimerWheel<>(10, 0, 6, n);
+    for (int i = 0; i < n; i++) {
+      big.schedule("t" + i, 1_000_009 - (i % 10), null);   // all in tick 100_000, the latest first
+    }
+    for (long now = 1_000_000; now <= 1_000_009; now++) {
+      int calls = 0;
+      while (recorder.advance(big, now, 3_000) > 0) {
+        calls++;
+      }
+      long at = now;
+      assertThat(recorder.fired).as("at %d", now).hasSize(n / 10)
+          .allSatisfy(f -> assertThat(f.dueAtMs()).isEqualTo(at));
+      assertThat(calls).isEqualTo(4);
+      assertThat(big.nextExpiryAtMs()).isEqualTo(now == 1_000_009 ? TimerWheel.NO_DEADLINE : now + 1);
+      recorder.fired.clear();
+    }
+    assertThat(big.size()).isZero();
+  }
+
+  @Test
+  void timersScheduledIntoTheTickTheClockIsInComeOutAtTheirDueMillisecond() {
+    recorder.advance(wheel, 1_003);
+    wheel.schedule("later", 1_008, null);
+    wheel.schedule("soon", 1_004, null);
+    recorder.advance(wheel, 1_004);
+    assertThat(recorder.takeKeys()).containsExactly("soon");
+    wheel.schedule("between", 1_006, null);
+    wheel.schedule("now", 1_004, null);
+    recorder.advance(wheel, 1_004);
+    assertThat(recorder.takeKeys()).containsExactly("now");
+    recorder.advance(wheel, 1_007);
+    assertThat(recorder.takeKeys()).containsExactly("between");
+    wheel.schedule("later", 1_009, null);   // re-armed while ordered by due time: moved, not lost
+    recorder.advance(wheel, 1_008);
+    assertThat(recorder.fired).isEmpty();
+    recorder.advance(wheel, 1_009);
+    assertThat(recorder.keys()).containsExactly("later");
   }
 
   @Test

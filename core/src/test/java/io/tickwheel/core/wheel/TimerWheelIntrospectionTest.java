@@ -166,13 +166,55 @@ class TimerWheelIntrospectionTest {
   }
 
   @Test
-  void earliestDueAtRoundsDownToTheTickAndNextExpiryAtTellsWhenAnAdvanceHandsItOut() {
+  void nextExpiryAtIsTheExactDueMillisecondInsideATick() {
     TimerWheel<String> wheel = new TimerWheel<>(10, 0);
     wheel.schedule("a", 105, null);
-    assertThat(wheel.earliestDueAt()).isEqualTo(101);
-    assertThat(wheel.nextExpiryAtMs()).isEqualTo(110);
-    assertThat(wheel.advance(wheel.nextExpiryAtMs() - 1, recorder, 10)).isZero();
-    assertThat(wheel.advance(wheel.nextExpiryAtMs(), recorder, 10)).isEqualTo(1);
+    wheel.schedule("b", 103, null);
+    wheel.schedule("c", 108, null);
+    assertThat(wheel.earliestDueAt()).isEqualTo(103);
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(103);
+    assertThat(recorder.advance(wheel, 102, 10)).isZero();
+    int[] counts = new int[64];
+    assertThat(wheel.occupancy(0, counts)).isEqualTo(3);   // ordered by due time now, still counted in slot 10
+    assertThat(counts[10]).isEqualTo(3);
+    assertThat(recorder.advance(wheel, wheel.nextExpiryAtMs(), 10)).isEqualTo(1);
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(105);
+    assertThat(recorder.advance(wheel, wheel.nextExpiryAtMs(), 10)).isEqualTo(1);
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(108);
+    assertThat(recorder.advance(wheel, wheel.nextExpiryAtMs(), 10)).isEqualTo(1);
+    assertThat(recorder.keys()).containsExactly("b", "a", "c");
+    assertThat(recorder.fired).allSatisfy(f -> assertThat(f.nowMs()).isEqualTo(f.dueAtMs()));
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(TimerWheel.NO_DEADLINE);
+  }
+
+  @Test
+  void nextExpiryAtMayBeEarlyAfterACancelButNeverLate() {
+    TimerWheel<String> wheel = new TimerWheel<>(10, 0);
+    wheel.schedule("a", 103, null);
+    wheel.schedule("b", 107, null);
+    wheel.cancel("a");
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(103);   // a lower bound: one empty wake-up
+    assertThat(wheel.advance(103, recorder, 10)).isZero();
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(107);   // exact once the tick has been reached
+    assertThat(wheel.advance(107, recorder, 10)).isEqualTo(1);
+  }
+
+  @Test
+  void nextExpiryAtFollowsATimerScheduledLaterInTheTickTheWheelIsIn() {
+    TimerWheel<String> wheel = new TimerWheel<>(10, 0);
+    wheel.schedule("a", 104, null);
+    wheel.schedule("b", 109, null);
+    recorder.advance(wheel, 104);
+    assertThat(recorder.takeKeys()).containsExactly("a");
+    wheel.schedule("c", 106, null);
+    wheel.schedule("past", 50, null);
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(50);
+    recorder.advance(wheel, 104);
+    assertThat(recorder.takeKeys()).containsExactly("past");
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(106);
+    recorder.advance(wheel, 106);
+    assertThat(recorder.takeKeys()).containsExactly("c");
+    assertThat(wheel.nextExpiryAtMs()).isEqualTo(109);
   }
 
   @Test
@@ -180,7 +222,7 @@ class TimerWheelIntrospectionTest {
     TimerWheel<String> wheel = new TimerWheel<>(1, 0);
     long due = 5L * 4096 + 100;
     wheel.schedule("far", due, null);
-    assertThat(wheel.earliestDueAt()).isEqualTo(5L * 4096 - 0).isLessThanOrEqualTo(due);
+    assertThat(wheel.earliestDueAt()).isEqualTo(5L * 4096).isLessThanOrEqualTo(due);
     int wakeUps = 0;
     while (wheel.size() > 0) {
       long wake = wheel.nextExpiryAtMs();

@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Lazy postponement: re-arming a pending timer to a later tick leaves it in its slot until that slot comes round. */
+/** Lazy postponement: re-arming a pending timer to a later due time leaves it in its slot until that slot comes round. */
 class TimerWheelPostponeTest {
 
   private final Recorder<String> recorder = new Recorder<>();
@@ -157,12 +157,12 @@ class TimerWheelPostponeTest {
   }
 
   @Test
-  void reArmEarlierThanThePostponedDueTimeButAfterItsSlotFiresAtTheLatestDueTimeOnly() {
+  void reArmEarlierThanThePostponedDueTimeButAfterItsSlotMovesItAndFiresAtTheLatestDueTimeOnly() {
     TimerWheel<String> wheel = new TimerWheel<>(10, 0);
     wheel.schedule("a", 5_000, null);
     wheel.schedule("a", 9_000, null);
-    wheel.schedule("a", 7_000, null);     // still after the slot of 5 000: lazy again
-    assertThat(wheel.postponedTotal()).isEqualTo(2);
+    wheel.schedule("a", 7_000, null);     // earlier than its due time: moved (bounds stay lower bounds)
+    assertThat(wheel.postponedTotal()).isEqualTo(1);
     recorder.advance(wheel, 6_999);
     assertThat(recorder.fired).isEmpty();
     recorder.advance(wheel, 7_000);
@@ -173,19 +173,24 @@ class TimerWheelPostponeTest {
   }
 
   @Test
-  void reArmByOneTickIsMovedAtOnceAndByTwoTicksIsPostponedAndNeitherFiresEarly() {
+  void reArmToAnyLaterDueTimeIsPostponedLazilyAndNeverFiresEarlyOrLate() {
     TimerWheel<String> wheel = new TimerWheel<>(10, 0);
-    wheel.schedule("next", 1_000, null);    // tick 100
-    wheel.schedule("next", 1_001, null);    // tick 101: moved at once
+    wheel.schedule("sameTick", 1_000, null);    // tick 100
+    wheel.schedule("sameTick", 1_001, null);    // tick 100 still
+    wheel.schedule("nextTick", 1_000, null);
+    wheel.schedule("nextTick", 1_010, null);    // tick 101
     wheel.schedule("twoOn", 1_000, null);
-    wheel.schedule("twoOn", 1_020, null);   // tick 102: postponed
-    assertThat(wheel.postponedTotal()).isEqualTo(1);
+    wheel.schedule("twoOn", 1_020, null);       // tick 102
+    assertThat(wheel.postponedTotal()).isEqualTo(3);
+    assertThat(occupancy(wheel, 1)[1]).as("all three still in the slot of tick 100").isEqualTo(3);
     recorder.advance(wheel, 1_000);
     assertThat(recorder.fired).isEmpty();
+    recorder.advance(wheel, 1_001);
+    assertThat(recorder.takeKeys()).containsExactly("sameTick");
     recorder.advance(wheel, 1_009);
     assertThat(recorder.fired).isEmpty();
     recorder.advance(wheel, 1_010);
-    assertThat(recorder.takeKeys()).containsExactly("next");
+    assertThat(recorder.takeKeys()).containsExactly("nextTick");
     recorder.advance(wheel, 1_019);
     assertThat(recorder.fired).isEmpty();
     recorder.advance(wheel, 1_020);
@@ -196,7 +201,7 @@ class TimerWheelPostponeTest {
   void pastDueTimerFiledUnderTheCurrentTickIsNotTakenForAPostponedOne() {
     TimerWheel<String> wheel = new TimerWheel<>(10, 1_000);
     recorder.advance(wheel, 1_007);
-    wheel.schedule("x", 1_003, null);        // tick 101, already passed: filed under the current tick 100
+    wheel.schedule("x", 1_003, null);        // already passed, in the current tick 100
     recorder.advance(wheel, 1_007, 0);
     assertThat(wheel.refiledTotal()).isZero();
     recorder.advance(wheel, 1_007);
@@ -307,7 +312,7 @@ class TimerWheelPostponeTest {
     assertThat(occupancy(wheel, 1)[1]).isEqualTo(1);
     assertThat(totalOccupancy(wheel)).isEqualTo(1);
     assertThat(wheel.levels()).isEqualTo(2);
-    assertThat(wheel.earliestDueAt()).as("start of the old slot: a lower bound").isEqualTo(631);
+    assertThat(wheel.earliestDueAt()).as("start of the old slot: a lower bound").isEqualTo(640);
     assertThat(wheel.nextExpiryAtMs()).as("early, never late").isEqualTo(640);
 
     List<Long> wakeUps = new ArrayList<>();

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** When timers fire: exact ticks with a manual clock. */
+/** When timers fire: exact instants with a manual clock. */
 class TimerWheelTimingTest {
 
   private static final long YEAR_MS = 365L * 24 * 3600 * 1000;
@@ -27,7 +27,7 @@ class TimerWheelTimingTest {
   }
 
   @Test
-  void timerDueMidTickNeverFiresBeforeItsDueTime() {
+  void timerDueMidTickFiresAtItsDueMillisecondNotAtTheStartOrEndOfItsTick() {
     for (int offset = 0; offset < 10; offset++) {
       TimerWheel<String> wheel = new TimerWheel<>(10, 0);
       long due = 100 + offset;
@@ -41,25 +41,41 @@ class TimerWheelTimingTest {
       }
       assertThat(recorder.fired).hasSize(1);
       long firedAt = recorder.fired.get(0).nowMs();
-      assertThat(firedAt).as("due %d", due).isBetween(due, due + 9);
-      assertThat(firedAt).isEqualTo(offset == 0 ? 100 : 110);
+      assertThat(firedAt).as("due %d", due).isEqualTo(due);
     }
   }
 
   @Test
-  void timerDue105WithTick10FiresAt110NotAt100To109() {
+  void timerDue105WithTick10FiresAt105NotAt100To104() {
     TimerWheel<String> wheel = new TimerWheel<>(10, 0);
     wheel.schedule("t", 105, null);
-    assertFiresExactlyAt(wheel, "t", 110);
+    recorder.advance(wheel, 100);
+    assertThat(recorder.fired).isEmpty();
+    assertFiresExactlyAt(wheel, "t", 105);
+  }
+
+  @ParameterizedTest(name = "tick {0} ms")
+  @ValueSource(longs = {1, 7, 10, 1_000})
+  void timersOfOneTickFireEachAtItsOwnMillisecondWhateverTheirScheduleOrder(long tickMs) {
+    TimerWheel<String> wheel = new TimerWheel<>(tickMs, 0);
+    long base = 1_000 * tickMs;
+    int n = (int) Math.min(tickMs, 50);
+    for (int i = n - 1; i >= 0; i--) {
+      wheel.schedule("t" + i, base + i, null);    // latest first
+    }
+    for (int i = 0; i < n; i++) {
+      assertFiresExactlyAt(wheel, "t" + i, base + i);
+    }
+    assertThat(wheel.size()).isZero();
   }
 
   @Test
-  void timerIsHandedOutWithinOneTickOfItsDueTimeWhenAdvancedInBigSteps() {
+  void timerIsHandedOutByTheFirstAdvanceThatReachesItsDueTimeWhenAdvancedInBigSteps() {
     TimerWheel<String> wheel = new TimerWheel<>(10, 0);
     wheel.schedule("t", 1_234, null);
-    recorder.advance(wheel, 1_230);
+    recorder.advance(wheel, 1_233);
     assertThat(recorder.fired).isEmpty();
-    recorder.advance(wheel, 1_234 + 10);
+    recorder.advance(wheel, 1_500);
     assertThat(recorder.keys()).containsExactly("t");
   }
 
@@ -83,7 +99,7 @@ class TimerWheelTimingTest {
 
   @ParameterizedTest(name = "level {0}")
   @ValueSource(ints = {1, 2, 3, 4, 5, 6})
-  void levelRolloverWithTick10RoundsDueTimesUpToTheirTick(int level) {
+  void levelRolloverWithTick10FiresEachTimerAtItsDueMillisecond(int level) {
     long boundaryTick = 1L << (6 * level);
     long start = 7 * 10;   // the wheel counts ticks from its start tick (7)
     TimerWheel<String> wheel = new TimerWheel<>(10, start);
@@ -92,12 +108,11 @@ class TimerWheelTimingTest {
     wheel.schedule("at", boundaryMs, null);
     wheel.schedule("justAfter", boundaryMs + 1, null);
 
-    recorder.fired.clear();
-    recorder.advance(wheel, boundaryMs - 1);
+    recorder.advance(wheel, boundaryMs - 11);
     assertThat(recorder.fired).isEmpty();
-    recorder.advance(wheel, boundaryMs);
-    assertThat(recorder.keys()).containsExactly("justBefore", "at");
-    assertFiresExactlyAt(wheel, "justAfter", boundaryMs + 10);
+    assertFiresExactlyAt(wheel, "justBefore", boundaryMs - 1);
+    assertFiresExactlyAt(wheel, "at", boundaryMs);
+    assertFiresExactlyAt(wheel, "justAfter", boundaryMs + 1);
   }
 
   @Test
@@ -138,7 +153,7 @@ class TimerWheelTimingTest {
     }
     assertThat(recorder.keys()).containsExactly("soon");
     assertFiresExactlyAt(wheel, "tenYears", due);
-    assertFiresExactlyAt(wheel, "tenYearsAndABit", tickMs == 1 ? dueMid : due + tickMs);
+    assertFiresExactlyAt(wheel, "tenYearsAndABit", dueMid);
   }
 
   @Test
@@ -158,18 +173,20 @@ class TimerWheelTimingTest {
   }
 
   @Test
-  void dueTimeWhoseTickIsBeyondLongRangeNeverFiresEvenAtLongMaxValue() {
+  void dueTimesAtTheEndsOfTheLongRangeFireExactlyWithATickThatDoesNotDivideThem() {
     // With tick 10, Long.MAX_VALUE lies inside a tick that ends after Long.MAX_VALUE.
     TimerWheel<String> wheel = new TimerWheel<>(10, -1_000);
     wheel.schedule("max", Long.MAX_VALUE, null);
     wheel.schedule("min", Long.MIN_VALUE, null);
     recorder.advance(wheel, -1_000);
     assertThat(recorder.keys()).containsExactly("min");
-    recorder.advance(wheel, Long.MAX_VALUE);
-    assertThat(recorder.keys()).containsExactly("min");
-    assertThat(wheel.size()).isEqualTo(1);
-    assertThat(wheel.dueAt("max")).isEqualTo(Long.MAX_VALUE);
     assertThat(wheel.earliestDueAt()).isLessThanOrEqualTo(Long.MAX_VALUE - 1);
+    recorder.advance(wheel, Long.MAX_VALUE - 1);
+    assertThat(recorder.keys()).containsExactly("min");
+    assertThat(wheel.dueAt("max")).isEqualTo(Long.MAX_VALUE);
+    recorder.advance(wheel, Long.MAX_VALUE);
+    assertThat(recorder.keys()).containsExactly("min", "max");
+    assertThat(wheel.size()).isZero();
   }
 
   @Test
@@ -178,9 +195,9 @@ class TimerWheelTimingTest {
     wheel.schedule("neg", -50, null);
     wheel.schedule("zero", 0, null);
     wheel.schedule("pos", 50, null);
-    assertFiresExactlyAt(wheel, "neg", -48);
+    assertFiresExactlyAt(wheel, "neg", -50);
     assertFiresExactlyAt(wheel, "zero", 0);
-    assertFiresExactlyAt(wheel, "pos", 51);
+    assertFiresExactlyAt(wheel, "pos", 50);
   }
 
   @Test
@@ -193,7 +210,7 @@ class TimerWheelTimingTest {
     wheel.schedule("laterThisTick", 1_006, null);
     recorder.advance(wheel, 1_005);
     assertThat(recorder.keys()).containsExactly("longAgo", "earlierThisTick", "now");
-    assertFiresExactlyAt(wheel, "laterThisTick", 1_010);
+    assertFiresExactlyAt(wheel, "laterThisTick", 1_006);
   }
 
   @Test

@@ -9,7 +9,9 @@ import java.util.function.LongSupplier;
  * When the {@link FireLoop} turns, once started: a one-shot Vert.x timer set to the wheel's next expiry (capped at
  * {@value #MAX_DELAY_MS} ms, so a timer filed in a coarse level is looked at again soon), moved earlier when an
  * earlier timer is armed; a turn right away (as a new event-loop task) when one is already due. An idle server does
- * not wake up, and a timer is handed out at the start of its tick. Not started (unit tests), it never turns.
+ * not wake up. The wheel's next expiry is the exact due millisecond of its earliest timer (or a lower bound: at worst
+ * an empty wake-up), so a timer is handed out at its due millisecond plus the event loop's timer precision, not at
+ * the end of its tick. Not started (unit tests), it never turns.
  *
  * <p><b>Owner context only</b> (not thread safe); time only through the injected clock.
  */
