@@ -43,7 +43,10 @@ import java.util.List;
  *   caller's own timer); its future fails with {@link TickwheelException#CONNECTION_LOST},
  *   {@link TickwheelException#mayHaveApplied()} true. Use {@code put} with an id for a retried create.</li>
  * </ul>
- * Commands still queued (never written) are written after the reconnect whatever their kind.
+ * Commands still queued (never written) are written after the reconnect whatever their kind. Retried commands go
+ * ahead of the queue even when that holds {@code maxQueued} already (they held in-flight slots before), so at most
+ * {@code maxInFlight + maxQueued} commands wait at any time. While no connection can be opened, calls wait in the
+ * queue until their request timeout, whose message names the last connect failure.
  *
  * <h2>Ordering</h2>
  * Commands are written in call order (a retried one before the queue). The server may answer, and apply, pipelined
