@@ -3,14 +3,15 @@
 #   single  POST /v1/timers/{id}/touch, wrk -c64 (touch.lua)
 #   batch   POST /v1/timers/touch with 1,000 ids, wrk -c8 (touch-batch.lua)
 #   ws      pipelined WebSocket touch commands, 8 sockets x 500 in flight (WsTouch.java)
-# on KEYS pending timers k1..kKEYS (created first, due in 1 h; every touch keeps them 1 h away). CPU per touch is the
-# server's utime+stime (/proc) over the measured run divided by the touches answered.
+# on KEYS pending timers k1..kKEYS (default 100,000: in-flight touches rarely meet on one id), created first, due in
+# 1 h; every touch keeps them 1 h away. CPU per touch is the server's utime+stime (/proc) over the measured run
+# divided by the touches answered.
 #
-# Usage: bench/wrk/touch.sh [--rounds 3] [--store rocksdb] [--keys 10000] [--port 18196] [--warmup 5] [--duration 10]
+# Usage: bench/wrk/touch.sh [--rounds 3] [--store rocksdb] [--keys 100000] [--port 18196] [--warmup 5] [--duration 10]
 #        (run from the repository root after `mvn -q -DskipTests package`)
 set -euo pipefail
 
-ROUNDS=3 STORE=rocksdb KEYS=10000 PORT=18196 WARMUP=5 DURATION=10
+ROUNDS=3 STORE=rocksdb KEYS=100000 PORT=18196 WARMUP=5 DURATION=10
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rounds) ROUNDS=$2; shift 2 ;;

@@ -155,27 +155,14 @@ public final class RedisServerProcess implements AutoCloseable {
 
   /** {@code SIGSTOP}: the process keeps its sockets but answers nothing until {@link #resume()}. */
   public void pause() {
-    signal("STOP");
+    Signals.send(process, "STOP");
   }
 
   /** {@code SIGCONT}. */
   public void resume() {
-    signal("CONT");
+    Signals.send(process, "CONT");
   }
 
-  private void signal(String sig) {
-    try {
-      Process k = new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid())).inheritIO().start();
-      if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + sig + " " + process.pid() + " failed");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
 
   private void awaitExit() {
     try {

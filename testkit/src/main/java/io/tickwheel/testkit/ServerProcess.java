@@ -219,13 +219,13 @@ public final class ServerProcess implements AutoCloseable {
 
   /** SIGSTOP: the process keeps its sockets but runs nothing until {@link #resume()}. */
   public void pause() {
-    signal("STOP");
+    Signals.send(process, "STOP");
     paused = true;
   }
 
   /** SIGCONT. */
   public void resume() {
-    signal("CONT");
+    Signals.send(process, "CONT");
     paused = false;
   }
 
@@ -235,19 +235,6 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  private void signal(String sig) {
-    try {
-      Process k = new ProcessBuilder("kill", "-" + sig, Long.toString(process.pid())).inheritIO().start();
-      if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + sig + " " + process.pid() + " failed");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
 
   /** Everything the child wrote to stdout so far. */
   public String stdout() {

@@ -117,7 +117,7 @@ public final class RocksDbRecoveryTiming {
    * file: compression LZ4, ZSTD at the bottommost level, the same as the store's own compactions), compacts every
    * column family fully and returns {@code rocksdb.total-sst-files-size} of the named ones.
    */
-  private static String[] compactAll(Path dir, String... named) throws Exception {
+  static String[] compactAll(Path dir, String... named) throws Exception {
     List<ColumnFamilyDescriptor> cfs = new ArrayList<>();
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     try (ConfigOptions config = new ConfigOptions(); DBOptions o = new DBOptions()) {
@@ -161,7 +161,7 @@ public final class RocksDbRecoveryTiming {
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
-  private static long sizeOf(Path dir, String suffix) throws IOException {
+  static long sizeOf(Path dir, String suffix) throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
       return s.filter(p -> p.getFileName().toString().endsWith(suffix)).mapToLong(p -> p.toFile().length()).sum();
     }

@@ -18,14 +18,26 @@ import java.util.Objects;
  * @param firedAt       when it fired, epoch ms
  * @param next          the timer's next state, or {@code null} to remove it; its payload is ignored
  *                      (the store keeps the stored payload)
+ * @param nominalAt     the nominal (un-jittered) time of {@code dueAt}, epoch ms, {@code <= dueAt} when {@code fire}; the recorded
+ *                      {@link io.tickwheel.core.model.Firing#nominalAt()} is this (equal to {@code dueAt} for a timer
+ *                      without jitter)
  */
 public record FiringRequest(String id, long generation, long firingsBefore, boolean fire, long dueAt, long firedAt,
-    Timer next) {
+    Timer next, long nominalAt) {
+
+  /** A request for a timer without jitter: its nominal time is {@code dueAt}. */
+  public FiringRequest(String id, long generation, long firingsBefore, boolean fire, long dueAt, long firedAt,
+      Timer next) {
+    this(id, generation, firingsBefore, fire, dueAt, firedAt, next, dueAt);
+  }
 
   public FiringRequest {
     Objects.requireNonNull(id, "id");
     if (next != null && !next.id().equals(id)) {
       throw new IllegalArgumentException("next.id " + next.id() + " differs from id " + id);
+    }
+    if (fire && nominalAt > dueAt) {
+      throw new IllegalArgumentException("nominalAt " + nominalAt + " is after dueAt " + dueAt);
     }
   }
 }

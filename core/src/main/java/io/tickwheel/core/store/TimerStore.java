@@ -127,6 +127,24 @@ public interface TimerStore {
   Future<Void> close();
 
   /**
+   * Marks {@code topic} paused or resumed (no timer of a paused topic fires; see the contract's "Calendars"). The
+   * store only keeps the set of paused topics: what pausing means is the server's business. Durable like a timer
+   * write (a successful future survives a restart as {@link #put} does), ordered with the caller's other writes,
+   * completing on the caller's context; idempotent (pausing a paused topic, or resuming one that is not paused,
+   * changes nothing and succeeds). Failures as for every write.
+   *
+   * @param topic a topic name as the API admits it ({@code [A-Za-z0-9._-]{1,100}}); the store does not check
+   *              whether any timer has it
+   */
+  Future<Void> setTopicPaused(String topic, boolean paused);
+
+  /**
+   * The topics currently paused (see {@link #setTopicPaused}), as a new set the caller may keep; empty when none.
+   * A read: it sees every {@code setTopicPaused} called before it from the same thread.
+   */
+  Future<java.util.Set<String>> pausedTopics();
+
+  /**
    * {@link #update} for many timers in one atomic write (the batch touch, and touches coalesced from one event-loop
    * turn): each item is applied, or not, on its own condition exactly as {@link #update} would, but the whole call
    * is one write as far as atomicity and durability go, and one round trip.

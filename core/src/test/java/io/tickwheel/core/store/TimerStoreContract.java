@@ -2,6 +2,9 @@ package io.tickwheel.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
@@ -10,6 +13,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -82,6 +86,21 @@ public abstract class TimerStoreContract {
 
   protected static Timer periodic(String id, long due, long period) {
     return new Timer(id, "t2", Kind.FIXED_RATE, period, period, 0, Misfire.FIRE_ALL, "[1,2,3]", 1, due, 0, 1);
+  }
+
+  /**
+   * A cron timer with every extras field set away from its default: zone, both DST policies as configured (one
+   * {@code auto}), an end, jitter with its nominal time, paused.
+   */
+  protected static Timer cron(String id, long nominal, long due) {
+    ZonedCron c = ZonedCron.of("30 2 * * 1-5", ZoneId.of("America/New_York"), DstGap.SKIP, DstOverlap.AUTO);
+    return new Timer(id, "cal", Kind.CRON, 0, 0, 12, Misfire.SKIP, "{\"c\":1}", 7, due, 2, 3,
+        new Timer.Extras(c, 1_900_000_000_000L, 90_000, true, nominal));
+  }
+
+  /** A fixed-rate timer with jitter and an end but no cron, not paused. */
+  protected static Timer jittered(String id, long nominal, long due) {
+    return periodic(id, due, 60_000).withExtras(new Timer.Extras(null, 5_000_000, 30_000, false, nominal));
   }
 
   private static FiringRequest fire(Timer t, long firedAt, Timer next) {
@@ -497,6 +516,149 @@ public abstract class TimerStoreContract {
     assertThat(done.get(30, TimeUnit.SECONDS)).containsOnly(true).hasSize(4);
   }
 
+  // ---- calendars: every field of a timer, nominal times ----
+
+  @Test
+  void cronAndJitteredTimersRoundTripEveryExtrasFieldThroughPutGetAndPutAll() {
+    Timer c = cron("cron-1", 1_000_000, 1_040_000);
+    Timer j = jittered("jit-1", 2_000_000, 2_010_000);
+    Timer pausedOnly = timer("paused-once", 3000).withPaused(true);
+    Timer endOnly = periodic("end-only", 4000, 10).withExtras(new Timer.Extras(null, 9000, 0, false, 0));
+    await(store.put(c));
+    await(store.putAll(List.of(j, pausedOnly, endOnly)));
+    for (Timer t : List.of(c, j, pausedOnly, endOnly)) {
+      Timer got = await(store.get(t.id()));
+      assertThat(got).as(t.id()).isEqualTo(t);
+      assertThat(got.extras()).as(t.id()).isEqualTo(t.extras());
+    }
+    Timer got = await(store.get("cron-1"));
+    assertThat(got.cron().expression()).isEqualTo("30 2 * * 1-5");
+    assertThat(got.cron().zone()).isEqualTo(ZoneId.of("America/New_York"));
+    assertThat(got.cron().gap()).isEqualTo(DstGap.SKIP);
+    assertThat(got.cron().overlap()).as("auto is kept as configured").isEqualTo(DstOverlap.AUTO);
+    assertThat(got.endAt()).isEqualTo(1_900_000_000_000L);
+    assertThat(got.jitterMs()).isEqualTo(90_000);
+    assertThat(got.nominalAt()).isEqualTo(1_000_000);
+    assertThat(got.paused()).isTrue();
+  }
+
+  @Test
+  void extrasRoundTripThroughCreateAllListAndLoadAll() {
+    Timer c = cron("cron-2", 500, 530);
+    Timer j = jittered("jit-2", 600, 610);
+    Timer plain = timer("plain", 700);
+    await(store.createAll(List.of(c, j, plain)));
+    assertThat(await(store.list(null, null, 10)).timers()).containsExactly(c, j, plain);
+    assertThat(await(store.list("cal", null, 10)).timers()).containsExactly(c);
+    List<Timer> loaded = Collections.synchronizedList(new ArrayList<>());
+    await(store.loadAll(2, b -> {
+      loaded.addAll(b);
+      return Future.succeededFuture();
+    }));
+    assertThat(loaded).containsExactlyInAnyOrder(c, j, plain);
+    assertThat(loaded.stream().filter(t -> t.id().equals("plain")).findFirst().orElseThrow().extras()).isNull();
+  }
+
+  @Test
+  void updateStoresTheNewExtrasWithTheStoredPayload() {
+    Timer c = cron("cron-3", 1000, 1050);
+    await(store.put(c));
+    Timer resumed = c.withPaused(false).touched(2000, 2070).withPayload("ignored");
+    Timer stored = await(store.update(resumed, c.generation()));
+    assertThat(stored).isEqualTo(resumed.withPayload(c.payload()));
+    assertThat(await(store.get("cron-3"))).isEqualTo(stored);
+    assertThat(stored.paused()).isFalse();
+    assertThat(stored.nominalAt()).isEqualTo(2000);
+    Timer j = jittered("jit-3", 100, 110);
+    await(store.put(j));
+    Timer plainAgain = j.withExtras(null).touched(3000);
+    assertThat(await(store.update(plainAgain, j.generation())).extras()).isNull();
+    assertThat(await(store.get("jit-3"))).as("extras can be dropped again").isEqualTo(plainAgain.withPayload(j.payload()));
+  }
+
+  @Test
+  void aRecordedFiringKeepsItsNominalTimeAndTheAdvancedTimerItsExtras() {
+    Timer c = cron("cron-4", 10_000, 10_040).withPaused(false);
+    Timer plain = timer("plain-4", 10_000);
+    await(store.putAll(List.of(c, plain)));
+    Timer next = c.fired(20_000, 20_070);
+    List<FiringResult> r = await(store.recordFirings(List.of(
+        new FiringRequest(c.id(), c.generation(), c.firings(), true, 10_040, 10_041, next, 10_000),
+        fire(plain, 10_002, null))));
+    assertThat(r.get(0).firing().nominalAt()).isEqualTo(10_000);
+    assertThat(r.get(0).firing().dueAt()).isEqualTo(10_040);
+    assertThat(r.get(1).firing().nominalAt()).as("no jitter: nominal is due").isEqualTo(10_000);
+    assertThat(await(store.readFirings(0, 10))).containsExactly(r.get(0).firing(), r.get(1).firing());
+    Timer stored = await(store.get("cron-4"));
+    assertThat(stored).isEqualTo(next.withPayload(c.payload()));
+    assertThat(stored.nominalAt()).isEqualTo(20_000);
+  }
+
+  @Test
+  void calendarTimersNominalTimesAndPausedStateSurviveAReopen() throws Exception {
+    Timer c = cron("cron-5", 1000, 1050);
+    Timer j = jittered("jit-5", 1000, 1010);
+    await(store.putAll(List.of(c, j)));
+    Timer next = j.fired(61_000, 61_020);
+    FiringResult r = await(store.recordFirings(List.of(
+        new FiringRequest(j.id(), j.generation(), j.firings(), true, 1010, 1011, next, 1000)))).get(0);
+    await(store.close());
+    TimerStore reopened = reopenStore(vertx);
+    if (reopened == null) {
+      store = null;
+      return;
+    }
+    store = reopened;
+    assertThat(await(store.get("cron-5"))).isEqualTo(c);
+    assertThat(await(store.get("cron-5")).paused()).as("a paused timer stays paused").isTrue();
+    assertThat(await(store.get("jit-5"))).isEqualTo(next.withPayload(j.payload()));
+    assertThat(await(store.readFirings(0, 10))).containsExactly(r.firing());
+    assertThat(await(store.readFirings(0, 10)).get(0).nominalAt()).isEqualTo(1000);
+  }
+
+  // ---- topics ----
+
+  @Test
+  void noTopicIsPausedInANewStore() {
+    assertThat(await(store.pausedTopics())).isEmpty();
+  }
+
+  @Test
+  void pausedTopicsAreListedUntilResumedAndPauseAndResumeAreIdempotent() {
+    await(store.setTopicPaused("billing", true));
+    await(store.setTopicPaused("mail.out", true));
+    await(store.setTopicPaused("billing", true));
+    assertThat(await(store.pausedTopics())).containsExactlyInAnyOrder("billing", "mail.out");
+    await(store.setTopicPaused("billing", false));
+    await(store.setTopicPaused("never-paused", false));
+    assertThat(await(store.pausedTopics())).containsExactly("mail.out");
+  }
+
+  @Test
+  void theSetOfPausedTopicsIsASnapshotTheCallerOwns() {
+    await(store.setTopicPaused("a", true));
+    java.util.Set<String> seen = await(store.pausedTopics());
+    await(store.setTopicPaused("b", true));
+    assertThat(seen).containsExactly("a");
+    seen.add("c");
+    assertThat(await(store.pausedTopics())).containsExactlyInAnyOrder("a", "b");
+  }
+
+  @Test
+  void pausedTopicsSurviveAReopen() throws Exception {
+    await(store.setTopicPaused("kept", true));
+    await(store.setTopicPaused("resumed", true));
+    await(store.setTopicPaused("resumed", false));
+    await(store.close());
+    TimerStore reopened = reopenStore(vertx);
+    if (reopened == null) {
+      store = null;
+      return;
+    }
+    store = reopened;
+    assertThat(await(store.pausedTopics())).containsExactly("kept");
+  }
+
   // ---- failures ----
 
   @Test
@@ -509,7 +671,7 @@ public abstract class TimerStoreContract {
         store.updateAll(List.of(t.touched(300)), new long[] {1}), store.get("late"),
         store.remove("late"), store.recordFirings(List.of(fire(t, 100, null))), store.list(null, null, 10),
         store.readFirings(0, 10), store.trimFirings(Retention.defaults(), 1000),
-        store.loadAll(10, b -> Future.succeededFuture()));
+        store.loadAll(10, b -> Future.succeededFuture()), store.setTopicPaused("t1", true), store.pausedTopics());
     for (Future<?> f : calls) {
       Throwable e = failure(f);
       assertThat(e).isInstanceOf(StoreClosedException.class);

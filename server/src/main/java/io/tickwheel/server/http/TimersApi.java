@@ -295,7 +295,7 @@ public final class TimersApi {
       sb.append("{\"id\":\"").append(ids.get(i)).append("\",\"status\":");   // a valid id needs no escaping
       if (o instanceof Refusal r) {
         ApiException e = OutcomeMapping.error(r);
-        sb.append(e.status()).append(",\"error\":").append(ErrorResponses.body(e).getJsonObject("error").encode());
+        sb.append(e.status()).append(",\"error\":").append(ErrorBody.detail(e.code(), e.getMessage(), e.field()).encode());
       } else {
         sb.append(OutcomeMapping.status(o)).append(",\"nextDueAt\":").append(timer(o).nextDueAt());
       }

@@ -8,6 +8,7 @@ import io.tickwheel.server.push.WsCommands;
 import io.tickwheel.server.scheduler.Pipeline;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import java.util.function.LongSupplier;
@@ -62,7 +63,7 @@ public final class WsCommandHandler implements WsCommands {
   }
 
   private static Result error(ApiException e) {
-    return new Result(e.status(), null, ErrorResponses.body(e).getJsonObject("error"));
+    return new Result(e.status(), null, ErrorBody.detail(e.code(), e.getMessage(), e.field()));
   }
 
   /** The {@code timer} object of a schedule or put; a put needs its id. */

@@ -124,4 +124,16 @@ public final class MeteredStore implements TimerStore {
     }
     return f.andThen(ar -> metrics.storeCall(op, System.nanoTime() - t0, ar.failed()));
   }
+
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    long t0 = System.nanoTime();
+    return done("setTopicPaused", t0, store.setTopicPaused(topic, paused));
+  }
+
+  @Override
+  public Future<java.util.Set<String>> pausedTopics() {
+    long t0 = System.nanoTime();
+    return done("pausedTopics", t0, store.pausedTopics());
+  }
 }

@@ -84,7 +84,7 @@ public final class FiringHub {
 
   /** Executes WebSocket write commands; until {@link #useCommands} they answer 503. */
   WsCommands commands = (op, message) -> Future.succeededFuture(new WsCommands.Result(503, null,
-      new JsonObject().put("code", "unavailable").put("message", "write commands are not served by this hub")));
+      ErrorBody.detail("unavailable", "write commands are not served by this hub", null)));
 
   /** The store's last seq when the hub started (0 until known). */
   private long storeSeq;

@@ -3,6 +3,7 @@ package io.tickwheel.server.push;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.wire.ErrorBody;
 import io.tickwheel.server.wire.PushNotices;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -160,8 +161,8 @@ final class WsSubscriber extends Subscriber {
     inFlight++;
     hub.commands.execute(c.op(), c.message()).onComplete(ar -> {
       inFlight--;
-      WsCommands.Result r = ar.succeeded() ? ar.result() : new WsCommands.Result(500, null, new JsonObject()
-          .put("code", "internal").put("message", "the command failed: " + ar.cause()));
+      WsCommands.Result r = ar.succeeded() ? ar.result() : new WsCommands.Result(500, null,
+          ErrorBody.detail("internal", "the command failed: " + ar.cause(), null));
       if (state() != State.CLOSED && !ws.isClosed()) {
         sendControl(result(c.ref(), r));
         readMore();

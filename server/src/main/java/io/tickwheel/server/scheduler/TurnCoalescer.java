@@ -248,6 +248,18 @@ final class TurnCoalescer implements TimerStore {
     return store.trimFirings(retention, nowMs);
   }
 
+  /** Flushes what is pending first, so it stays ordered after the writes made before it. */
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    flush();
+    return store.setTopicPaused(topic, paused);
+  }
+
+  @Override
+  public Future<Set<String>> pausedTopics() {
+    return store.pausedTopics();
+  }
+
   /** Flushes what is pending, then closes the store. */
   @Override
   public Future<Void> close() {

@@ -133,4 +133,14 @@ final class AsyncReadStore implements TimerStore {
   public Future<Void> close() {
     return delegate.close();
   }
+
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    return delegate.setTopicPaused(topic, paused);
+  }
+
+  @Override
+  public Future<java.util.Set<String>> pausedTopics() {
+    return delegate.pausedTopics();
+  }
 }

@@ -185,4 +185,14 @@ public final class GatedStore implements TimerStore {
   public Future<Void> close() {
     return mem.close();
   }
+
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    return gate(false, () -> mem.setTopicPaused(topic, paused));
+  }
+
+  @Override
+  public Future<java.util.Set<String>> pausedTopics() {
+    return gate(false, mem::pausedTopics);
+  }
 }

@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -51,7 +52,8 @@ import java.util.function.Function;
  *       (radix tree of delta-encoded listpacks, field names stored once), range reads by seq ({@code XRANGE}),
  *       and cheap trimming from the head ({@code XTRIM}); Redis itself refuses an id that does not increase.</li>
  *   <li>{@code {tw}:seq} — the last seq ({@code INCR}); kept apart from the log so it survives trimming.</li>
- *   <li>{@code {tw}:meta} — the data format version, checked at open.</li>
+ *   <li>{@code {tw}:meta} — the data format version, checked at open ({@link #DATA_FORMAT}).</li>
+ *   <li>{@code {tw}:paused-topics} — set of the paused topics ({@code SADD}/{@code SREM}/{@code SMEMBERS}).</li>
  * </ul>
  * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
  * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
@@ -95,8 +97,15 @@ import java.util.function.Function;
  */
 public final class RedisTimerStore implements TimerStore {
 
-  /** The version of the data layout under the prefix; open refuses another one. */
-  public static final String DATA_FORMAT = "1";
+  /**
+   * The version of the data layout under the prefix; open refuses another one, except {@link #UPGRADES_FORMAT}.
+   * Format 2 adds to format 1 (which it reads as it is): timer records may carry calendar extras, firing log entries
+   * a nominal time, and the set of paused topics. Stamping 2 on data of format 1 keeps releases that know only
+   * format 1 from reading records they would misread: they refuse to open it, naming the format.
+   */
+  public static final String DATA_FORMAT = "2";
+  /** The older format that open upgrades in place to {@link #DATA_FORMAT} (nothing to rewrite: a superset). */
+  static final String UPGRADES_FORMAT = "1";
 
   /** The most log entries one trim script inspects by age before yielding Redis to other clients. */
   static final int TRIM_BUDGET = 10_000;
@@ -119,6 +128,7 @@ public final class RedisTimerStore implements TimerStore {
   private final String dueKey;
   private final String seqKey;
   private final String log;
+  private final String pausedTopicsKey;
 
   private RedisTimerStore(RedisLink link, String keyPrefix) {
     this.link = link;
@@ -127,6 +137,7 @@ public final class RedisTimerStore implements TimerStore {
     this.dueKey = prefix + "due";
     this.seqKey = prefix + "seq";
     this.log = prefix + "log";
+    this.pausedTopicsKey = prefix + "paused-topics";
     this.timerKeys = List.of(timersKey, dueKey);
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
     this.logKey = List.of(log);
@@ -146,11 +157,11 @@ public final class RedisTimerStore implements TimerStore {
     Context ctx = Vertx.currentContext();
     String meta = "{" + opts.getKeyPrefix() + "}:meta";
     Future<RedisTimerStore> f = RedisLink.open(vertx, opts, link ->
-            link.eval(Script.INIT, List.of(meta), List.of(DATA_FORMAT), Response::toString).compose(format ->
-                DATA_FORMAT.equals(format) ? Future.succeededFuture()
+            link.eval(Script.INIT, List.of(meta), List.of(DATA_FORMAT, UPGRADES_FORMAT), Response::toString)
+                .compose(format -> DATA_FORMAT.equals(format) ? Future.succeededFuture()
                     : Future.failedFuture(new StoreFaultException(link.where() + " holds timer data of format "
-                        + format + " under {" + opts.getKeyPrefix() + "}; this version reads format " + DATA_FORMAT,
-                        null, false))))
+                        + format + " under {" + opts.getKeyPrefix() + "}; this version reads formats "
+                        + UPGRADES_FORMAT + " and " + DATA_FORMAT, null, false))))
         .map(link -> new RedisTimerStore(link, opts.getKeyPrefix()));
     return onContext(ctx, f);
   }
@@ -332,7 +343,7 @@ public final class RedisTimerStore implements TimerStore {
       args.add(q.id());
       args.add(Long.toString(q.generation()));
       args.add(Long.toString(q.firingsBefore()));
-      args.add(q.fire() ? (q.firingsBefore() + 1) + " " + q.dueAt() + " " + q.firedAt() + " " + q.id() : "");
+      args.add(q.fire() ? firingMeta(q) : "");
       args.add(next == null ? "" : TimerRecord.member(next.nextDueAt(), next.id()));
       args.add(next == null ? "" : TimerRecord.header(next));
     }
@@ -347,7 +358,7 @@ public final class RedisTimerStore implements TimerStore {
         } else {
           FiringRequest q = requests.get(i);
           out.add(FiringResult.fired(new Firing(st, q.id(), r.get(3 * i + 1).toString(), q.firingsBefore() + 1,
-              q.dueAt(), q.firedAt(), TimerRecord.payloadOf(r.get(3 * i + 2).toBytes(), 0))));
+              q.dueAt(), q.firedAt(), TimerRecord.payloadOf(r.get(3 * i + 2).toBytes(), 0), q.nominalAt())));
         }
       }
       return out;
@@ -532,7 +543,19 @@ public final class RedisTimerStore implements TimerStore {
     });
   }
 
-  /** Decodes a log entry: id {@code SEQ-0}, fields f = "N DUEAT FIREDAT ID", t = topic, p = payload segment. */
+  /**
+   * The {@code f} field of a firing's log entry: {@code "N DUEAT FIREDAT ID"}, followed by {@code " NOMINALAT"} only
+   * when the nominal time differs from the due time (a jittered timer), so a plain firing costs what it did.
+   */
+  private static String firingMeta(FiringRequest q) {
+    String m = (q.firingsBefore() + 1) + " " + q.dueAt() + " " + q.firedAt() + " " + q.id();
+    return q.nominalAt() == q.dueAt() ? m : m + " " + q.nominalAt();
+  }
+
+  /**
+   * Decodes a log entry: id {@code SEQ-0}, fields f = "N DUEAT FIREDAT ID[ NOMINALAT]" (see {@link #firingMeta}; an
+   * entry without it has its due time as nominal time), t = topic, p = payload segment.
+   */
   private static Firing firing(String streamId, Response fields) {
     long seq = Long.parseLong(streamId.substring(0, streamId.indexOf('-')));
     String f = null;
@@ -555,9 +578,13 @@ public final class RedisTimerStore implements TimerStore {
     if (f == null || topic == null || pseg == null) {
       throw new StoreFaultException("firing log entry " + streamId + " is malformed", null, false);
     }
-    String[] parts = f.split(" ", 4);
-    return new Firing(seq, parts[3], topic, Long.parseLong(parts[0]), Long.parseLong(parts[1]),
-        Long.parseLong(parts[2]), TimerRecord.payloadOf(pseg, 0));
+    String[] parts = f.split(" ");
+    if (parts.length != 4 && parts.length != 5) {
+      throw new StoreFaultException("firing log entry " + streamId + " is malformed", null, false);
+    }
+    long due = Long.parseLong(parts[1]);
+    return new Firing(seq, parts[3], topic, Long.parseLong(parts[0]), due, Long.parseLong(parts[2]),
+        TimerRecord.payloadOf(pseg, 0), parts.length == 5 ? Long.parseLong(parts[4]) : due);
   }
 
   @Override
@@ -597,6 +624,25 @@ public final class RedisTimerStore implements TimerStore {
             done.complete(removed + ar.result()[0]);
           }
         });
+  }
+
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    Objects.requireNonNull(topic, "topic");
+    return link.write(Request.cmd(paused ? Command.SADD : Command.SREM).arg(pausedTopicsKey).arg(topic), r -> null);
+  }
+
+  @Override
+  public Future<Set<String>> pausedTopics() {
+    return link.read(Request.cmd(Command.SMEMBERS).arg(pausedTopicsKey), r -> {
+      Set<String> out = new HashSet<>();
+      if (r != null) {
+        for (Response m : r) {
+          out.add(m.toString());
+        }
+      }
+      return out;
+    });
   }
 
   @Override

@@ -11,6 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
+import java.time.ZoneId;
 import org.junit.jupiter.api.Test;
 
 /** The Redis record layout of a timer and the lex order of the due index. */
@@ -109,5 +113,73 @@ class TimerRecordTest {
     assertThat(TimerRecord.isMemberOf(TimerRecord.member(400, "x1"), t)).isFalse();
     assertThat(TimerRecord.isMemberOf(TimerRecord.member(500, "x"), t)).isFalse();
     assertThat(TimerRecord.isMemberOf(TimerRecord.member(500, "yx1"), t)).isFalse();
+  }
+
+  // ---- calendars ----
+
+  /** What {@code encode} wrote for {@link #PLAIN} before calendars existed (release of issue 14). */
+  private static final String PLAIN_BEFORE = "4 3 8000000000000016 topic-a 1 2 100 200 7 11\nP{\"k\":\"v\"}";
+  private static final Timer PLAIN = new Timer("id.1", "topic-a", Kind.FIXED_RATE, 100, 200, 7, Misfire.SKIP,
+      "{\"k\":\"v\"}", 11, 22, 3, 4);
+
+  private static Timer cronTimer(String payload) {
+    ZonedCron c = ZonedCron.of("0 30 1 L * ?", ZoneId.of("America/Santiago"), DstGap.SHIFT, DstOverlap.AUTO);
+    return new Timer("c:1", "cal", Kind.CRON, 0, 0, 5, Misfire.FIRE_ALL, payload, 1, 1_000_500, 1, 2,
+        new Timer.Extras(c, 2_000_000, 1000, true, 1_000_000));
+  }
+
+  @Test
+  void aRecordWrittenBeforeCalendarsExistedStillDecodesAsAPlainTimer() {
+    Timer decoded = TimerRecord.decode("id.1", PLAIN_BEFORE.getBytes(StandardCharsets.UTF_8));
+    assertThat(decoded).isEqualTo(PLAIN);
+    assertThat(decoded.extras()).isNull();
+  }
+
+  @Test
+  void aPlainTimerIsEncodedByteForByteAsBeforeCalendarsExisted() {
+    assertThat(new String(TimerRecord.encode(PLAIN), StandardCharsets.UTF_8)).isEqualTo(PLAIN_BEFORE);
+  }
+
+  @Test
+  void aCronTimerRoundTripsEveryExtrasFieldWithAndWithoutPayload() {
+    for (String payload : new String[] {null, "", "{\"x\":\"a b\\n c\"}"}) {
+      Timer t = cronTimer(payload);
+      Timer decoded = TimerRecord.decode("c:1", TimerRecord.encode(t));
+      assertThat(decoded).isEqualTo(t);
+      assertThat(decoded.cron().expression()).isEqualTo("0 30 1 L * ?");
+      assertThat(decoded.cron().gap()).isEqualTo(DstGap.SHIFT);
+      assertThat(decoded.cron().overlap()).as("auto as configured").isEqualTo(DstOverlap.AUTO);
+      assertThat(decoded.endAt()).isEqualTo(2_000_000);
+      assertThat(decoded.jitterMs()).isEqualTo(1000);
+      assertThat(decoded.nominalAt()).isEqualTo(1_000_000);
+      assertThat(decoded.paused()).isTrue();
+    }
+  }
+
+  @Test
+  void extrasFollowTheHeaderFieldsTheScriptsReadAndTheCronExpressionComesLast() {
+    Timer t = cronTimer("[]");
+    String rec = new String(TimerRecord.encode(t), StandardCharsets.UTF_8);
+    assertThat(rec).isEqualTo(TimerRecord.header(t) + "\nP[]");
+    assertThat(rec).startsWith("2 1 " + TimerRecord.dueHex(1_000_500) + " cal 3 1 0 0 5 1 z=America/Santiago g=shift "
+        + "o=auto e=2000000 j=1000 n=1000000 p=1 c=0 30 1 L * ?\n");
+  }
+
+  @Test
+  void eachExtrasFieldAloneRoundTrips() {
+    for (Timer t : List.of(PLAIN.withPaused(true), PLAIN.withExtras(new Timer.Extras(null, 999, 0, false, 0)),
+        PLAIN.withExtras(new Timer.Extras(null, Timer.NO_END, 50, false, 20)))) {
+      assertThat(TimerRecord.decode("id.1", TimerRecord.encode(t))).isEqualTo(t);
+    }
+  }
+
+  @Test
+  void anUnknownExtrasFieldOrDstPolicyFailsNamingTheTimer() {
+    String unknown = "4 3 8000000000000016 topic-a 1 2 100 200 7 11 q=1\nN";
+    assertThatThrownBy(() -> TimerRecord.decode("u", unknown.getBytes(StandardCharsets.UTF_8)))
+        .hasMessageContaining("\"u\"").hasMessageContaining("q=1");
+    String badPolicy = "4 3 8000000000000016 topic-a 3 2 0 0 7 11 z=UTC g=sometimes o=once c=0 * * * *\nN";
+    assertThatThrownBy(() -> TimerRecord.decode("b", badPolicy.getBytes(StandardCharsets.UTF_8)))
+        .hasMessageContaining("\"b\"").hasMessageContaining("sometimes");
   }
 }

@@ -1,5 +1,8 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
@@ -7,42 +10,103 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
 
 /**
  * The RocksDB store's compact binary encoding of {@link Timer} and {@link Firing} (a version byte, fixed-width
  * numbers, length-prefixed UTF-8 strings). Decoding a record written by a newer, unknown version throws
  * {@link IllegalArgumentException}. Thread safe (stateless).
+ *
+ * <h2>Versions</h2>
+ * Both versions are written today and both are read, so data directories of earlier releases keep working and a
+ * plain timer costs what it always did:
+ * <ul>
+ *   <li>Timer version 1: a timer without {@link Timer#extras()}. Version 2: the version 1 body, then the extras:
+ *       a flags byte ({@link #HAS_CRON}, {@link #PAUSED}, {@link #HAS_END}, {@link #HAS_JITTER}), then only the
+ *       fields the flags announce: the cron expression, zone id, gap and overlap policies as configured (wire names,
+ *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}.</li>
+ *   <li>Firing version 1: a firing whose nominal time is its due time (decoded with {@code nominalAt = dueAt}).
+ *       Version 2: the version 1 body, then {@code nominalAt}.</li>
+ * </ul>
  */
 final class Codec {
 
   private static final byte TIMER_V1 = 1;
+  private static final byte TIMER_V2 = 2;
   private static final byte FIRING_V1 = 1;
+  private static final byte FIRING_V2 = 2;
+  /** Extras flags (timer version 2). */
+  static final int HAS_CRON = 1;
+  static final int PAUSED = 2;
+  static final int HAS_END = 4;
+  static final int HAS_JITTER = 8;
   private static final Kind[] KINDS = Kind.values();
   private static final Misfire[] MISFIRES = Misfire.values();
 
   private Codec() {}
 
-  /** Encodes a timer, payload included. */
+  /** Encodes a timer, payload and extras included (version 1 without extras, else version 2). */
   static byte[] encodeTimer(Timer t) {
     byte[] id = utf8(t.id());
     byte[] topic = utf8(t.topic());
     byte[] payload = t.payload() == null ? null : utf8(t.payload());
+    Timer.Extras x = t.extras();
+    int flags = 0;
+    byte[][] cron = null;
+    int extraLen = 0;
+    if (x != null) {
+      extraLen = 1;
+      ZonedCron c = x.cron();
+      if (c != null) {
+        flags |= HAS_CRON;
+        cron = new byte[][] {utf8(c.expression()), utf8(c.zone().getId()), utf8(c.gap().wireName()),
+            utf8(c.overlap().wireName())};
+        for (byte[] s : cron) {
+          extraLen += 4 + s.length;
+        }
+      }
+      if (x.paused()) {
+        flags |= PAUSED;
+      }
+      if (x.endAt() != Timer.NO_END) {
+        flags |= HAS_END;
+        extraLen += 8;
+      }
+      if (x.jitterMs() > 0) {
+        flags |= HAS_JITTER;
+        extraLen += 16;
+      }
+    }
     ByteBuffer b = ByteBuffer.allocate(1 + 1 + 1 + 8 * 7 + 4 + id.length + 4 + topic.length + 4
-        + (payload == null ? 0 : payload.length));
-    b.put(TIMER_V1).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
+        + (payload == null ? 0 : payload.length) + extraLen);
+    b.put(x == null ? TIMER_V1 : TIMER_V2).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
     b.putLong(t.delayMs()).putLong(t.periodMs()).putLong(t.maxFirings()).putLong(t.createdAt())
         .putLong(t.nextDueAt()).putLong(t.firings()).putLong(t.generation());
     putBytes(b, id);
     putBytes(b, topic);
     putBytes(b, payload);
+    if (x != null) {
+      b.put((byte) flags);
+      if (cron != null) {
+        for (byte[] s : cron) {
+          putBytes(b, s);
+        }
+      }
+      if ((flags & HAS_END) != 0) {
+        b.putLong(x.endAt());
+      }
+      if ((flags & HAS_JITTER) != 0) {
+        b.putLong(x.jitterMs()).putLong(x.nominalAt());
+      }
+    }
     return b.array();
   }
 
-  /** Decodes what {@link #encodeTimer} wrote. */
+  /** Decodes what {@link #encodeTimer} wrote, in either version. */
   static Timer decodeTimer(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
-    if (v != TIMER_V1) {
+    if (v != TIMER_V1 && v != TIMER_V2) {
       throw new IllegalArgumentException("unknown timer record version " + v);
     }
     Kind kind = KINDS[b.get()];
@@ -57,28 +121,62 @@ final class Codec {
     String id = getString(b);
     String topic = Topics.canonical(getString(b));
     String payload = getString(b);
-    return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen);
+    Timer.Extras extras = v == TIMER_V2 ? decodeExtras(b) : null;
+    return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen, extras);
   }
 
-  /** Encodes a firing, seq and payload included. */
+  private static Timer.Extras decodeExtras(ByteBuffer b) {
+    int flags = b.get();
+    ZonedCron cron = null;
+    if ((flags & HAS_CRON) != 0) {
+      String expr = getString(b);
+      String zone = getString(b);
+      String gap = getString(b);
+      String overlap = getString(b);
+      cron = ZonedCron.of(expr, ZoneId.of(zone), wire(DstGap.fromWire(gap), "dstGap", gap),
+          wire(DstOverlap.fromWire(overlap), "dstOverlap", overlap));
+    }
+    long endAt = (flags & HAS_END) != 0 ? b.getLong() : Timer.NO_END;
+    long jitter = 0;
+    long nominal = 0;
+    if ((flags & HAS_JITTER) != 0) {
+      jitter = b.getLong();
+      nominal = b.getLong();
+    }
+    return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal);
+  }
+
+  private static <T> T wire(T value, String field, String name) {
+    if (value == null) {
+      throw new IllegalArgumentException("unknown " + field + " \"" + name + "\" in a timer record");
+    }
+    return value;
+  }
+
+  /** Encodes a firing, seq and payload included (version 1 when its nominal time is its due time, else 2). */
   static byte[] encodeFiring(Firing f) {
     byte[] id = utf8(f.id());
     byte[] topic = utf8(f.topic());
     byte[] payload = f.payload() == null ? null : utf8(f.payload());
+    boolean nominal = f.nominalAt() != f.dueAt();
     ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 4 + id.length + 4 + topic.length + 4
-        + (payload == null ? 0 : payload.length));
-    b.put(FIRING_V1).putLong(f.seq()).putLong(f.firing()).putLong(f.dueAt()).putLong(f.firedAt());
+        + (payload == null ? 0 : payload.length) + (nominal ? 8 : 0));
+    b.put(nominal ? FIRING_V2 : FIRING_V1).putLong(f.seq()).putLong(f.firing()).putLong(f.dueAt())
+        .putLong(f.firedAt());
     putBytes(b, id);
     putBytes(b, topic);
     putBytes(b, payload);
+    if (nominal) {
+      b.putLong(f.nominalAt());
+    }
     return b.array();
   }
 
-  /** Decodes what {@link #encodeFiring} wrote. */
+  /** Decodes what {@link #encodeFiring} wrote, in either version. */
   static Firing decodeFiring(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
-    if (v != FIRING_V1) {
+    if (v != FIRING_V1 && v != FIRING_V2) {
       throw new IllegalArgumentException("unknown firing record version " + v);
     }
     long seq = b.getLong();
@@ -88,7 +186,7 @@ final class Codec {
     String id = getString(b);
     String topic = getString(b);
     String payload = getString(b);
-    return new Firing(seq, id, topic, n, due, fired, payload);
+    return new Firing(seq, id, topic, n, due, fired, payload, v == FIRING_V2 ? b.getLong() : due);
   }
 
   private static byte[] utf8(String s) {

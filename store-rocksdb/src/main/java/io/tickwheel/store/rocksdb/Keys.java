@@ -11,12 +11,15 @@ import java.nio.charset.StandardCharsets;
  *       timers it returns). For the ASCII ids the API admits, byte order of the id equals
  *       {@link String#compareTo} order, hence the listing order of {@code TimerCursor}.</li>
  *   <li>{@code firings}: {@code seq} as 8 big-endian bytes → {@code Codec.encodeFiring}.</li>
- *   <li>{@code meta}: {@code "lastSeq"} → 8 big-endian bytes.</li>
+ *   <li>{@code meta}: {@code "lastSeq"} → 8 big-endian bytes; {@code "pausedTopic:"} + topic as UTF-8 → empty, one
+ *       key per paused topic (a prefix scan lists them).</li>
  * </ul>
  */
 final class Keys {
 
   static final byte[] LAST_SEQ = "lastSeq".getBytes(StandardCharsets.US_ASCII);
+  /** The prefix of the {@code meta} keys of paused topics. */
+  static final byte[] PAUSED_TOPIC = "pausedTopic:".getBytes(StandardCharsets.US_ASCII);
 
   private Keys() {}
 
@@ -41,6 +44,26 @@ final class Keys {
 
   static String idOfDue(byte[] dueKey) {
     return new String(dueKey, 8, dueKey.length - 8, StandardCharsets.UTF_8);
+  }
+
+  /** The {@code meta} key saying {@code topic} is paused. */
+  static byte[] pausedTopic(String topic) {
+    byte[] t = topic.getBytes(StandardCharsets.UTF_8);
+    byte[] k = new byte[PAUSED_TOPIC.length + t.length];
+    System.arraycopy(PAUSED_TOPIC, 0, k, 0, PAUSED_TOPIC.length);
+    System.arraycopy(t, 0, k, PAUSED_TOPIC.length, t.length);
+    return k;
+  }
+
+  /** Whether {@code key} is a paused-topic key of the {@code meta} family. */
+  static boolean isPausedTopic(byte[] key) {
+    return key.length >= PAUSED_TOPIC.length
+        && java.util.Arrays.equals(key, 0, PAUSED_TOPIC.length, PAUSED_TOPIC, 0, PAUSED_TOPIC.length);
+  }
+
+  /** The topic of a paused-topic key. */
+  static String topicOfPaused(byte[] key) {
+    return new String(key, PAUSED_TOPIC.length, key.length - PAUSED_TOPIC.length, StandardCharsets.UTF_8);
   }
 
   static byte[] seq(long seq) {

@@ -122,6 +122,19 @@ final class Reads {
     return out;
   }
 
+  /** The paused topics: a prefix scan of the {@code meta} family (one key per paused topic). */
+  java.util.Set<String> pausedTopics() throws RocksDBException {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    guard.check();
+    try (RocksIterator it = db.db.newIterator(db.meta)) {
+      for (it.seek(Keys.PAUSED_TOPIC); it.isValid() && Keys.isPausedTopic(it.key()); it.next()) {
+        out.add(Keys.topicOfPaused(it.key()));
+      }
+      it.status();
+    }
+    return out;
+  }
+
   /** An iterator over the timers family for {@code loadAll}: large readahead, no block-cache pollution. */
   static final class TimerScan implements AutoCloseable {
     private final ReadOptions ro;

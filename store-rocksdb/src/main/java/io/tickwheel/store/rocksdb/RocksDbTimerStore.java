@@ -33,17 +33,17 @@ import java.util.function.Function;
  * <h2>Layout</h2>
  * Four column families (see {@code Keys}): {@code timers} by id (bloom filter; values encoded with
  * {@code Codec}), {@code due} (big-endian {@code nextDueAt} + id, for listing in due
- * order), {@code firings} by big-endian seq, {@code meta} with the sequence counter. Every write call is one
+ * order), {@code firings} by big-endian seq, {@code meta} with the sequence counter and the paused topics. Every write call is one
  * atomic {@code WriteBatch}: a timer and its index entry, a firing and its timer's advance or removal, and the
  * counter always change together.
  *
  * <h2>Threads</h2>
  * No method blocks or calls RocksDB on the caller's thread. Writes ({@code put, putAll, update, remove,
- * recordFirings, trimFirings}) are queued to one writer thread that group-commits: it folds every call queued
+ * recordFirings, trimFirings, setTopicPaused}) are queued to one writer thread that group-commits: it folds every call queued
  * at that moment (up to {@link RocksDbStoreOptions#getMaxGroupOps()}) into one batch, in queue order, with an
  * overlay of the timers already touched by the group so conditional checks see earlier calls of the same
  * group; then one {@code db.write}, then the futures complete. Reads ({@code get, list, readFirings, lastSeq,
- * loadAll}) run on a small pool of reader threads (RocksDB reads are thread safe), so they do not wait behind
+ * pausedTopics, loadAll}) run on a small pool of reader threads (RocksDB reads are thread safe), so they do not wait behind
  * unrelated write work. Futures complete on the caller's Vert.x context (an event-loop context of the
  * {@code Vertx} given to {@link #open} when called from a non-Vert.x thread). Thread safe.
  *
@@ -208,6 +208,12 @@ public final class RocksDbTimerStore implements TimerStore {
     return submit(new WriteOp.Trim(callerContext(), retention, nowMs, trimMaxScan, guard));
   }
 
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    Objects.requireNonNull(topic, "topic");
+    return submit(new WriteOp.SetTopicPaused(callerContext(), topic, paused));
+  }
+
   private <T> Future<T> submit(WriteOp<T> op) {
     synchronized (lock) {
       if (closeOp != null) {
@@ -260,6 +266,11 @@ public final class RocksDbTimerStore implements TimerStore {
   @Override
   public Future<Long> lastSeq() {
     return read(writer::lastSeq);
+  }
+
+  @Override
+  public Future<Set<String>> pausedTopics() {
+    return read(reads::pausedTopics);
   }
 
   /**

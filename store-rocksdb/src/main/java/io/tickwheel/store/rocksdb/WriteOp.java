@@ -186,7 +186,7 @@ abstract class WriteOp<T> {
         Firing f = null;
         if (r.fire()) {
           f = g.appendFiring(new Firing(0, r.id(), stored.topic(), r.firingsBefore() + 1, r.dueAt(), r.firedAt(),
-              stored.payload()));
+              stored.payload(), r.nominalAt()));
         }
         if (r.next() == null) {
           g.deleteTimer(stored);
@@ -253,6 +253,28 @@ abstract class WriteOp<T> {
       g.batch.deleteRange(g.db.firings, Keys.seq(first), Keys.seq(cut));
       g.firstRetained = cut;
       return cut - first;
+    }
+  }
+
+  /** setTopicPaused: one {@code meta} key per paused topic, written or deleted (idempotent either way). */
+  static final class SetTopicPaused extends WriteOp<Void> {
+    private final String topic;
+    private final boolean paused;
+
+    SetTopicPaused(Context c, String topic, boolean paused) {
+      super(c);
+      this.topic = topic;
+      this.paused = paused;
+    }
+
+    @Override
+    Void apply(WriteGroup g) throws RocksDBException {
+      if (paused) {
+        g.batch.put(g.db.meta, Keys.pausedTopic(topic), new byte[0]);
+      } else {
+        g.batch.delete(g.db.meta, Keys.pausedTopic(topic));
+      }
+      return null;
     }
   }
 

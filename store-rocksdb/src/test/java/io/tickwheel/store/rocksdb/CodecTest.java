@@ -8,6 +8,12 @@ import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 class CodecTest {
@@ -42,5 +48,94 @@ class CodecTest {
     Timer decoded = Codec.decodeTimer(Codec.encodeTimer(t));
     assertThat(decoded).isEqualTo(t);
     assertThat(decoded.topic()).isSameAs(Topics.canonical(new String("orders")));
+  }
+
+  // ---- calendars and the record versions ----
+
+  /** {@code encodeTimer} of {@link #PLAIN} by the encoder before calendars existed (release of issue 14). */
+  private static final String PLAIN_V1_HEX = "010102000000000000006400000000000000c8000000000000000700000000000000"
+      + "0b0000000000000016000000000000000300000000000000040000000469642e3100000007746f7069632d61000000097b226b22"
+      + "3a2276227d";
+  private static final Timer PLAIN = new Timer("id.1", "topic-a", Kind.FIXED_RATE, 100, 200, 7, Misfire.SKIP,
+      "{\"k\":\"v\"}", 11, 22, 3, 4);
+  /** {@code encodeFiring} of {@code new Firing(42, "id", "t", 3, 100, 105, "[1]")} by that same encoder. */
+  private static final String FIRING_V1_HEX =
+      "01000000000000002a0000000000000003000000000000006400000000000000690000000269640000000174000000035b315d";
+
+  private static Timer cronTimer() {
+    ZonedCron c = ZonedCron.of("0 */15 1-3 * * *", ZoneId.of("Australia/Lord_Howe"), DstGap.AUTO, DstOverlap.TWICE);
+    return new Timer("c", "cal", Kind.CRON, 0, 0, 5, Misfire.FIRE_ALL, "[2]", 1, 1_000_500, 1, 2,
+        new Timer.Extras(c, 2_000_000, 1000, true, 1_000_000));
+  }
+
+  @Test
+  void aTimerRecordWrittenBeforeCalendarsExistedStillDecodesAsAPlainTimer() {
+    Timer decoded = Codec.decodeTimer(HexFormat.of().parseHex(PLAIN_V1_HEX));
+    assertThat(decoded).isEqualTo(PLAIN);
+    assertThat(decoded.extras()).isNull();
+  }
+
+  @Test
+  void aPlainTimerIsEncodedByteForByteAsBeforeCalendarsExisted() {
+    assertThat(HexFormat.of().formatHex(Codec.encodeTimer(PLAIN))).isEqualTo(PLAIN_V1_HEX);
+  }
+
+  @Test
+  void aFiringRecordWrittenBeforeNominalTimesExistedDecodesWithItsDueTimeAsNominalTime() {
+    Firing f = Codec.decodeFiring(HexFormat.of().parseHex(FIRING_V1_HEX));
+    assertThat(f).isEqualTo(new Firing(42, "id", "t", 3, 100, 105, "[1]"));
+    assertThat(f.nominalAt()).isEqualTo(100);
+    assertThat(HexFormat.of().formatHex(Codec.encodeFiring(f))).as("and is written as before").isEqualTo(FIRING_V1_HEX);
+  }
+
+  @Test
+  void aJitteredFiringKeepsItsNominalTimeInVersionTwo() {
+    Firing f = new Firing(7, "id", "t", 1, 1_040, 1_041, null, 1_000);
+    byte[] bytes = Codec.encodeFiring(f);
+    assertThat(bytes[0]).isEqualTo((byte) 2);
+    assertThat(Codec.decodeFiring(bytes)).isEqualTo(f);
+    assertThat(bytes.length).isEqualTo(Codec.encodeFiring(f.withSeq(7)).length)
+        .isEqualTo(Codec.encodeFiring(new Firing(7, "id", "t", 1, 1_040, 1_041, null)).length + 8);
+  }
+
+  @Test
+  void aCronTimerRoundTripsEveryExtrasFieldInVersionTwo() {
+    Timer t = cronTimer();
+    byte[] bytes = Codec.encodeTimer(t);
+    assertThat(bytes[0]).isEqualTo((byte) 2);
+    Timer decoded = Codec.decodeTimer(bytes);
+    assertThat(decoded).isEqualTo(t);
+    assertThat(decoded.cron().expression()).isEqualTo("0 */15 1-3 * * *");
+    assertThat(decoded.cron().zone().getId()).isEqualTo("Australia/Lord_Howe");
+    assertThat(decoded.cron().gap()).as("auto as configured, not resolved").isEqualTo(DstGap.AUTO);
+    assertThat(decoded.cron().overlap()).isEqualTo(DstOverlap.TWICE);
+    assertThat(decoded.endAt()).isEqualTo(2_000_000);
+    assertThat(decoded.jitterMs()).isEqualTo(1000);
+    assertThat(decoded.nominalAt()).isEqualTo(1_000_000);
+    assertThat(decoded.paused()).isTrue();
+  }
+
+  @Test
+  void eachExtrasFieldAloneRoundTripsAndCostsOnlyItsOwnBytes() {
+    int plain = Codec.encodeTimer(PLAIN).length;
+    Timer paused = PLAIN.withPaused(true);
+    Timer ended = PLAIN.withExtras(new Timer.Extras(null, 999, 0, false, 0));
+    Timer jittered = PLAIN.withExtras(new Timer.Extras(null, Timer.NO_END, 50, false, 20));
+    assertThat(Codec.decodeTimer(Codec.encodeTimer(paused))).isEqualTo(paused);
+    assertThat(Codec.decodeTimer(Codec.encodeTimer(ended))).isEqualTo(ended);
+    assertThat(Codec.decodeTimer(Codec.encodeTimer(jittered))).isEqualTo(jittered);
+    assertThat(Codec.encodeTimer(paused)).hasSize(plain + 1);
+    assertThat(Codec.encodeTimer(ended)).hasSize(plain + 1 + 8);
+    assertThat(Codec.encodeTimer(jittered)).hasSize(plain + 1 + 16);
+  }
+
+  @Test
+  void aRecordWithAnUnknownDstPolicyIsRefusedNamingIt() {
+    byte[] good = Codec.encodeTimer(cronTimer());
+    String hex = HexFormat.of().formatHex(good);
+    String twice = HexFormat.of().formatHex("twice".getBytes(StandardCharsets.US_ASCII));
+    String thrice = HexFormat.of().formatHex("thric".getBytes(StandardCharsets.US_ASCII));
+    byte[] bad = HexFormat.of().parseHex(hex.replace(twice, thrice));
+    assertThatThrownBy(() -> Codec.decodeTimer(bad)).hasMessageContaining("dstOverlap").hasMessageContaining("thric");
   }
 }

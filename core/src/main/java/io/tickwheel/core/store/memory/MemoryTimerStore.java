@@ -16,11 +16,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -41,6 +43,7 @@ public final class MemoryTimerStore implements TimerStore {
   private final Map<String, Timer> timers = new HashMap<>();
   private final NavigableSet<Timer> byDue = new TreeSet<>(LISTING);
   private final NavigableMap<Long, Firing> log = new TreeMap<>();
+  private final Set<String> pausedTopics = new HashSet<>();
   private long lastSeq;
   private boolean closed;
 
@@ -149,7 +152,7 @@ public final class MemoryTimerStore implements TimerStore {
       Firing f = null;
       if (r.fire()) {
         f = new Firing(++lastSeq, r.id(), stored.topic(), r.firingsBefore() + 1, r.dueAt(), r.firedAt(),
-            stored.payload());
+            stored.payload(), r.nominalAt());
         log.put(f.seq(), f);
       }
       byDue.remove(stored);
@@ -256,6 +259,28 @@ public final class MemoryTimerStore implements TimerStore {
   public synchronized Future<Void> close() {
     closed = true;
     return Future.succeededFuture();
+  }
+
+  @Override
+  public synchronized Future<Void> setTopicPaused(String topic, boolean paused) {
+    java.util.Objects.requireNonNull(topic, "topic");
+    if (closed) {
+      return closedFuture();
+    }
+    if (paused) {
+      pausedTopics.add(topic);
+    } else {
+      pausedTopics.remove(topic);
+    }
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public synchronized Future<Set<String>> pausedTopics() {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture(new HashSet<>(pausedTopics));
   }
 
   /** A timer that sorts exactly where the cursor points, to search the listing order with. */

@@ -143,6 +143,20 @@ public final class RedisLink {
   }
 
   /**
+   * Sends one plain command that writes a single key (atomic by itself; a failure after it was sent may have been
+   * applied).
+   */
+  public <T> Future<T> write(Request request, Function<Response, T> map) {
+    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
+        request.command().toString(), true);
+    RedisConnection c = admit(p);
+    if (c != null) {
+      c.send(request).onComplete(p::settle);
+    }
+    return p.promise.future();
+  }
+
+  /**
    * Runs a script by {@code EVALSHA}; after a {@code NOSCRIPT} (script cache flushed) it loads the script again and
    * retries once. {@code args} are {@code String}, {@code byte[]} or {@code Long}.
    */

@@ -1,17 +1,28 @@
 package io.tickwheel.store.redis.impl;
 
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
 
 /**
  * The Redis value of a timer, laid out so the Lua scripts can read what they need with one pattern match:
  *
  * <pre>
- * GEN FIRINGS DUEHEX TOPIC KIND MISFIRE DELAYMS PERIODMS MAXFIRINGS CREATEDAT\n(N | P&lt;payload utf-8&gt;)
+ * GEN FIRINGS DUEHEX TOPIC KIND MISFIRE DELAYMS PERIODMS MAXFIRINGS CREATEDAT[ EXTRAS]\n(N | P&lt;payload utf-8&gt;)
  * </pre>
+ *
+ * {@code EXTRAS} is there only for a timer with {@link Timer#extras()} (a plain timer's record is what it was
+ * before calendars existed, byte for byte, and such records of earlier releases read as plain timers):
+ * space-separated {@code key=value} tokens for the fields that are not at their defaults, {@code z=ZONE g=GAP
+ * o=OVERLAP} (zone id and DST policies as configured, wire names, {@code auto} included), {@code e=ENDAT},
+ * {@code j=JITTERMS n=NOMINALAT}, {@code p=1} (paused), and last {@code c=} followed by the cron expression to the
+ * end of the line (its single spaces included). The scripts never look past the fourth header field.
  *
  * The header is ASCII, space separated; generation and firing count are compared as decimal strings by the
  * scripts (exact, no float rounding). {@code DUEHEX} is {@link #dueHex}: 16 lowercase hex digits whose byte order
@@ -82,6 +93,13 @@ public final class TimerRecord {
   public static void check(Timer t) {
     checkToken("id", t.id());
     checkToken("topic", t.topic());
+    ZonedCron c = t.cron();
+    if (c != null) {
+      checkToken("timeZone", c.zone().getId());
+      if (c.expression().indexOf('\n') >= 0 || c.expression().indexOf('\r') >= 0) {
+        throw new IllegalArgumentException("cron must not contain a line break, was \"" + c.expression() + "\"");
+      }
+    }
   }
 
   private static void checkToken(String field, String v) {
@@ -108,7 +126,87 @@ public final class TimerRecord {
         .append(t.periodMs()).append(' ')
         .append(t.maxFirings()).append(' ')
         .append(t.createdAt())
+        .append(extrasTail(t))
         .toString();
+  }
+
+  /** The {@code EXTRAS} part of the header with its leading space, or {@code ""} for a plain timer. */
+  static String extrasTail(Timer t) {
+    Timer.Extras x = t.extras();
+    if (x == null) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(64);
+    ZonedCron c = x.cron();
+    if (c != null) {
+      b.append(" z=").append(c.zone().getId()).append(" g=").append(c.gap().wireName())
+          .append(" o=").append(c.overlap().wireName());
+    }
+    if (x.endAt() != Timer.NO_END) {
+      b.append(" e=").append(x.endAt());
+    }
+    if (x.jitterMs() > 0) {
+      b.append(" j=").append(x.jitterMs()).append(" n=").append(x.nominalAt());
+    }
+    if (x.paused()) {
+      b.append(" p=1");
+    }
+    if (c != null) {
+      b.append(" c=").append(c.expression());
+    }
+    return b.toString();
+  }
+
+  /** Parses {@link #extrasTail} without its leading space. */
+  static Timer.Extras parseExtras(String tail) {
+    String zone = null;
+    String gap = null;
+    String overlap = null;
+    String expr = null;
+    long endAt = Timer.NO_END;
+    long jitter = 0;
+    long nominal = 0;
+    boolean paused = false;
+    int i = 0;
+    while (i < tail.length()) {
+      if (tail.startsWith("c=", i)) {
+        expr = tail.substring(i + 2);
+        break;
+      }
+      int end = tail.indexOf(' ', i);
+      if (end < 0) {
+        end = tail.length();
+      }
+      String token = tail.substring(i, end);
+      i = end + 1;
+      if (token.length() < 3 || token.charAt(1) != '=') {
+        throw new IllegalArgumentException("bad extras field \"" + token + "\"");
+      }
+      String v = token.substring(2);
+      switch (token.charAt(0)) {
+        case 'z' -> zone = v;
+        case 'g' -> gap = v;
+        case 'o' -> overlap = v;
+        case 'e' -> endAt = Long.parseLong(v);
+        case 'j' -> jitter = Long.parseLong(v);
+        case 'n' -> nominal = Long.parseLong(v);
+        case 'p' -> paused = "1".equals(v);
+        default -> throw new IllegalArgumentException("unknown extras field \"" + token + "\"");
+      }
+    }
+    ZonedCron cron = null;
+    if (expr != null) {
+      if (zone == null || gap == null || overlap == null) {
+        throw new IllegalArgumentException("a cron timer record lacks its zone or DST policies");
+      }
+      DstGap g = DstGap.fromWire(gap);
+      DstOverlap o = DstOverlap.fromWire(overlap);
+      if (g == null || o == null) {
+        throw new IllegalArgumentException("unknown DST policy \"" + (g == null ? gap : overlap) + "\"");
+      }
+      cron = ZonedCron.of(expr, ZoneId.of(zone), g, o);
+    }
+    return new Timer.Extras(cron, endAt, jitter, paused, nominal);
   }
 
   /**
@@ -116,6 +214,18 @@ public final class TimerRecord {
    * straight into one array (no intermediate strings; this runs for every created timer).
    */
   public static byte[] encode(Timer t) {
+    if (t.extras() != null) {
+      byte[] h = header(t).getBytes(StandardCharsets.UTF_8);
+      byte[] p = t.payload() == null ? null : t.payload().getBytes(StandardCharsets.UTF_8);
+      byte[] out = new byte[h.length + 2 + (p == null ? 0 : p.length)];
+      System.arraycopy(h, 0, out, 0, h.length);
+      out[h.length] = '\n';
+      out[h.length + 1] = (byte) (p == null ? 'N' : 'P');
+      if (p != null) {
+        System.arraycopy(p, 0, out, h.length + 2, p.length);
+      }
+      return out;
+    }
     String topic = t.topic();      // [A-Za-z0-9._-]: one byte per char
     int topicLen = topic.length();
     byte[] p = t.payload() == null ? null : t.payload().getBytes(StandardCharsets.UTF_8);
@@ -219,11 +329,22 @@ public final class TimerRecord {
       long period = c.nextLong();
       long max = c.nextLong();
       long created = c.nextLong();
-      if (c.pos >= v.length || v[c.pos - 1] != '\n') {
+      Timer.Extras extras = null;
+      if (c.pos <= v.length && v[c.pos - 1] == ' ') {
+        int nl = c.pos;
+        while (nl < v.length && v[nl] != '\n') {
+          nl++;
+        }
+        if (nl >= v.length) {
+          throw new IllegalArgumentException("no newline after the header");
+        }
+        extras = parseExtras(new String(v, c.pos, nl - c.pos, StandardCharsets.UTF_8));
+        c.pos = nl + 1;
+      } else if (c.pos >= v.length || v[c.pos - 1] != '\n') {
         throw new IllegalArgumentException("no newline after the header");
       }
       String payload = payloadOf(v, c.pos);
-      return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen);
+      return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen, extras);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("stored record of timer \"" + id + "\" is malformed: " + e.getMessage(), e);
     }
