@@ -65,6 +65,11 @@ final class LoadCli {
       description = "event loops of tickwheel's HTTP client (default ${DEFAULT-VALUE}: the cores, at most 2)")
   private int clientLoops = LoadConfig.defaultClientLoops();
 
+  @Option(names = "--tickwheel-mode", paramLabel = "M,N", defaultValue = "http",
+      description = "how tickwheel is driven, comma-separated, each a run per store: http (a request per schedule"
+          + " and per touch) or client (the Java client: pipelined WebSocket commands) (default ${DEFAULT-VALUE})")
+  private String tickwheelMode;
+
   @Option(names = "--rate", paramLabel = "PER_S", defaultValue = "0",
       description = "throughput: paced schedules per second, 0 = flat out (default ${DEFAULT-VALUE})")
   private int rate;
@@ -211,7 +216,21 @@ final class LoadCli {
         atLeast("pending", pending, 0), atLeast("firing-rate", firingRate, 1), atLeast("window-ms", windowMs, 100),
         atLeast("lateness-warmup-ms", latenessWarmupMs, 0), atLeast("burst", burst, 1), atLeast("keys", keys, 1),
         atLeast("duration-s", durationS, 1), atLeast("heartbeat-delay-ms", heartbeatDelayMs, 100), csv, redis,
-        jdbcUrl, chart);
+        jdbcUrl, chart, modes(tickwheelMode));
+  }
+
+  private static List<String> modes(String value) {
+    List<String> modes = new java.util.ArrayList<>();
+    for (String m : value.split(",")) {
+      if (!LoadConfig.TICKWHEEL_MODES.contains(m.trim())) {
+        throw new IllegalArgumentException("--tickwheel-mode: unknown mode '" + m.trim() + "' (known: "
+            + LoadConfig.TICKWHEEL_MODES + ")");
+      }
+      if (!modes.contains(m.trim())) {
+        modes.add(m.trim());
+      }
+    }
+    return List.copyOf(modes);
   }
 
   private static int atLeast(String option, int n, int min) {

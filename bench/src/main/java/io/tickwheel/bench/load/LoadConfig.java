@@ -23,15 +23,24 @@ import java.util.List;
  * <p>{@code --client-loops N} (default: the client's cores, at most 2): event loops of tickwheel's HTTP client, each
  * with its own pool; they share the {@code --concurrency} connections, so tickwheel never gets more requests in flight
  * than a peer. The peers' own client threads are their libraries' (see PEERS.md).
+ *
+ * <p>{@code --tickwheel-mode http,client} (default {@code http}): how the tool talks to tickwheel, each mode a run of
+ * its own per store: {@code http} one HTTP request per single schedule and per touch ({@code --concurrency}
+ * connections); {@code client} the Java client ({@code tickwheel-client}): single schedules and touches as pipelined
+ * WebSocket commands over one connection, at most {@code --concurrency} in flight (batches stay HTTP). Client runs
+ * are named {@code tickwheel-client-STORE}.
  */
 public record LoadConfig(List<String> targets, String url, String token, String serverJar, List<String> stores,
     List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int clientLoops, int rate, int batchSize, int batchConcurrency,
     int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
-    String csv, String redis, String jdbcUrl, String chart) {
+    String csv, String redis, String jdbcUrl, String chart, List<String> tickwheelModes) {
 
   /** Every target name {@link Targets#create} knows. */
   public static final List<String> TARGETS =
       List.of("tickwheel", "quartz-jdbc", "db-scheduler", "redisson-delayed-queue");
+
+  /** Every value of {@code --tickwheel-mode}. */
+  public static final List<String> TICKWHEEL_MODES = List.of("http", "client");
 
   /** Every scenario, in the order {@code all} runs them. */
   public static final List<String> ALL = List.of("throughput", "lateness", "burst", "heartbeat", "recovery");
@@ -60,7 +69,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  scenarios=" + scenarios + "\n"
         + "  throughput: timers=" + timers + " warmup=" + warmup
         + (warmupMs > 0 ? " warmup-ms=" + warmupMs : "") + (throughputMs > 0 ? " throughput-ms=" + throughputMs : "")
-        + " concurrency=" + concurrency + " client-loops=" + clientLoops + " rate="
+        + " concurrency=" + concurrency + " client-loops=" + clientLoops + " tickwheel-mode=" + tickwheelModes + " rate="
         + (rate == 0 ? "flat-out" : rate + "/s") + " batch-size=" + batchSize + " batch-concurrency="
         + batchConcurrency + "\n"
         + "  lateness: pending=" + pending + " firing-rate=" + firingRate + "/s window-ms=" + windowMs

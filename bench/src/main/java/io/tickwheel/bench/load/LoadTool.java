@@ -60,20 +60,31 @@ public final class LoadTool {
     System.exit(status);
   }
 
-  /** One run of the scenarios: a target name and, for tickwheel, its store ("" with --url, or for a peer). */
-  record Run(String target, String store) {}
+  /**
+   * One run of the scenarios: a target name and, for tickwheel, its store ("" with --url, or for a peer) and mode
+   * ({@code http} or {@code client}; {@code http} for a peer).
+   */
+  record Run(String target, String store, String mode) {
+    Run(String target, String store) {
+      this(target, store, "http");
+    }
+  }
 
-  /** The runs in order: each target of {@code --target}, tickwheel once per store. */
+  /** The runs in order: each target of {@code --target}, tickwheel once per store and mode. */
   static List<Run> runs(LoadConfig cfg) {
     List<Run> runs = new java.util.ArrayList<>();
     for (String t : cfg.targets()) {
       if (!t.equals("tickwheel")) {
         runs.add(new Run(t, ""));
       } else if (cfg.url() != null) {
-        runs.add(new Run(t, ""));
+        for (String mode : cfg.tickwheelModes()) {
+          runs.add(new Run(t, "", mode));
+        }
       } else {
         for (String store : cfg.stores()) {
-          runs.add(new Run(t, store));
+          for (String mode : cfg.tickwheelModes()) {
+            runs.add(new Run(t, store, mode));
+          }
         }
       }
     }
@@ -98,13 +109,15 @@ public final class LoadTool {
       opts.put("store", store);
       opts.put("concurrency", String.valueOf(cfg.concurrency()));
       opts.put("clientLoops", String.valueOf(cfg.clientLoops()));
+      opts.put("tickwheelMode", run.mode());
       if (cfg.redis() != null) {
         opts.put("redis", cfg.redis());
       }
       if (cfg.jdbcUrl() != null) {
         opts.put("jdbcUrl", cfg.jdbcUrl());
       }
-      String shown = run.target() + (store.isEmpty() ? "" : "-" + store);
+      String shown = run.target() + ("client".equals(run.mode()) ? "-client" : "")
+          + (store.isEmpty() ? "" : "-" + store);
       System.out.println();
       System.out.println("### target " + shown + " (" + java.time.LocalTime.now().withNano(0) + ")");
       try (TimerTarget target = Targets.create(run.target(), opts)) {

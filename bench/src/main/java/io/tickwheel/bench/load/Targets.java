@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Creates a {@link TimerTarget} by name (a switch, no reflection). Options (all strings): {@code url}, {@code token},
- * {@code server-jar}, {@code store}, {@code concurrency}, {@code clientLoops} (tickwheel's HTTP client event loops,
+ * {@code server-jar}, {@code store}, {@code tickwheelMode} ({@code http} or {@code client}), {@code concurrency}, {@code clientLoops} (tickwheel's HTTP client event loops,
  * sharing {@code concurrency} connections), {@code redis} (tickwheel's {@code --redis} and the Redisson
  * peer's Redis), {@code jdbcUrl} (the JDBC peers); each target reads the keys it knows and ignores the others.
  * Peers add their case here in one small commit.
@@ -28,8 +28,11 @@ public final class Targets {
         int loops = Integer.parseInt(options.getOrDefault("clientLoops", String.valueOf(LoadConfig.defaultClientLoops())));
         String token = options.get("token");
         String url = options.get("url");
+        boolean viaClient = "client".equals(options.getOrDefault("tickwheelMode", "http"));
+        String prefix = viaClient ? "tickwheel-client" : "tickwheel";
         if (url != null) {
-          return new TickwheelTarget("tickwheel@" + url, url.replaceAll("/+$", ""), token, null, conns, loops);
+          return new TickwheelTarget(prefix + "@" + url, url.replaceAll("/+$", ""), token, null, conns, loops,
+              viaClient);
         }
         String jar = options.get("server-jar");
         if (jar == null) {
@@ -43,7 +46,7 @@ public final class Targets {
         } else {
           server = new ServerProcess(Path.of(jar), store, token, List.of());
         }
-        return new TickwheelTarget("tickwheel-" + store, null, token, server, conns, loops);
+        return new TickwheelTarget(prefix + "-" + store, null, token, server, conns, loops, viaClient);
       }
       case io.tickwheel.bench.load.peer.QuartzJdbcTarget.NAME:
         return new io.tickwheel.bench.load.peer.QuartzJdbcTarget(options);

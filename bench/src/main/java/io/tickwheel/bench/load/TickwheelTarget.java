@@ -1,5 +1,8 @@
 package io.tickwheel.bench.load;
 
+import io.tickwheel.client.TickwheelClient;
+import io.tickwheel.client.TickwheelClientOptions;
+import io.tickwheel.client.TimerRequest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -32,6 +35,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * callers bound their own in-flight requests. A single schedule sends a body encoded straight into a buffer and
  * checks only the answer's status (201), discarding its body; any other status or a connection error fails the stage.
  * Completion stages complete on a Vert.x event loop: callers must not block in them.
+ *
+ * <p>With {@code viaClient} (the load tool's {@code --tickwheel-mode client}), single schedules and touches go
+ * through the Java client ({@code io.tickwheel.client.TickwheelClient}) instead: pipelined WebSocket commands over
+ * one connection on an event loop of its own, at most {@code maxConnections} in flight (so no more than the HTTP
+ * mode), touches of one key coalesced as the client documents. Batches, resets and the firings' subscription stay
+ * as above. A new client is made whenever the base URL changes (a managed restart).
  * Thread safe. With a {@link ServerProcess}, {@link #reset()} restarts the server on a fresh data directory;
  * without one it lists the tool's topic and deletes every timer.
  */
@@ -47,6 +56,11 @@ public final class TickwheelTarget implements TimerTarget {
   private final Vertx vertx;
   private final HttpLanes lanes;
   private final WebSocketClient wsClient;
+  private final boolean viaClient;
+  private final int maxInFlight;
+  /** The client's own event loop, only with {@code viaClient}. */
+  private final Vertx clientVertx;
+  private volatile TickwheelClient client;
   private volatile String baseUrl;
   private volatile Endpoint endpoint;
   private volatile FiringSink sink;
@@ -66,6 +80,16 @@ public final class TickwheelTarget implements TimerTarget {
    */
   public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections,
       int clientLoops) {
+    this(label, baseUrl, token, server, maxConnections, clientLoops, false);
+  }
+
+  /** As above; @param viaClient single schedules and touches through the Java client (see the class comment) */
+  public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections,
+      int clientLoops, boolean viaClient) {
+    this.viaClient = viaClient;
+    this.maxInFlight = maxConnections;
+    this.clientVertx = viaClient
+        ? Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true)) : null;
     this.label = label;
     this.token = token;
     this.server = server;
@@ -225,6 +249,10 @@ public final class TickwheelTarget implements TimerTarget {
 
   @Override
   public CompletionStage<Void> schedule(String id, long dueAtMs) {
+    if (viaClient) {
+      return client.schedule(TimerRequest.builder().id(id).topic(TOPIC).at(dueAtMs).build()).<Void>mapEmpty()
+          .toCompletionStage();
+    }
     byte[] body = ("{\"id\":\"" + id + "\",\"topic\":\"" + TOPIC + "\",\"at\":" + dueAtMs + "}")
         .getBytes(StandardCharsets.UTF_8);
     return lanes.send(endpoint.schedule, body, 201);
@@ -286,6 +314,9 @@ public final class TickwheelTarget implements TimerTarget {
   @Override
   public CompletionStage<Void> reschedule(String id, long newDueAtMs) {
     long delay = Math.max(0, newDueAtMs - System.currentTimeMillis());
+    if (viaClient) {
+      return client.touch(id, delay).<Void>mapEmpty().toCompletionStage();
+    }
     return lanes.send(endpoint.request("POST", "/v1/timers/" + id + "/touch", true),
         ("{\"delayMs\":" + delay + "}").getBytes(StandardCharsets.UTF_8), 200);
   }
@@ -308,6 +339,14 @@ public final class TickwheelTarget implements TimerTarget {
   public void useUrl(String newBaseUrl) {
     this.baseUrl = newBaseUrl;
     this.endpoint = newBaseUrl == null ? null : new Endpoint(newBaseUrl, token);
+    if (viaClient) {
+      TickwheelClient old = client;
+      client = newBaseUrl == null ? null : TickwheelClient.create(clientVertx, new TickwheelClientOptions()
+          .setEndpoint(newBaseUrl).setToken(token).setMaxInFlight(maxInFlight).setRequestTimeoutMs(120_000));
+      if (old != null) {
+        old.close();
+      }
+    }
   }
 
   @Override
@@ -353,7 +392,13 @@ public final class TickwheelTarget implements TimerTarget {
       try {
         lanes.close();
       } finally {
-        vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try {
+          if (clientVertx != null) {
+            clientVertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+          }
+        } finally {
+          vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
       }
     } finally {
       if (server != null) {

@@ -24,6 +24,24 @@ class LoadConfigTest {
   }
 
   @Test
+  void tickwheelRunsOncePerStoreAndModeWithHttpAsTheDefaultMode() {
+    LoadConfig cfg = LoadConfig.parse(new String[] {"--target", "tickwheel,redisson-delayed-queue",
+        "--server-jar", "x.jar", "--store", "rocksdb,redis", "--tickwheel-mode", "http,client"});
+    assertThat(LoadTool.runs(cfg)).containsExactly(new LoadTool.Run("tickwheel", "rocksdb", "http"),
+        new LoadTool.Run("tickwheel", "rocksdb", "client"), new LoadTool.Run("tickwheel", "redis", "http"),
+        new LoadTool.Run("tickwheel", "redis", "client"), new LoadTool.Run("redisson-delayed-queue", "", "http"));
+    assertThat(cfg.describe()).contains("tickwheel-mode=[http, client]");
+    assertThat(LoadConfig.parse(new String[] {"--server-jar", "x.jar"}).tickwheelModes()).containsExactly("http");
+  }
+
+  @Test
+  void anUnknownTickwheelModeIsRefusedNamingIt() {
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--server-jar", "x", "--tickwheel-mode", "client,grpc"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--tickwheel-mode")
+        .hasMessageContaining("'grpc'");
+  }
+
+  @Test
   void peersAloneNeedNoServer() {
     LoadConfig cfg = LoadConfig.parse(new String[] {"--target", "db-scheduler"});
     assertThat(LoadTool.runs(cfg)).containsExactly(new LoadTool.Run("db-scheduler", ""));

@@ -1,0 +1,134 @@
+package io.tickwheel.client;
+
+import io.tickwheel.client.impl.ClientImpl;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import java.util.List;
+
+/**
+ * A client of one tickwheel server.
+ *
+ * <h2>Transport</h2>
+ * {@link #schedule}, {@link #put}, {@link #touch} and {@link #cancel} are the contract's WebSocket commands, sent
+ * over one WebSocket per client ({@code /v1/ws}, opened at the first command), each with its own {@code ref},
+ * pipelined: a command is written without waiting for earlier answers, and answers are matched by {@code ref}, in
+ * whatever order they come. A command's result means what the HTTP call's answer means: a 2xx is durable in the
+ * server's store. {@link #get} and {@link #list} are HTTP calls ({@code GET /v1/timers…}).
+ *
+ * <h2>Backpressure</h2>
+ * At most {@link TickwheelClientOptions#getMaxInFlight()} commands are written and unanswered; further calls wait
+ * in a queue of at most {@link TickwheelClientOptions#getMaxQueued()} and are written, in call order, as answers
+ * come back (and while the socket's write queue has room). A call that finds the queue full fails at once with
+ * {@link TickwheelException#QUEUE_FULL}. Every call fails with {@link TickwheelException#TIMEOUT} if it has no answer
+ * {@link TickwheelClientOptions#getRequestTimeoutMs()} after it was made.
+ *
+ * <h2>Touch coalescing</h2>
+ * Touches of one id with the same {@code delayMs} are merged: a touch made while such a touch is still queued
+ * joins it; one made while such a touch is in flight waits as the single follow-up touch of that id (further
+ * touches join the follow-up), which is written when the in-flight one is answered. A touch storm on one key thus
+ * costs at most two commands at a time. The caller's future completes with the answer of a touch command written
+ * <em>after</em> the call, so on success the countdown was restarted no earlier than the call (never from an older
+ * touch); on {@code 404} the timer did not exist when that command ran.
+ *
+ * <h2>Disconnects</h2>
+ * When the WebSocket closes, the client reconnects (backoff {@code reconnectInitialBackoffMs} doubling to
+ * {@code reconnectMaxBackoffMs}) as long as commands are waiting. Commands that were in flight are:
+ * <ul>
+ *   <li>{@code put}, {@code touch}, {@code cancel}: idempotent in effect, written again on the new connection
+ *   (ahead of the queue) until their request timeout. A retried {@code put} may answer 200 (replaced) where the lost
+ *   attempt created the timer; a retried {@code cancel} may answer 404 where the lost attempt cancelled it: 404
+ *   then means "not there any more".</li>
+ *   <li>{@code schedule}: never retried (a second attempt could create a second timer, or answer 409 for the
+ *   caller's own timer); its future fails with {@link TickwheelException#CONNECTION_LOST},
+ *   {@link TickwheelException#mayHaveApplied()} true. Use {@code put} with an id for a retried create.</li>
+ * </ul>
+ * Commands still queued (never written) are written after the reconnect whatever their kind. Retried commands go
+ * ahead of the queue even when that holds {@code maxQueued} already (they held in-flight slots before), so at most
+ * {@code maxInFlight + maxQueued} commands wait at any time. While no connection can be opened, calls wait in the
+ * queue until their request timeout, whose message names the last connect failure.
+ *
+ * <h2>Ordering</h2>
+ * Commands are written in call order (a retried one before the queue). The server may answer, and apply, pipelined
+ * commands out of order; do not pipeline two commands on one id whose order matters (e.g. {@code cancel} then
+ * {@code put}): wait for the first answer.
+ *
+ * <h2>Threads</h2>
+ * Thread safe: every method may be called from any thread. The client belongs to one Vert.x context: the caller's
+ * when it is created on one, else a new event-loop context. Its futures complete, and subscription handlers run, on
+ * that context: do not block in them.
+ */
+public interface TickwheelClient {
+
+  /**
+   * A client of the server at {@code options.getEndpoint()}. Nothing is connected until the first call.
+   *
+   * @throws IllegalArgumentException when the options do not validate ({@link TickwheelClientOptions#validate()})
+   */
+  static TickwheelClient create(Vertx vertx, TickwheelClientOptions options) {
+    return new ClientImpl(vertx, new TickwheelClientOptions(options).validate());
+  }
+
+  /**
+   * Creates a timer ({@code {"op":"schedule"}}, as {@code POST /v1/timers}): the stored timer (201), or a
+   * {@link TickwheelException}: 409 {@code already_exists} if its id exists, 400 {@code invalid_argument}, 429 ….
+   * Never retried after a disconnect (see the class comment).
+   */
+  Future<TimerInfo> schedule(TimerRequest timer);
+
+  /**
+   * Creates or replaces the timer of {@code timer.id()} ({@code {"op":"put"}}, as {@code PUT /v1/timers/{id}}):
+   * the stored timer (the server answered 201 created or 200 replaced).
+   */
+  Future<TimerInfo> put(TimerRequest timer);
+
+  /**
+   * Restarts the countdown of timer {@code id} with its own {@code delayMs} (once) or {@code periodMs} (periodic),
+   * as {@code POST /v1/timers/{id}/touch}: the stored timer (200), or 404 {@code not_found}. Coalesced: see the
+   * class comment for what the future then means.
+   */
+  Future<TimerInfo> touch(String id);
+
+  /** As {@link #touch(String)} with the new countdown {@code delayMs} milliseconds (≥ 0). */
+  Future<TimerInfo> touch(String id, long delayMs);
+
+  /** Cancels timer {@code id} ({@code {"op":"cancel"}}, as {@code DELETE}): completes on 204; 404 if absent. */
+  Future<Void> cancel(String id);
+
+  /** {@code GET /v1/timers/{id}}: the timer, or 404 {@code not_found}. */
+  Future<TimerInfo> get(String id);
+
+  /**
+   * {@code GET /v1/timers?topic=&limit=&cursor=}: one page ordered by {@code nextDueAt}.
+   *
+   * @param topic only this topic, or null for all
+   * @param limit page size (the server's bounds apply), or 0 for the server's default
+   * @param cursor the previous page's {@link TimerPage#next()}, or null for the first page
+   */
+  Future<TimerPage> list(String topic, int limit, String cursor);
+
+  /**
+   * Subscribes to the firings of {@code topics} ({@code "*"}: all) on a WebSocket of its own, and keeps the
+   * subscription alive: see {@link Subscription}. {@code handler} runs on the client's context, once per firing,
+   * in the server's order; an exception it throws is logged and the next firing is delivered.
+   *
+   * @param from where to start: null for only new firings, a {@code Long} seq (every retained firing after it) or
+   *     a cursor String (a firing's {@link Firing#cursor()})
+   */
+  Subscription subscribe(List<String> topics, Object from, Handler<Firing> handler);
+
+  /** The same client with {@code CompletionStage}s, for callers outside Vert.x. */
+  TickwheelStages stages();
+
+  /** Commands written and not yet answered (a snapshot). */
+  int inFlight();
+
+  /** Commands waiting for a slot or the connection (coalesced follow-up touches included; a snapshot). */
+  int queued();
+
+  /**
+   * Closes the WebSocket, the HTTP client and every subscription; calls not yet answered fail with
+   * {@link TickwheelException#CLIENT_CLOSED} (those in flight with {@code mayHaveApplied} true). Idempotent.
+   */
+  Future<Void> close();
+}

@@ -1,0 +1,212 @@
+package io.tickwheel.client;
+
+import java.net.URI;
+
+/**
+ * Options of a {@link TickwheelClient}, in the vertx-redis-client style: fluent setters, defaults below, each
+ * setter refusing a bad value with an {@link IllegalArgumentException} naming the option and the value.
+ *
+ * <table>
+ *   <caption>options</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>endpoint</td><td>{@value #DEFAULT_ENDPOINT}</td><td>the server's base URL, {@code http://} or
+ *   {@code https://}</td></tr>
+ *   <tr><td>token</td><td>none</td><td>sent as {@code Authorization: Bearer TOKEN} on every call</td></tr>
+ *   <tr><td>connectTimeoutMs</td><td>{@value #DEFAULT_CONNECT_TIMEOUT_MS}</td><td>TCP + WebSocket handshake</td></tr>
+ *   <tr><td>idleTimeoutMs</td><td>{@value #DEFAULT_IDLE_TIMEOUT_MS}</td><td>a connection idle this long is closed;
+ *   subscriptions ping every half of it, so they stay open</td></tr>
+ *   <tr><td>requestTimeoutMs</td><td>{@value #DEFAULT_REQUEST_TIMEOUT_MS}</td><td>from a call to its answer, time
+ *   queued and retries included; then the future fails with {@code timeout}</td></tr>
+ *   <tr><td>maxInFlight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>commands written to the WebSocket and not
+ *   yet answered</td></tr>
+ *   <tr><td>maxQueued</td><td>{@value #DEFAULT_MAX_QUEUED}</td><td>commands waiting for an in-flight slot (or for
+ *   the connection); beyond it a call fails at once with {@code queue_full}</td></tr>
+ *   <tr><td>reconnectInitialBackoffMs</td><td>{@value #DEFAULT_RECONNECT_INITIAL_BACKOFF_MS}</td><td>first wait
+ *   before reconnecting; doubled after each failed attempt</td></tr>
+ *   <tr><td>reconnectMaxBackoffMs</td><td>{@value #DEFAULT_RECONNECT_MAX_BACKOFF_MS}</td><td>the wait's cap</td></tr>
+ * </table>
+ *
+ * <p>Mutable and not thread safe; the client copies it at creation, so later changes do not affect it.
+ */
+public final class TickwheelClientOptions {
+
+  public static final String DEFAULT_ENDPOINT = "http://127.0.0.1:8080";
+  public static final int DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+  public static final int DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+  public static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+  public static final int DEFAULT_MAX_IN_FLIGHT = 1_024;
+  public static final int DEFAULT_MAX_QUEUED = 65_536;
+  public static final int DEFAULT_RECONNECT_INITIAL_BACKOFF_MS = 100;
+  public static final int DEFAULT_RECONNECT_MAX_BACKOFF_MS = 5_000;
+
+  private String endpoint = DEFAULT_ENDPOINT;
+  private String token;
+  private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
+  private int idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+  private int requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+  private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
+  private int maxQueued = DEFAULT_MAX_QUEUED;
+  private int reconnectInitialBackoffMs = DEFAULT_RECONNECT_INITIAL_BACKOFF_MS;
+  private int reconnectMaxBackoffMs = DEFAULT_RECONNECT_MAX_BACKOFF_MS;
+
+  public TickwheelClientOptions() {}
+
+  /** A copy of {@code other}. */
+  public TickwheelClientOptions(TickwheelClientOptions other) {
+    this.endpoint = other.endpoint;
+    this.token = other.token;
+    this.connectTimeoutMs = other.connectTimeoutMs;
+    this.idleTimeoutMs = other.idleTimeoutMs;
+    this.requestTimeoutMs = other.requestTimeoutMs;
+    this.maxInFlight = other.maxInFlight;
+    this.maxQueued = other.maxQueued;
+    this.reconnectInitialBackoffMs = other.reconnectInitialBackoffMs;
+    this.reconnectMaxBackoffMs = other.reconnectMaxBackoffMs;
+  }
+
+  public String getEndpoint() {
+    return endpoint;
+  }
+
+  /**
+   * The server's base URL: {@code http://HOST:PORT} or {@code https://HOST:PORT}, no path, query or fragment.
+   * A trailing {@code /} is dropped.
+   */
+  public TickwheelClientOptions setEndpoint(String endpoint) {
+    if (endpoint == null) {
+      throw new IllegalArgumentException("endpoint must be http://HOST:PORT or https://HOST:PORT, was null");
+    }
+    String e = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
+    URI u;
+    try {
+      u = new URI(e);
+    } catch (java.net.URISyntaxException ex) {
+      throw new IllegalArgumentException("endpoint must be http://HOST:PORT or https://HOST:PORT, was '" + endpoint
+          + "' (" + ex.getReason() + ")");
+    }
+    if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null
+        || (u.getRawPath() != null && !u.getRawPath().isEmpty()) || u.getRawQuery() != null
+        || u.getRawFragment() != null || u.getRawUserInfo() != null) {
+      throw new IllegalArgumentException("endpoint must be http://HOST:PORT or https://HOST:PORT, was '" + endpoint
+          + "'");
+    }
+    this.endpoint = e;
+    return this;
+  }
+
+  public String getToken() {
+    return token;
+  }
+
+  /** The bearer token of a server started with {@code --token}, or null for none; never blank. */
+  public TickwheelClientOptions setToken(String token) {
+    if (token != null && (token.isBlank() || token.chars().anyMatch(c -> c < 0x21 || c > 0x7e))) {
+      throw new IllegalArgumentException("token must be printable ASCII without spaces, or null; was '"
+          + (token.isBlank() ? token : "<" + token.length() + " characters>") + "'");
+    }
+    this.token = token;
+    return this;
+  }
+
+  public int getConnectTimeoutMs() {
+    return connectTimeoutMs;
+  }
+
+  /** 1 ms .. 10 minutes. */
+  public TickwheelClientOptions setConnectTimeoutMs(int connectTimeoutMs) {
+    this.connectTimeoutMs = range("connectTimeoutMs", connectTimeoutMs, 1, 600_000);
+    return this;
+  }
+
+  public int getIdleTimeoutMs() {
+    return idleTimeoutMs;
+  }
+
+  /** 100 ms .. 1 hour. */
+  public TickwheelClientOptions setIdleTimeoutMs(int idleTimeoutMs) {
+    this.idleTimeoutMs = range("idleTimeoutMs", idleTimeoutMs, 100, 3_600_000);
+    return this;
+  }
+
+  public int getRequestTimeoutMs() {
+    return requestTimeoutMs;
+  }
+
+  /** 1 ms .. 1 hour. */
+  public TickwheelClientOptions setRequestTimeoutMs(int requestTimeoutMs) {
+    this.requestTimeoutMs = range("requestTimeoutMs", requestTimeoutMs, 1, 3_600_000);
+    return this;
+  }
+
+  public int getMaxInFlight() {
+    return maxInFlight;
+  }
+
+  /** 1 .. 1,000,000. */
+  public TickwheelClientOptions setMaxInFlight(int maxInFlight) {
+    this.maxInFlight = range("maxInFlight", maxInFlight, 1, 1_000_000);
+    return this;
+  }
+
+  public int getMaxQueued() {
+    return maxQueued;
+  }
+
+  /**
+   * 0 (no queue: a call beyond {@code maxInFlight}, or made while the connection is not open, fails at once) ..
+   * 10,000,000.
+   */
+  public TickwheelClientOptions setMaxQueued(int maxQueued) {
+    this.maxQueued = range("maxQueued", maxQueued, 0, 10_000_000);
+    return this;
+  }
+
+  public int getReconnectInitialBackoffMs() {
+    return reconnectInitialBackoffMs;
+  }
+
+  /** 1 ms .. 1 minute. */
+  public TickwheelClientOptions setReconnectInitialBackoffMs(int reconnectInitialBackoffMs) {
+    this.reconnectInitialBackoffMs = range("reconnectInitialBackoffMs", reconnectInitialBackoffMs, 1, 60_000);
+    return this;
+  }
+
+  public int getReconnectMaxBackoffMs() {
+    return reconnectMaxBackoffMs;
+  }
+
+  /** 1 ms .. 10 minutes; must be at least {@code reconnectInitialBackoffMs} (checked when the client is created). */
+  public TickwheelClientOptions setReconnectMaxBackoffMs(int reconnectMaxBackoffMs) {
+    this.reconnectMaxBackoffMs = range("reconnectMaxBackoffMs", reconnectMaxBackoffMs, 1, 600_000);
+    return this;
+  }
+
+  /**
+   * The checks across options, run by {@link TickwheelClient#create}.
+   *
+   * @throws IllegalArgumentException naming the options and their values
+   */
+  public TickwheelClientOptions validate() {
+    if (reconnectMaxBackoffMs < reconnectInitialBackoffMs) {
+      throw new IllegalArgumentException("reconnectMaxBackoffMs (" + reconnectMaxBackoffMs
+          + ") must be >= reconnectInitialBackoffMs (" + reconnectInitialBackoffMs + ")");
+    }
+    return this;
+  }
+
+  private static int range(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      throw new IllegalArgumentException(name + " must be in [" + min + ", " + max + "], was " + value);
+    }
+    return value;
+  }
+
+  @Override
+  public String toString() {
+    return "TickwheelClientOptions{endpoint=" + endpoint + ", token=" + (token == null ? "none" : "***")
+        + ", connectTimeoutMs=" + connectTimeoutMs + ", idleTimeoutMs=" + idleTimeoutMs + ", requestTimeoutMs="
+        + requestTimeoutMs + ", maxInFlight=" + maxInFlight + ", maxQueued=" + maxQueued
+        + ", reconnectInitialBackoffMs=" + reconnectInitialBackoffMs + ", reconnectMaxBackoffMs="
+        + reconnectMaxBackoffMs + '}';
+  }
+}

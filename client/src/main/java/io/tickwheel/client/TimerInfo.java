@@ -1,0 +1,96 @@
+package io.tickwheel.client;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A timer as the server answered it: the fields it was created with plus the server's {@code nextDueAt},
+ * {@code firings} and {@code createdAt}. Fields this class has no accessor for (e.g. calendar fields) are in
+ * {@link #json()}.
+ *
+ * <p>Immutable, thread safe ({@link #json()} returns a copy).
+ */
+public final class TimerInfo {
+
+  private final JsonObject json;
+
+  private TimerInfo(JsonObject json) {
+    this.json = json;
+  }
+
+  /** Wraps the server's timer JSON (copied). */
+  public static TimerInfo fromJson(JsonObject json) {
+    return new TimerInfo(json.copy());
+  }
+
+  public String id() {
+    return json.getString("id");
+  }
+
+  public String topic() {
+    return json.getString("topic");
+  }
+
+  /** {@code once}, {@code fixed-rate}, {@code fixed-delay} or a kind added later (e.g. {@code cron}). */
+  public String kind() {
+    return json.getString("kind");
+  }
+
+  /** The countdown a touch restarts, milliseconds; null if the server did not send it. */
+  public Long delayMs() {
+    return json.getLong("delayMs");
+  }
+
+  /** The period of a periodic timer, milliseconds, or null. */
+  public Long periodMs() {
+    return json.getLong("periodMs");
+  }
+
+  public Integer maxFirings() {
+    return json.getInteger("maxFirings");
+  }
+
+  public String misfire() {
+    return json.getString("misfire");
+  }
+
+  /** The next due time, epoch milliseconds. */
+  public long nextDueAt() {
+    return json.getLong("nextDueAt", 0L);
+  }
+
+  /** Firings so far. */
+  public long firings() {
+    return json.getLong("firings", 0L);
+  }
+
+  /** When the server accepted the timer, epoch milliseconds. */
+  public long createdAt() {
+    return json.getLong("createdAt", 0L);
+  }
+
+  /** The payload: a JsonObject, JsonArray, String, Number, Boolean, or null for none. */
+  public Object payload() {
+    Object p = json.getValue("payload");
+    return p instanceof JsonObject o ? o.copy() : p instanceof io.vertx.core.json.JsonArray a ? a.copy() : p;
+  }
+
+  /** The whole answer, copied. */
+  public JsonObject json() {
+    return json.copy();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TimerInfo t && json.equals(t.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "TimerInfo" + json.encode();
+  }
+}

@@ -1,0 +1,213 @@
+package io.tickwheel.client.impl;
+
+import io.tickwheel.client.Firing;
+import io.tickwheel.client.Subscription;
+import io.tickwheel.client.TickwheelClient;
+import io.tickwheel.client.TickwheelClientOptions;
+import io.tickwheel.client.TickwheelException;
+import io.tickwheel.client.TickwheelStages;
+import io.tickwheel.client.TimerInfo;
+import io.tickwheel.client.TimerPage;
+import io.tickwheel.client.TimerRequest;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * {@link TickwheelClient}: routes every call onto the client's context (run inline when already there), where the
+ * {@link CommandChannel}, the {@link TouchCoalescer} and the subscriptions live. Thread safe.
+ */
+public final class ClientImpl implements TickwheelClient {
+  /** The largest WebSocket message accepted from the server (a result carries at most one 64 KiB payload). */
+  private static final int MAX_MESSAGE_BYTES = 4 << 20;
+
+  private final Vertx vertx;
+  private final Context context;
+  private final TickwheelClientOptions options;
+  private final WebSocketClient wsClient;
+  private final WebSocketConnectOptions wsConnect;
+  private final CommandChannel channel;
+  private final TouchCoalescer touches;
+  private final HttpReads reads;
+  private final List<SubscriptionImpl> subscriptions = new ArrayList<>();
+  private final TickwheelStages stages;
+  private boolean closed;
+
+  public ClientImpl(Vertx vertx, TickwheelClientOptions options) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.options = options;
+    boolean tls = options.getEndpoint().startsWith("https:");
+    this.wsClient = vertx.createWebSocketClient(new WebSocketClientOptions()
+        .setConnectTimeout(options.getConnectTimeoutMs())
+        .setIdleTimeout(options.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setMaxFrameSize(MAX_MESSAGE_BYTES).setMaxMessageSize(MAX_MESSAGE_BYTES).setSsl(tls));
+    this.wsConnect = new WebSocketConnectOptions()
+        .setAbsoluteURI(options.getEndpoint().replaceFirst("^http", "ws") + "/v1/ws")
+        .setTimeout(options.getConnectTimeoutMs());
+    if (options.getToken() != null) {
+      wsConnect.addHeader("Authorization", "Bearer " + options.getToken());
+    }
+    this.channel = new CommandChannel(vertx, context, wsClient, wsConnect, options);
+    this.touches = new TouchCoalescer(channel);
+    this.reads = new HttpReads(vertx, options);
+    this.stages = new StagesImpl(this);
+  }
+
+  /** The options this client was created with (a copy). */
+  public TickwheelClientOptions options() {
+    return new TickwheelClientOptions(options);
+  }
+
+  @Override
+  public Future<TimerInfo> schedule(TimerRequest timer) {
+    return command("schedule", timer, false);
+  }
+
+  @Override
+  public Future<TimerInfo> put(TimerRequest timer) {
+    if (timer.id() == null) {
+      return Future.failedFuture(new TickwheelException(400, "invalid_argument", "id",
+          "put needs the timer's id: id is required", false));
+    }
+    return command("put", timer, true);
+  }
+
+  private Future<TimerInfo> command(String op, TimerRequest timer, boolean retryable) {
+    JsonObject fields = new JsonObject().put("timer", timer.toJson());
+    return onContext(() -> {
+      Command c = new Command(op, fields, retryable, channel.deadline());
+      channel.submit(c);
+      return c.promise.future();
+    }).map(Answers::timer);
+  }
+
+  @Override
+  public Future<TimerInfo> touch(String id) {
+    return onContext(() -> touches.touch(id, -1)).map(Answers::timer);
+  }
+
+  @Override
+  public Future<TimerInfo> touch(String id, long delayMs) {
+    if (delayMs < 0) {
+      return Future.failedFuture(new TickwheelException(400, "invalid_argument", "delayMs",
+          "delayMs must be >= 0, was " + delayMs, false));
+    }
+    return onContext(() -> touches.touch(id, delayMs)).map(Answers::timer);
+  }
+
+  @Override
+  public Future<Void> cancel(String id) {
+    JsonObject fields = new JsonObject().put("id", id);
+    return onContext(() -> {
+      Command c = new Command("cancel", fields, true, channel.deadline());
+      channel.submit(c);
+      return c.promise.future();
+    }).map(Answers::none);
+  }
+
+  @Override
+  public Future<TimerInfo> get(String id) {
+    return reads(reads.get(id));
+  }
+
+  @Override
+  public Future<TimerPage> list(String topic, int limit, String cursor) {
+    return reads(reads.list(topic, limit, cursor));
+  }
+
+  /** A read's transport failure as a TickwheelException (a read applies nothing), completed on the context. */
+  private <T> Future<T> reads(Future<T> f) {
+    Promise<T> p = Promise.promise();
+    f.onComplete(ar -> context.runOnContext(v -> {
+      if (ar.succeeded()) {
+        p.complete(ar.result());
+      } else if (ar.cause() instanceof TickwheelException) {
+        p.fail(ar.cause());
+      } else {
+        p.fail(TickwheelException.client(TickwheelException.CONNECTION_LOST, "HTTP read failed: "
+            + ar.cause(), false));
+      }
+    }));
+    return p.future();
+  }
+
+  @Override
+  public Subscription subscribe(List<String> topics, Object from, Handler<Firing> handler) {
+    SubscriptionImpl s = new SubscriptionImpl(vertx, context, wsClient, wsConnect, options, topics, from, handler);
+    context.runOnContext(v -> {
+      if (closed) {
+        s.close();
+        return;
+      }
+      subscriptions.add(s);
+      s.start();
+    });
+    return s;
+  }
+
+  @Override
+  public TickwheelStages stages() {
+    return stages;
+  }
+
+  @Override
+  public int inFlight() {
+    return channel.inFlight();
+  }
+
+  @Override
+  public int queued() {
+    return channel.queued() + touches.followUps();
+  }
+
+  /** Touches merged into another touch's command so far (for tests and the load tool). */
+  public long mergedTouches() {
+    return touches.merged();
+  }
+
+  /** Command connections opened so far. */
+  public long commandConnections() {
+    return channel.connections();
+  }
+
+  @Override
+  public Future<Void> close() {
+    Promise<Void> done = Promise.promise();
+    context.runOnContext(v -> {
+      if (closed) {
+        done.complete();
+        return;
+      }
+      closed = true;
+      List<Future<Void>> all = new ArrayList<>();
+      all.add(channel.close());
+      for (SubscriptionImpl s : subscriptions) {
+        all.add(s.close());
+      }
+      all.add(reads.close());
+      Future.join(all).onComplete(ar -> wsClient.close().onComplete(x -> done.complete()));
+    });
+    return done.future();
+  }
+
+  /** Runs {@code call} on the client's context (inline when already on it) and relays its future. */
+  private <T> Future<T> onContext(Supplier<Future<T>> call) {
+    if (Vertx.currentContext() == context) {
+      return call.get();
+    }
+    Promise<T> p = Promise.promise();
+    context.runOnContext(v -> call.get().onComplete(p));
+    return p.future();
+  }
+}

@@ -1,0 +1,209 @@
+package io.tickwheel.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.client.impl.ClientImpl;
+import io.tickwheel.testkit.ServerProcess;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The client against the real server jar ({@code server/target/tickwheel.jar}, RocksDB in a temporary directory). */
+class TickwheelClientIT {
+
+  private static final List<String> JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
+  @TempDir
+  static Path tmp;
+  private static Vertx vertx;
+  private static ServerProcess server;
+  private static TickwheelClient client;
+
+  @BeforeAll
+  static void start() {
+    vertx = Vertx.vertx();
+    server = ServerProcess.fromJar(ServerProcess.jarFromProperty()).jvmArgs(JVM)
+        .args("--port", "0", "--data-dir", tmp.resolve("shared").toString()).logs(tmp, "shared")
+        .startAndAwaitListening(Duration.ofSeconds(120));
+    client = TickwheelClient.create(vertx, new TickwheelClientOptions().setEndpoint(server.baseUrl()));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    await(client.close());
+    server.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private static <T> T await(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+
+  private static TickwheelException failure(Future<?> f) throws Exception {
+    try {
+      await(f);
+    } catch (ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(TickwheelException.class);
+      return (TickwheelException) e.getCause();
+    }
+    throw new AssertionError("expected a TickwheelException, the call succeeded");
+  }
+
+  @Test
+  void schedule_put_touch_cancel_get_and_list_answer_as_the_contract_says() throws Exception {
+    long before = System.currentTimeMillis();
+    TimerInfo created = await(client.schedule(TimerRequest.builder().id("ops-1").topic("ops").delayMs(600_000)
+        .payload(new JsonObject().put("conn", 17)).build()));
+    assertThat(created.id()).isEqualTo("ops-1");
+    assertThat(created.topic()).isEqualTo("ops");
+    assertThat(created.nextDueAt()).isBetween(before + 600_000, System.currentTimeMillis() + 600_000);
+    assertThat(created.payload()).isEqualTo(new JsonObject().put("conn", 17));
+    assertThat(await(client.get("ops-1")).nextDueAt()).isEqualTo(created.nextDueAt());
+
+    TickwheelException exists = failure(client.schedule(TimerRequest.builder().id("ops-1").delayMs(1).build()));
+    assertThat(exists.status()).isEqualTo(409);
+    assertThat(exists.code()).isEqualTo("already_exists");
+
+    TickwheelException bad = failure(client.schedule(TimerRequest.builder().id("ops-bad").delayMs(-5).build()));
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.code()).isEqualTo("invalid_argument");
+    assertThat(bad.field()).contains("delayMs");
+    assertThat(bad.mayHaveApplied()).isFalse();
+
+    TimerInfo put = await(client.put(TimerRequest.builder().id("ops-2").topic("ops").delayMs(700_000).build()));
+    TimerInfo replaced = await(client.put(TimerRequest.builder().id("ops-2").topic("ops").delayMs(800_000).build()));
+    assertThat(replaced.nextDueAt()).isGreaterThanOrEqualTo(put.nextDueAt() + 100_000);
+
+    long touchedAt = System.currentTimeMillis();
+    TimerInfo touched = await(client.touch("ops-1", 900_000));
+    assertThat(touched.nextDueAt()).isGreaterThanOrEqualTo(touchedAt + 900_000);
+    TickwheelException missing = failure(client.touch("ops-nope"));
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.code()).isEqualTo("not_found");
+
+    TimerPage page = await(client.list("ops", 10, null));
+    assertThat(page.timers()).extracting(TimerInfo::id).containsExactly("ops-2", "ops-1"); // by nextDueAt
+    assertThat(page.next()).isNull();
+
+    await(client.cancel("ops-1"));
+    assertThat(failure(client.get("ops-1")).status()).isEqualTo(404);
+    TickwheelException cancelMissing = failure(client.cancel("ops-1"));
+    assertThat(cancelMissing.status()).isEqualTo(404);
+    assertThat(cancelMissing.code()).isEqualTo("not_found");
+  }
+
+  @Test
+  void ten_thousand_pipelined_touches_all_answer_and_restart_the_countdowns() throws Exception {
+    int n = 10_000;
+    List<Future<TimerInfo>> puts = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      puts.add(client.put(TimerRequest.builder().id("hb-" + i).topic("hb").delayMs(600_000).build()));
+    }
+    await(Future.all(puts));
+    long start = System.currentTimeMillis();
+    List<Future<TimerInfo>> touches = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      touches.add(client.touch("hb-" + i, 1_200_000));
+    }
+    await(Future.all(touches));
+    for (int i = 0; i < n; i++) {
+      TimerInfo t = touches.get(i).result();
+      assertThat(t.id()).isEqualTo("hb-" + i);
+      assertThat(t.nextDueAt()).isGreaterThanOrEqualTo(start + 1_200_000);
+    }
+    assertThat(await(client.get("hb-" + (n - 1))).nextDueAt()).isGreaterThanOrEqualTo(start + 1_200_000);
+    assertThat(((ClientImpl) client).commandConnections()).isEqualTo(1);
+  }
+
+  @Test
+  void a_touch_storm_on_few_ids_is_merged_and_every_caller_sees_a_countdown_restarted_after_its_call()
+      throws Exception {
+    await(client.put(TimerRequest.builder().id("storm").topic("hb").delayMs(600_000).build()));
+    long merged = ((ClientImpl) client).mergedTouches();
+    List<Future<TimerInfo>> fs = new ArrayList<>();
+    List<Long> calledAt = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      calledAt.add(System.currentTimeMillis());
+      fs.add(client.touch("storm", 300_000));
+    }
+    await(Future.all(fs));
+    for (int i = 0; i < fs.size(); i++) {
+      assertThat(fs.get(i).result().nextDueAt()).isGreaterThanOrEqualTo(calledAt.get(i) + 300_000);
+    }
+    assertThat(((ClientImpl) client).mergedTouches() - merged).as("touches merged").isGreaterThan(0);
+  }
+
+  @Test
+  void a_subscription_gets_every_firing_once_in_order_across_a_kill_9_and_restart_on_the_same_data_and_port()
+      throws Exception {
+    Path data = tmp.resolve("crash");
+    Files.createDirectories(data);
+    ServerProcess.Launcher launcher = ServerProcess.fromJar(ServerProcess.jarFromProperty()).jvmArgs(JVM)
+        .args("--port", "0", "--data-dir", data.toString()).logs(tmp, "crash-1");
+    ServerProcess first = launcher.startAndAwaitListening(Duration.ofSeconds(120));
+    int port = first.port();
+    ServerProcess second = null;
+    TickwheelClient c = TickwheelClient.create(vertx, new TickwheelClientOptions().setEndpoint(first.baseUrl())
+        .setReconnectInitialBackoffMs(50).setReconnectMaxBackoffMs(500));
+    try {
+      List<Firing> got = new CopyOnWriteArrayList<>();
+      Subscription sub = c.subscribe(List.of("crash"), null, got::add);
+      await(sub.subscribed());
+      int n = 300;
+      long base = System.currentTimeMillis() + 1_000;
+      List<Future<TimerInfo>> puts = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        puts.add(c.put(TimerRequest.builder().id("crash-" + i).topic("crash").at(base + i * 15L).build()));
+      }
+      await(Future.all(puts));
+      while (got.size() < 50) { // some fired before the crash, the rest after
+        Thread.sleep(5);
+      }
+      first.kill9();
+      assertThat(first.waitForExit(Duration.ofSeconds(10))).isTrue();
+      second = ServerProcess.fromJar(ServerProcess.jarFromProperty()).jvmArgs(JVM)
+          .args("--port", Integer.toString(port), "--data-dir", data.toString()).logs(tmp, "crash-2")
+          .startAndAwaitListening(Duration.ofSeconds(120));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (got.size() < n && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(300); // a duplicate would arrive now
+      Set<String> ids = new HashSet<>();
+      long prev = -1;
+      for (Firing f : got) {
+        assertThat(ids.add(f.id())).as("seen once: " + f).isTrue();
+        if (prev >= 0) {
+          assertThat(f.seq()).as("no gap, no repeat").isEqualTo(prev + 1);
+        }
+        prev = f.seq();
+        assertThat(f.firedAt()).isGreaterThanOrEqualTo(f.dueAt());
+      }
+      assertThat(ids).hasSize(n);
+      assertThat(sub.reconnects()).isGreaterThanOrEqualTo(1);
+      // the command socket reconnects by itself too
+      assertThat(await(c.put(TimerRequest.builder().id("after").topic("other").delayMs(60_000).build())).id())
+          .isEqualTo("after");
+    } finally {
+      await(c.close());
+      first.close();
+      if (second != null) {
+        second.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,331 @@
+package io.tickwheel.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.client.impl.ClientImpl;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The client's transport against a scripted WebSocket peer over a real socket: pipelining and ref matching,
+ * the in-flight and queue bounds, retries after a dropped connection, timeouts, touch coalescing, and a subscription
+ * resuming after a close. The same operations against the real server jar: {@code TickwheelClientIT}.
+ */
+class TransportTest {
+
+  private Vertx vertx;
+  private ScriptedServer server;
+  private TickwheelClient client;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    vertx = Vertx.vertx();
+    server = new ScriptedServer(vertx);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (client != null) {
+      await(client.close());
+    }
+    server.close();
+    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private TickwheelClient client(TickwheelClientOptions o) {
+    client = TickwheelClient.create(vertx, o.setEndpoint(server.url()));
+    return client;
+  }
+
+  private static <T> T await(Future<T> f) throws Exception {
+    return f.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+  }
+
+  private static TickwheelException failure(Future<?> f) throws Exception {
+    try {
+      await(f);
+    } catch (ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(TickwheelException.class);
+      return (TickwheelException) e.getCause();
+    }
+    throw new AssertionError("expected a failure, the future succeeded");
+  }
+
+  private static TimerRequest timer(String id) {
+    return TimerRequest.builder().id(id).delayMs(60_000).build();
+  }
+
+  @Test
+  void pipelined_commands_are_matched_to_their_answers_by_ref_when_answered_in_reverse_order() throws Exception {
+    List<JsonObject> held = new CopyOnWriteArrayList<>();
+    server.onMessage = (ws, c, m) -> {
+      held.add(m);
+      if (held.size() == 5) {
+        for (int i = 4; i >= 0; i--) {
+          ws.writeTextMessage(ScriptedServer.ok(held.get(i), 201, i).encode());
+        }
+      }
+    };
+    client(new TickwheelClientOptions());
+    List<Future<TimerInfo>> fs = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      fs.add(client.put(timer("t" + i)));
+    }
+    for (int i = 0; i < 5; i++) {
+      assertThat(await(fs.get(i)).id()).isEqualTo("t" + i);
+    }
+    assertThat(server.received).extracting(m -> m.getString("op")).containsOnly("put");
+    assertThat(server.received).extracting(m -> m.getString("ref")).doesNotHaveDuplicates();
+    assertThat(server.connections.get()).isEqualTo(1);
+  }
+
+  @Test
+  void never_more_commands_unanswered_than_max_in_flight() throws Exception {
+    AtomicInteger unanswered = new AtomicInteger();
+    AtomicInteger most = new AtomicInteger();
+    server.onMessage = (ws, c, m) -> {
+      most.accumulateAndGet(unanswered.incrementAndGet(), Math::max);
+      vertx.setTimer(2, t -> {
+        unanswered.decrementAndGet();
+        ws.writeTextMessage(ScriptedServer.ok(m, 201, 0).encode());
+      });
+    };
+    client(new TickwheelClientOptions().setMaxInFlight(4));
+    List<Future<TimerInfo>> fs = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      fs.add(client.schedule(timer("t" + i)));
+    }
+    await(Future.all(fs));
+    assertThat(most.get()).isBetween(1, 4);
+    assertThat(server.received).hasSize(200);
+  }
+
+  @Test
+  void a_call_beyond_max_in_flight_plus_max_queued_fails_at_once_with_queue_full_not_applied() throws Exception {
+    server.onMessage = (ws, c, m) -> {}; // never answers
+    client(new TickwheelClientOptions().setMaxInFlight(1).setMaxQueued(2).setRequestTimeoutMs(60_000));
+    List<Future<TimerInfo>> fs = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      fs.add(client.put(timer("t" + i)));
+    }
+    long start = System.nanoTime();
+    TickwheelException e = failure(fs.get(5));
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+    assertThat(e.code()).isEqualTo(TickwheelException.QUEUE_FULL);
+    assertThat(e.status()).isZero();
+    assertThat(e.mayHaveApplied()).isFalse();
+    assertThat(e.getMessage()).contains("maxInFlight 1").contains("maxQueued 2");
+    assertThat(client.inFlight() + client.queued()).isLessThanOrEqualTo(3);
+  }
+
+  @Test
+  void after_a_dropped_connection_put_touch_and_cancel_are_written_again_and_schedule_fails_may_have_applied()
+      throws Exception {
+    server.onMessage = (ws, c, m) -> {
+      if (c == 1) {
+        if (server.received.size() == 4) {
+          ws.close(); // all four in flight, none answered
+        }
+        return;
+      }
+      int status = "cancel".equals(m.getString("op")) ? 204 : "touch".equals(m.getString("op")) ? 200 : 201;
+      JsonObject r = ScriptedServer.ok(m, status, 0);
+      if (status == 204) {
+        r.remove("timer");
+      }
+      ws.writeTextMessage(r.encode());
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
+    Future<TimerInfo> schedule = client.schedule(timer("s"));
+    Future<TimerInfo> put = client.put(timer("p"));
+    Future<TimerInfo> touch = client.touch("k", 5_000);
+    Future<Void> cancel = client.cancel("c");
+
+    TickwheelException e = failure(schedule);
+    assertThat(e.code()).isEqualTo(TickwheelException.CONNECTION_LOST);
+    assertThat(e.mayHaveApplied()).isTrue();
+    assertThat(await(put).id()).isEqualTo("p");
+    assertThat(await(touch).id()).isEqualTo("k");
+    await(cancel);
+    assertThat(server.connections.get()).isEqualTo(2);
+    List<String> second = new ArrayList<>();
+    for (JsonObject m : server.received.subList(4, server.received.size())) {
+      second.add(m.getString("op") + " " + (m.containsKey("id") ? m.getString("id")
+          : m.getJsonObject("timer").getString("id")));
+    }
+    assertThat(second).containsExactly("put p", "touch k", "cancel c");
+    assertThat(server.received.get(5).getLong("delayMs")).isEqualTo(5_000L);
+  }
+
+  @Test
+  void a_command_without_answer_fails_with_timeout_after_the_request_timeout() throws Exception {
+    server.onMessage = (ws, c, m) -> {
+      if ("warm".equals(m.getJsonObject("timer").getString("id"))) {
+        ws.writeTextMessage(ScriptedServer.ok(m, 201, 0).encode());
+      }
+    };
+    client(new TickwheelClientOptions().setRequestTimeoutMs(300));
+    for (int i = 0; i < 50; i++) { // until connected (a cold JVM may take longer than 300 ms to connect)
+      if (client.schedule(timer("warm")).toCompletionStage().toCompletableFuture().handle((v, t) -> t == null)
+          .get(10, TimeUnit.SECONDS)) {
+        break;
+      }
+    }
+    long start = System.nanoTime();
+    TickwheelException e = failure(client.schedule(timer("x")));
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(e.code()).isEqualTo(TickwheelException.TIMEOUT);
+    assertThat(e.mayHaveApplied()).isTrue();
+    assertThat(tookMs).isBetween(250L, 5_000L);
+    assertThat(client.inFlight()).isZero();
+  }
+
+  @Test
+  void touches_of_one_id_while_one_is_in_flight_become_one_follow_up_that_answers_every_later_caller()
+      throws Exception {
+    AtomicInteger touchCommands = new AtomicInteger();
+    List<ServerWebSocket> socket = new CopyOnWriteArrayList<>();
+    List<JsonObject> firstHeld = new CopyOnWriteArrayList<>();
+    server.onMessage = (ws, c, m) -> {
+      int n = touchCommands.incrementAndGet();
+      socket.add(ws);
+      if (n == 1) {
+        firstHeld.add(m); // answered by the test once the later touches were made
+      } else {
+        ws.writeTextMessage(ScriptedServer.ok(m, 200, n).encode());
+      }
+    };
+    client(new TickwheelClientOptions());
+    Future<TimerInfo> first = client.touch("k");
+    while (firstHeld.isEmpty()) {
+      Thread.sleep(5);
+    }
+    List<Future<TimerInfo>> later = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      later.add(client.touch("k"));
+    }
+    Future<TimerInfo> otherDelay = client.touch("k", 10);
+    vertx.setTimer(100, t -> socket.get(0).writeTextMessage(ScriptedServer.ok(firstHeld.get(0), 200, 1).encode()));
+
+    assertThat(await(first).firings()).isEqualTo(1);
+    for (Future<TimerInfo> f : later) {
+      assertThat(await(f).firings()).as("answered by the follow-up touch, written after the call").isGreaterThan(1);
+    }
+    await(otherDelay);
+    // the first touch, one follow-up for the 50 and one touch of the other delay: a different key
+    assertThat(touchCommands.get()).isEqualTo(3);
+    assertThat(((ClientImpl) client).mergedTouches()).isEqualTo(49);
+  }
+
+  @Test
+  void an_error_result_becomes_a_tickwheel_exception_with_status_code_field_and_message() throws Exception {
+    server.onMessage = (ws, c, m) -> ws.writeTextMessage(new JsonObject().put("type", "result")
+        .put("ref", m.getString("ref")).put("status", 400).put("error", new JsonObject()
+            .put("code", "invalid_argument").put("message", "delayMs must be >= 0, was -5")
+            .put("field", "timer.delayMs")).encode());
+    client(new TickwheelClientOptions());
+    TickwheelException e = failure(client.schedule(TimerRequest.builder().delayMs(-5).build()));
+    assertThat(e.status()).isEqualTo(400);
+    assertThat(e.code()).isEqualTo("invalid_argument");
+    assertThat(e.field()).isEqualTo("timer.delayMs");
+    assertThat(e.getMessage()).isEqualTo("delayMs must be >= 0, was -5");
+    assertThat(e.mayHaveApplied()).isFalse();
+  }
+
+  @Test
+  void the_token_goes_in_the_authorization_header_of_the_websocket() throws Exception {
+    server.onMessage = (ws, c, m) -> ws.writeTextMessage(ScriptedServer.ok(m, 201, 0).encode());
+    client(new TickwheelClientOptions().setToken("s3cret"));
+    await(client.schedule(timer("a")));
+    assertThat(server.authorizations).containsExactly("Bearer s3cret");
+  }
+
+  @Test
+  void a_subscription_resumes_after_a_close_from_its_last_seq_and_delivers_each_firing_once_in_order()
+      throws Exception {
+    server.onMessage = (ws, c, m) -> {
+      if (!"subscribe".equals(m.getString("op"))) {
+        return;
+      }
+      if (c == 1) {
+        ws.writeTextMessage(new JsonObject().put("type", "subscribed").put("topics", new JsonArray().add("*"))
+            .put("seq", 0).encode());
+        for (int s = 1; s <= 5; s++) {
+          ws.writeTextMessage(fired(s).encode());
+        }
+        ws.close((short) 1013, "subscriber too slow, resume with from");
+      } else {
+        ws.writeTextMessage(new JsonObject().put("type", "subscribed").put("topics", new JsonArray().add("*"))
+            .put("seq", 8).encode());
+        for (int s = 4; s <= 8; s++) { // 4 and 5 again: a server that replays from an older point
+          ws.writeTextMessage(fired(s).encode());
+        }
+      }
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
+    List<Long> seqs = new CopyOnWriteArrayList<>();
+    Subscription sub = client.subscribe(List.of("*"), null, f -> seqs.add(f.seq()));
+    await(sub.subscribed());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (seqs.size() < 8 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(50);
+    assertThat(seqs).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+    assertThat(server.received.get(0).containsKey("from")).isFalse();
+    assertThat(server.received.get(1).getLong("from")).isEqualTo(5L);
+    assertThat(sub.reconnects()).isEqualTo(1);
+    await(sub.close());
+  }
+
+  private static JsonObject fired(long seq) {
+    return new JsonObject().put("type", "fired").put("seq", seq).put("id", "t" + seq).put("topic", "a")
+        .put("firing", 1).put("dueAt", 1000 + seq).put("firedAt", 1001 + seq);
+  }
+
+  @Test
+  void close_fails_queued_calls_with_client_closed_not_applied() throws Exception {
+    server.onMessage = (ws, c, m) -> {};
+    client(new TickwheelClientOptions().setMaxInFlight(1));
+    Future<TimerInfo> a = client.put(timer("a"));
+    Future<TimerInfo> b = client.put(timer("b"));
+    while (server.received.isEmpty()) {
+      Thread.sleep(5);
+    }
+    await(client.close());
+    TickwheelException ea = failure(a);
+    TickwheelException eb = failure(b);
+    assertThat(ea.code()).isEqualTo(TickwheelException.CLIENT_CLOSED);
+    assertThat(ea.mayHaveApplied()).isTrue();
+    assertThat(eb.code()).isEqualTo(TickwheelException.CLIENT_CLOSED);
+    assertThat(eb.mayHaveApplied()).isFalse();
+    assertThat(failure(client.put(timer("c"))).code()).isEqualTo(TickwheelException.CLIENT_CLOSED);
+  }
+
+  @Test
+  void the_completion_stage_view_completes_as_the_future_does() throws Exception {
+    server.onMessage = (ws, c, m) -> ws.writeTextMessage(ScriptedServer.ok(m, 201, 0).encode());
+    client(new TickwheelClientOptions());
+    assertThat(client.stages().schedule(timer("z")).toCompletableFuture().get(10, TimeUnit.SECONDS).id())
+        .isEqualTo("z");
+    try {
+      client.stages().put(TimerRequest.builder().build()).toCompletableFuture().join();
+      throw new AssertionError("put without id must fail");
+    } catch (CompletionException e) {
+      assertThat(((TickwheelException) e.getCause()).field()).isEqualTo("id");
+    }
+  }
+}
