@@ -10,11 +10,12 @@ import java.util.List;
  * A client of one tickwheel server.
  *
  * <h2>Transport</h2>
- * {@link #schedule}, {@link #put}, {@link #touch} and {@link #cancel} are the contract's WebSocket commands, sent
- * over one WebSocket per client ({@code /v1/ws}, opened at the first command), each with its own {@code ref},
- * pipelined: a command is written without waiting for earlier answers, and answers are matched by {@code ref}, in
- * whatever order they come. A command's result means what the HTTP call's answer means: a 2xx is durable in the
- * server's store. {@link #get} and {@link #list} are HTTP calls ({@code GET /v1/timers…}).
+ * {@link #schedule}, {@link #put} and {@link #cancel} are the contract's WebSocket commands, sent over one WebSocket
+ * per client ({@code /v1/ws}, opened at the first command), each with its own {@code ref}, pipelined: a command is
+ * written without waiting for earlier answers, and answers are matched by {@code ref}, in whatever order they come.
+ * A command's result means what the HTTP call's answer means: a 2xx is durable in the server's store.
+ * {@link #touch} goes as batch touches ({@code POST /v1/timers/touch}, one store write per request; see below).
+ * {@link #get} and {@link #list} are HTTP calls ({@code GET /v1/timers…}).
  *
  * <h2>Backpressure</h2>
  * At most {@link TickwheelClientOptions#getMaxInFlight()} commands are written and unanswered; further calls wait
@@ -23,19 +24,36 @@ import java.util.List;
  * {@link TickwheelException#QUEUE_FULL}. Every call fails with {@link TickwheelException#TIMEOUT} if it has no answer
  * {@link TickwheelClientOptions#getRequestTimeoutMs()} after it was made.
  *
- * <h2>Touch coalescing</h2>
- * Touches of one id with the same {@code delayMs} are merged: a touch made while such a touch is still queued
- * joins it; one made while such a touch is in flight waits as the single follow-up touch of that id (further
- * touches join the follow-up), which is written when the in-flight one is answered. A touch storm on one key thus
- * costs at most two commands at a time. The caller's future completes with the answer of a touch command written
- * <em>after</em> the call, so on success the countdown was restarted no earlier than the call (never from an older
- * touch); on {@code 404} the timer did not exist when that command ran.
+ * <h2>Touches: batches and coalescing</h2>
+ * Touches are gathered per {@code delayMs} and sent as {@code POST /v1/timers/touch} requests of at most
+ * {@link TickwheelClientOptions#getMaxTouchBatchIds()} ids, at most
+ * {@link TickwheelClientOptions#getMaxTouchBatchesInFlight()} requests unanswered at a time (each on an HTTP
+ * keep-alive connection of its own). Touches made in one event-loop turn, or while the requests in flight are at
+ * that bound, go together in the next request. Each caller's future completes from its id's item of the answer:
+ * 200 with the timer's new {@code nextDueAt} (epoch ms); 404 fails with {@link TickwheelException} {@code not_found};
+ * a 503 item (the timer stayed busy with its firing, or the store is down) fails with that 503
+ * ({@code unavailable}, {@link TickwheelException#mayHaveApplied()} as the server's message says): it is not
+ * retried, touch again if the countdown must restart. A non-200 answer to the whole request fails each of its
+ * touches with it. At most {@link TickwheelClientOptions#getMaxQueued()} touches wait for a request (follow-ups
+ * included, counted apart from the commands); beyond that a touch fails at once with
+ * {@link TickwheelException#QUEUE_FULL}.
+ *
+ * <p>Touches of one id with the same {@code delayMs} are merged: a touch made while such a touch still waits (not
+ * yet sent) joins it; one made while such a touch is in a request in flight waits as the single follow-up touch of
+ * that id (further touches join the follow-up), which goes in the first request after that one is answered. A touch
+ * storm on one key thus costs at most one id in flight and one waiting. The caller's future completes with the
+ * answer of a request sent <em>after</em> the call, so on success the countdown was restarted no earlier than the
+ * call (never from an older touch); on {@code 404} the timer did not exist when that request ran.
  *
  * <h2>Disconnects</h2>
- * When the WebSocket closes, the client reconnects (backoff {@code reconnectInitialBackoffMs} doubling to
- * {@code reconnectMaxBackoffMs}) as long as commands are waiting. Commands that were in flight are:
+ * A batch touch request that gets no answer (connection refused or lost, no byte within
+ * {@code requestTimeoutMs}) is sent again after the backoff below, with those of its touches whose request timeout
+ * has not passed (idempotent in effect); the others fail with {@link TickwheelException#TIMEOUT},
+ * {@code mayHaveApplied} true. When the WebSocket closes, the client reconnects (backoff
+ * {@code reconnectInitialBackoffMs} doubling to {@code reconnectMaxBackoffMs}) as long as commands are waiting.
+ * Commands that were in flight are:
  * <ul>
- *   <li>{@code put}, {@code touch}, {@code cancel}: idempotent in effect, written again on the new connection
+ *   <li>{@code put}, {@code cancel}: idempotent in effect, written again on the new connection
  *   (ahead of the queue) until their request timeout. A retried {@code put} may answer 200 (replaced) where the lost
  *   attempt created the timer; a retried {@code cancel} may answer 404 where the lost attempt cancelled it: 404
  *   then means "not there any more".</li>
@@ -51,7 +69,8 @@ import java.util.List;
  * <h2>Ordering</h2>
  * Commands are written in call order (a retried one before the queue). The server may answer, and apply, pipelined
  * commands out of order; do not pipeline two commands on one id whose order matters (e.g. {@code cancel} then
- * {@code put}): wait for the first answer.
+ * {@code put}): wait for the first answer. Touches travel apart from the commands (batch requests over HTTP), so a
+ * touch is not ordered with a command on the same id made before it: wait for the command's answer first.
  *
  * <h2>Threads</h2>
  * Thread safe: every method may be called from any thread. The client belongs to one Vert.x context: the caller's
@@ -84,13 +103,14 @@ public interface TickwheelClient {
 
   /**
    * Restarts the countdown of timer {@code id} with its own {@code delayMs} (once) or {@code periodMs} (periodic),
-   * as {@code POST /v1/timers/{id}/touch}: the stored timer (200), or 404 {@code not_found}. Coalesced: see the
-   * class comment for what the future then means.
+   * as {@code POST /v1/timers/{id}/touch} would, sent in a batch touch: the timer's new {@code nextDueAt} (epoch
+   * ms), or 404 {@code not_found}, 503 {@code unavailable}. Batched and coalesced: see the class comment for what
+   * the future then means.
    */
-  Future<TimerInfo> touch(String id);
+  Future<Long> touch(String id);
 
   /** As {@link #touch(String)} with the new countdown {@code delayMs} milliseconds (≥ 0). */
-  Future<TimerInfo> touch(String id, long delayMs);
+  Future<Long> touch(String id, long delayMs);
 
   /** Cancels timer {@code id} ({@code {"op":"cancel"}}, as {@code DELETE}): completes on 204; 404 if absent. */
   Future<Void> cancel(String id);
@@ -120,10 +140,10 @@ public interface TickwheelClient {
   /** The same client with {@code CompletionStage}s, for callers outside Vert.x. */
   TickwheelStages stages();
 
-  /** Commands written and not yet answered (a snapshot). */
+  /** Commands written and not yet answered, plus touches in batch requests not yet answered (a snapshot). */
   int inFlight();
 
-  /** Commands waiting for a slot or the connection (coalesced follow-up touches included; a snapshot). */
+  /** Commands waiting for a slot or the connection, plus touches waiting for a batch (follow-ups included; a snapshot). */
   int queued();
 
   /**

@@ -20,7 +20,12 @@ import java.net.URI;
  *   <tr><td>maxInFlight</td><td>{@value #DEFAULT_MAX_IN_FLIGHT}</td><td>commands written to the WebSocket and not
  *   yet answered</td></tr>
  *   <tr><td>maxQueued</td><td>{@value #DEFAULT_MAX_QUEUED}</td><td>commands waiting for an in-flight slot (or for
- *   the connection); beyond it a call fails at once with {@code queue_full}</td></tr>
+ *   the connection); beyond it a call fails at once with {@code queue_full}. Touches have a queue of their own with
+ *   the same cap (distinct (id, delayMs) touches waiting for a batch, follow-ups included)</td></tr>
+ *   <tr><td>maxTouchBatchIds</td><td>{@value #DEFAULT_MAX_TOUCH_BATCH_IDS}</td><td>ids per batch touch request
+ *   ({@code POST /v1/timers/touch}; the server takes at most 10,000)</td></tr>
+ *   <tr><td>maxTouchBatchesInFlight</td><td>{@value #DEFAULT_MAX_TOUCH_BATCHES_IN_FLIGHT}</td><td>batch touch
+ *   requests sent and not yet answered (one HTTP connection each)</td></tr>
  *   <tr><td>reconnectInitialBackoffMs</td><td>{@value #DEFAULT_RECONNECT_INITIAL_BACKOFF_MS}</td><td>first wait
  *   before reconnecting; doubled after each failed attempt</td></tr>
  *   <tr><td>reconnectMaxBackoffMs</td><td>{@value #DEFAULT_RECONNECT_MAX_BACKOFF_MS}</td><td>the wait's cap</td></tr>
@@ -36,6 +41,8 @@ public final class TickwheelClientOptions {
   public static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
   public static final int DEFAULT_MAX_IN_FLIGHT = 1_024;
   public static final int DEFAULT_MAX_QUEUED = 65_536;
+  public static final int DEFAULT_MAX_TOUCH_BATCH_IDS = 10_000;
+  public static final int DEFAULT_MAX_TOUCH_BATCHES_IN_FLIGHT = 4;
   public static final int DEFAULT_RECONNECT_INITIAL_BACKOFF_MS = 100;
   public static final int DEFAULT_RECONNECT_MAX_BACKOFF_MS = 5_000;
 
@@ -46,6 +53,8 @@ public final class TickwheelClientOptions {
   private int requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
   private int maxInFlight = DEFAULT_MAX_IN_FLIGHT;
   private int maxQueued = DEFAULT_MAX_QUEUED;
+  private int maxTouchBatchIds = DEFAULT_MAX_TOUCH_BATCH_IDS;
+  private int maxTouchBatchesInFlight = DEFAULT_MAX_TOUCH_BATCHES_IN_FLIGHT;
   private int reconnectInitialBackoffMs = DEFAULT_RECONNECT_INITIAL_BACKOFF_MS;
   private int reconnectMaxBackoffMs = DEFAULT_RECONNECT_MAX_BACKOFF_MS;
 
@@ -60,6 +69,8 @@ public final class TickwheelClientOptions {
     this.requestTimeoutMs = other.requestTimeoutMs;
     this.maxInFlight = other.maxInFlight;
     this.maxQueued = other.maxQueued;
+    this.maxTouchBatchIds = other.maxTouchBatchIds;
+    this.maxTouchBatchesInFlight = other.maxTouchBatchesInFlight;
     this.reconnectInitialBackoffMs = other.reconnectInitialBackoffMs;
     this.reconnectMaxBackoffMs = other.reconnectMaxBackoffMs;
   }
@@ -161,6 +172,26 @@ public final class TickwheelClientOptions {
     return this;
   }
 
+  public int getMaxTouchBatchIds() {
+    return maxTouchBatchIds;
+  }
+
+  /** 1 .. 10,000 (the server's cap on ids per batch touch). */
+  public TickwheelClientOptions setMaxTouchBatchIds(int maxTouchBatchIds) {
+    this.maxTouchBatchIds = range("maxTouchBatchIds", maxTouchBatchIds, 1, 10_000);
+    return this;
+  }
+
+  public int getMaxTouchBatchesInFlight() {
+    return maxTouchBatchesInFlight;
+  }
+
+  /** 1 .. 64. */
+  public TickwheelClientOptions setMaxTouchBatchesInFlight(int maxTouchBatchesInFlight) {
+    this.maxTouchBatchesInFlight = range("maxTouchBatchesInFlight", maxTouchBatchesInFlight, 1, 64);
+    return this;
+  }
+
   public int getReconnectInitialBackoffMs() {
     return reconnectInitialBackoffMs;
   }
@@ -206,6 +237,7 @@ public final class TickwheelClientOptions {
     return "TickwheelClientOptions{endpoint=" + endpoint + ", token=" + (token == null ? "none" : "***")
         + ", connectTimeoutMs=" + connectTimeoutMs + ", idleTimeoutMs=" + idleTimeoutMs + ", requestTimeoutMs="
         + requestTimeoutMs + ", maxInFlight=" + maxInFlight + ", maxQueued=" + maxQueued
+        + ", maxTouchBatchIds=" + maxTouchBatchIds + ", maxTouchBatchesInFlight=" + maxTouchBatchesInFlight
         + ", reconnectInitialBackoffMs=" + reconnectInitialBackoffMs + ", reconnectMaxBackoffMs="
         + reconnectMaxBackoffMs + '}';
   }

@@ -13,9 +13,9 @@ public interface TickwheelStages {
 
   CompletionStage<TimerInfo> put(TimerRequest timer);
 
-  CompletionStage<TimerInfo> touch(String id);
+  CompletionStage<Long> touch(String id);
 
-  CompletionStage<TimerInfo> touch(String id, long delayMs);
+  CompletionStage<Long> touch(String id, long delayMs);
 
   CompletionStage<Void> cancel(String id);
 

@@ -1,8 +1,11 @@
 package io.tickwheel.client;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A WebSocket peer over a real socket whose answers a test scripts: each message the client sends goes to
+ * A WebSocket and batch touch ({@code POST /v1/timers/touch}) peer over a real socket whose answers a test scripts: each message the client sends goes to
  * {@link #onMessage} with its socket and connection number (1 for the first). Records every message, the
  * connections and their Authorization headers. For the client's transport behaviours a real server cannot be made
  * to show on demand (answers out of order, a connection dropped mid-command, no answer at all).
@@ -21,14 +24,33 @@ final class ScriptedServer implements AutoCloseable {
     void handle(ServerWebSocket ws, int connection, JsonObject message);
   }
 
+  /** Answers one {@code POST /v1/timers/touch}: its parsed body, and the request to answer (or leave hanging). */
+  interface BatchScript {
+    void handle(HttpServerRequest request, JsonObject body);
+  }
+
   final List<JsonObject> received = new CopyOnWriteArrayList<>();
   final List<String> authorizations = new CopyOnWriteArrayList<>();
   final AtomicInteger connections = new AtomicInteger();
   volatile Script onMessage = (ws, c, m) -> {};
+  /** Every batch touch body received, in order. */
+  final List<JsonObject> batches = new CopyOnWriteArrayList<>();
+  volatile BatchScript onBatch = (req, body) -> req.response().setStatusCode(200)
+      .end(touched(body, id -> 200).encode());
   private final HttpServer server;
 
   ScriptedServer(Vertx vertx) throws Exception {
-    this.server = vertx.createHttpServer().webSocketHandler(ws -> {
+    this.server = vertx.createHttpServer().requestHandler(req -> {
+      if (req.method() != HttpMethod.POST || !"/v1/timers/touch".equals(req.path())) {
+        req.response().setStatusCode(404).end();
+        return;
+      }
+      req.body().onSuccess(buf -> {
+        JsonObject body = buf.toJsonObject();
+        batches.add(body);
+        onBatch.handle(req, body);
+      });
+    }).webSocketHandler(ws -> {
       int n = connections.incrementAndGet();
       authorizations.add(String.valueOf(ws.headers().get("Authorization")));
       ws.textMessageHandler(text -> {
@@ -50,6 +72,33 @@ final class ScriptedServer implements AutoCloseable {
     return new JsonObject().put("type", "result").put("ref", command.getString("ref")).put("status", status)
         .put("timer", new JsonObject().put("id", id).put("topic", "t").put("kind", "once").put("delayMs", 1000)
             .put("nextDueAt", 1L).put("firings", firings).put("createdAt", 1L));
+  }
+
+  /**
+   * The answer the real server gives a batch touch: per id, the status {@code statusOf} says; 200 items carry
+   * {@code nextDueAt} = the 1-based number of {@code body} among the batches received (so a test sees which batch
+   * answered a touch).
+   */
+  JsonObject touched(JsonObject body, java.util.function.ToIntFunction<String> statusOf) {
+    long number = 0;
+    for (int i = 0; i < batches.size(); i++) {
+      if (batches.get(i) == body) {
+        number = i + 1;
+      }
+    }
+    JsonArray results = new JsonArray();
+    for (Object id : body.getJsonArray("ids")) {
+      int status = statusOf.applyAsInt((String) id);
+      JsonObject r = new JsonObject().put("id", id).put("status", status);
+      if (status == 200) {
+        r.put("nextDueAt", number);
+      } else {
+        r.put("error", new JsonObject().put("code", status == 404 ? "not_found" : "unavailable")
+            .put("message", status == 404 ? "no timer " + id : "the store is unavailable (not applied)"));
+      }
+      results.add(r);
+    }
+    return new JsonObject().put("results", results);
   }
 
   @Override

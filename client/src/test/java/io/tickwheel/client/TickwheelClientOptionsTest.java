@@ -17,6 +17,8 @@ class TickwheelClientOptionsTest {
     assertThat(o.getRequestTimeoutMs()).isEqualTo(30_000);
     assertThat(o.getMaxInFlight()).isEqualTo(1_024);
     assertThat(o.getMaxQueued()).isEqualTo(65_536);
+    assertThat(o.getMaxTouchBatchIds()).isEqualTo(10_000);
+    assertThat(o.getMaxTouchBatchesInFlight()).isEqualTo(4);
     assertThat(o.getReconnectInitialBackoffMs()).isEqualTo(100);
     assertThat(o.getReconnectMaxBackoffMs()).isEqualTo(5_000);
   }
@@ -30,6 +32,10 @@ class TickwheelClientOptionsTest {
         .hasMessage("requestTimeoutMs must be in [1, 3600000], was -1");
     assertThatThrownBy(() -> o.setMaxInFlight(0)).hasMessage("maxInFlight must be in [1, 1000000], was 0");
     assertThatThrownBy(() -> o.setMaxQueued(-3)).hasMessage("maxQueued must be in [0, 10000000], was -3");
+    assertThatThrownBy(() -> o.setMaxTouchBatchIds(10_001))
+        .hasMessage("maxTouchBatchIds must be in [1, 10000], was 10001");
+    assertThatThrownBy(() -> o.setMaxTouchBatchesInFlight(0))
+        .hasMessage("maxTouchBatchesInFlight must be in [1, 64], was 0");
     assertThatThrownBy(() -> o.setReconnectInitialBackoffMs(0))
         .hasMessage("reconnectInitialBackoffMs must be in [1, 60000], was 0");
     assertThatThrownBy(() -> o.setReconnectMaxBackoffMs(600_001))

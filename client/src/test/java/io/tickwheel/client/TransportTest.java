@@ -20,8 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The client's transport against a scripted WebSocket peer over a real socket: pipelining and ref matching,
- * the in-flight and queue bounds, retries after a dropped connection, timeouts, touch coalescing, and a subscription
+ * The client's transport against a scripted WebSocket and batch touch peer over a real socket: pipelining and ref
+ * matching, the in-flight and queue bounds, retries after a dropped connection, timeouts, touch batching (coalescing,
+ * per-item answers, caps, retries), and a subscription
  * resuming after a close. The same operations against the real server jar: {@code TickwheelClientIT}.
  */
 class TransportTest {
@@ -132,16 +133,16 @@ class TransportTest {
   }
 
   @Test
-  void after_a_dropped_connection_put_touch_and_cancel_are_written_again_and_schedule_fails_may_have_applied()
+  void after_a_dropped_connection_put_and_cancel_are_written_again_and_schedule_fails_may_have_applied()
       throws Exception {
     server.onMessage = (ws, c, m) -> {
       if (c == 1) {
-        if (server.received.size() == 4) {
-          ws.close(); // all four in flight, none answered
+        if (server.received.size() == 3) {
+          ws.close(); // all three in flight, none answered
         }
         return;
       }
-      int status = "cancel".equals(m.getString("op")) ? 204 : "touch".equals(m.getString("op")) ? 200 : 201;
+      int status = "cancel".equals(m.getString("op")) ? 204 : 201;
       JsonObject r = ScriptedServer.ok(m, status, 0);
       if (status == 204) {
         r.remove("timer");
@@ -151,23 +152,20 @@ class TransportTest {
     client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
     Future<TimerInfo> schedule = client.schedule(timer("s"));
     Future<TimerInfo> put = client.put(timer("p"));
-    Future<TimerInfo> touch = client.touch("k", 5_000);
     Future<Void> cancel = client.cancel("c");
 
     TickwheelException e = failure(schedule);
     assertThat(e.code()).isEqualTo(TickwheelException.CONNECTION_LOST);
     assertThat(e.mayHaveApplied()).isTrue();
     assertThat(await(put).id()).isEqualTo("p");
-    assertThat(await(touch).id()).isEqualTo("k");
     await(cancel);
     assertThat(server.connections.get()).isEqualTo(2);
     List<String> second = new ArrayList<>();
-    for (JsonObject m : server.received.subList(4, server.received.size())) {
+    for (JsonObject m : server.received.subList(3, server.received.size())) {
       second.add(m.getString("op") + " " + (m.containsKey("id") ? m.getString("id")
           : m.getJsonObject("timer").getString("id")));
     }
-    assertThat(second).containsExactly("put p", "touch k", "cancel c");
-    assertThat(server.received.get(5).getLong("delayMs")).isEqualTo(5_000L);
+    assertThat(second).containsExactly("put p", "cancel c");
   }
 
   @Test
@@ -193,41 +191,133 @@ class TransportTest {
     assertThat(client.inFlight()).isZero();
   }
 
-  @Test
-  void touches_of_one_id_while_one_is_in_flight_become_one_follow_up_that_answers_every_later_caller()
-      throws Exception {
-    AtomicInteger touchCommands = new AtomicInteger();
-    List<ServerWebSocket> socket = new CopyOnWriteArrayList<>();
-    List<JsonObject> firstHeld = new CopyOnWriteArrayList<>();
-    server.onMessage = (ws, c, m) -> {
-      int n = touchCommands.incrementAndGet();
-      socket.add(ws);
-      if (n == 1) {
-        firstHeld.add(m); // answered by the test once the later touches were made
+  /** Holds the first batch touch request until the test releases it; answers the others at once. */
+  private List<Runnable> holdFirstBatch() {
+    List<Runnable> held = new CopyOnWriteArrayList<>();
+    server.onBatch = (req, body) -> {
+      Runnable answer = () -> req.response().setStatusCode(200).end(server.touched(body, id -> id.startsWith("gone")
+          ? 404 : id.startsWith("busy") ? 503 : 200).encode());
+      if (server.batches.size() == 1) {
+        held.add(answer);
       } else {
-        ws.writeTextMessage(ScriptedServer.ok(m, 200, n).encode());
+        answer.run();
       }
     };
-    client(new TickwheelClientOptions());
-    Future<TimerInfo> first = client.touch("k");
-    while (firstHeld.isEmpty()) {
+    return held;
+  }
+
+  private static void waitFor(List<?> list) throws InterruptedException {
+    for (int i = 0; i < 2_000 && list.isEmpty(); i++) {
       Thread.sleep(5);
     }
-    List<Future<TimerInfo>> later = new ArrayList<>();
+    assertThat(list).as("the first batch arrived").isNotEmpty();
+  }
+
+  @Test
+  void touches_made_while_a_batch_is_in_flight_go_together_in_the_next_batch_per_delay_and_each_caller_gets_its_item()
+      throws Exception {
+    List<Runnable> held = holdFirstBatch();
+    client(new TickwheelClientOptions().setMaxTouchBatchesInFlight(1));
+    Future<Long> first = client.touch("x", 5_000);
+    waitFor(held);
+    Future<Long> a = client.touch("a", 5_000);
+    Future<Long> gone = client.touch("gone-b", 5_000);
+    Future<Long> busy = client.touch("busy-c", 5_000);
+    Future<Long> own = client.touch("d");
+    held.get(0).run();
+
+    assertThat(await(first)).isEqualTo(1L);
+    assertThat(await(a)).as("nextDueAt of its item in the second batch").isEqualTo(2L);
+    TickwheelException notFound = failure(gone);
+    assertThat(notFound.status()).isEqualTo(404);
+    assertThat(notFound.code()).isEqualTo("not_found");
+    assertThat(notFound.getMessage()).contains("gone-b");
+    TickwheelException unavailable = failure(busy);
+    assertThat(unavailable.status()).isEqualTo(503);
+    assertThat(unavailable.code()).isEqualTo("unavailable");
+    assertThat(unavailable.mayHaveApplied()).isFalse();
+    assertThat(await(own)).isEqualTo(3L);
+    assertThat(server.batches).hasSize(3);
+    assertThat(server.batches.get(1)).isEqualTo(new JsonObject()
+        .put("ids", new JsonArray().add("a").add("gone-b").add("busy-c")).put("delayMs", 5_000));
+    assertThat(server.batches.get(2)).as("the timer's own delay: no delayMs")
+        .isEqualTo(new JsonObject().put("ids", new JsonArray().add("d")));
+    assertThat(server.received).as("no touch over the WebSocket").isEmpty();
+  }
+
+  @Test
+  void touches_of_one_id_while_it_is_in_flight_become_one_follow_up_that_answers_every_later_caller()
+      throws Exception {
+    List<Runnable> held = holdFirstBatch();
+    client(new TickwheelClientOptions());
+    Future<Long> first = client.touch("k");
+    waitFor(held);
+    List<Future<Long>> later = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       later.add(client.touch("k"));
     }
-    Future<TimerInfo> otherDelay = client.touch("k", 10);
-    vertx.setTimer(100, t -> socket.get(0).writeTextMessage(ScriptedServer.ok(firstHeld.get(0), 200, 1).encode()));
+    Future<Long> otherDelay = client.touch("k", 10);
+    assertThat(await(otherDelay)).as("another delay is another key: not held back").isEqualTo(2L);
+    assertThat(later).allMatch(f -> !f.isComplete());
+    held.get(0).run();
 
-    assertThat(await(first).firings()).isEqualTo(1);
-    for (Future<TimerInfo> f : later) {
-      assertThat(await(f).firings()).as("answered by the follow-up touch, written after the call").isGreaterThan(1);
+    assertThat(await(first)).isEqualTo(1L);
+    for (Future<Long> f : later) {
+      assertThat(await(f)).as("answered by the follow-up, sent after the call").isEqualTo(3L);
     }
-    await(otherDelay);
-    // the first touch, one follow-up for the 50 and one touch of the other delay: a different key
-    assertThat(touchCommands.get()).isEqualTo(3);
+    assertThat(server.batches).extracting(b -> b.getJsonArray("ids").size()).containsExactly(1, 1, 1);
     assertThat(((ClientImpl) client).mergedTouches()).isEqualTo(49);
+  }
+
+  @Test
+  void a_batch_holds_at_most_max_touch_batch_ids_and_touches_beyond_max_queued_fail_at_once_not_applied()
+      throws Exception {
+    List<Runnable> held = holdFirstBatch();
+    client(new TickwheelClientOptions().setMaxTouchBatchesInFlight(1).setMaxTouchBatchIds(3).setMaxQueued(7));
+    Future<Long> first = client.touch("x");
+    waitFor(held);
+    List<Future<Long>> waiting = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      waiting.add(client.touch("id-" + i));
+    }
+    TickwheelException full = failure(client.touch("id-7"));
+    assertThat(full.code()).isEqualTo(TickwheelException.QUEUE_FULL);
+    assertThat(full.mayHaveApplied()).isFalse();
+    assertThat(full.getMessage()).contains("maxQueued 7");
+    held.get(0).run();
+
+    await(first);
+    await(Future.all(waiting));
+    assertThat(server.batches).extracting(b -> b.getJsonArray("ids").size()).containsExactly(1, 3, 3, 1);
+  }
+
+  @Test
+  void a_batch_touch_without_answer_is_sent_again_after_the_backoff_and_answers_its_callers() throws Exception {
+    server.onBatch = (req, body) -> {
+      if (server.batches.size() == 1) {
+        req.connection().close(); // no answer: the client cannot know whether it was applied
+      } else {
+        req.response().setStatusCode(200).end(server.touched(body, id -> 200).encode());
+      }
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
+    assertThat(await(client.touch("k", 5_000))).isEqualTo(2L);
+    assertThat(server.batches).hasSize(2);
+    assertThat(server.batches.get(1)).isEqualTo(server.batches.get(0));
+  }
+
+  @Test
+  void a_batch_touch_without_answer_past_the_request_timeout_fails_with_timeout_may_have_applied()
+      throws Exception {
+    server.onBatch = (req, body) -> {}; // never answered
+    client(new TickwheelClientOptions().setRequestTimeoutMs(300));
+    long start = System.nanoTime();
+    TickwheelException e = failure(client.touch("k"));
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(e.code()).isEqualTo(TickwheelException.TIMEOUT);
+    assertThat(e.mayHaveApplied()).isTrue();
+    assertThat(tookMs).isBetween(250L, 5_000L);
+    assertThat(client.inFlight()).isZero();
   }
 
   @Test

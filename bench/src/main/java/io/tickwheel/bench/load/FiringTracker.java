@@ -7,7 +7,9 @@ import org.HdrHistogram.Histogram;
  * The expected firings of one scenario phase: ids {@code prefix + i} for {@code i < n}, each with the due time the
  * tool scheduled. Counts lateness (receivedAt − scheduled due, ms, HdrHistogram), early firings (received before the
  * scheduled due, or reported due ≠ scheduled due earlier), duplicates, firings of ids it does not know, and
- * (by {@link #missing()}) expected ids never received. Memory: one long and two bits per expected timer.
+ * (by {@link #missing()}) expected ids never received, and {@link #ownLateness()} (receivedAt − the due time the
+ * firing reports, which for a touched timer is the server's last touch + delay). Memory: one long and two bits per
+ * expected timer.
  * Thread safe (one lock; a firing costs a parse and a histogram record).
  */
 public final class FiringTracker implements FiringSink {
@@ -16,6 +18,7 @@ public final class FiringTracker implements FiringSink {
   private final BitSet expected;
   private final BitSet fired;
   private final Histogram lateness = new Histogram(24L * 3600_000, 3);
+  private final Histogram ownLateness = new Histogram(24L * 3600_000, 3);
   private long early;
   private long duplicates;
   private long unexpected;
@@ -72,6 +75,7 @@ public final class FiringTracker implements FiringSink {
       }
       if (i >= measureFrom) {
         lateness.recordValue(Math.max(0, late));
+        ownLateness.recordValue(Math.max(0, receivedAtMs - dueAtMs));
       }
       firstReceived = Math.min(firstReceived, receivedAtMs);
       lastReceived = Math.max(lastReceived, receivedAtMs);
@@ -122,6 +126,11 @@ public final class FiringTracker implements FiringSink {
 
   public synchronized long firstReceivedAt() {
     return firstReceived;
+  }
+
+  /** A copy of the histogram of receivedAt − the firing's own reported due time (ms). */
+  public synchronized Histogram ownLateness() {
+    return ownLateness.copy();
   }
 
   /** A copy of the lateness histogram (ms). */

@@ -423,6 +423,9 @@ public final class Scenarios {
       return target.reschedule(id, due);
     });
     long firedDuring = tracker.received();
+    // touching stopped: every key fires once, its last touch + delay later
+    awaitFirings(tracker, System.currentTimeMillis() + delay + 60_000);
+    Thread.sleep(500);
     current.set(null);
     put(sc, "keys", k);
     put(sc, "target touches/s", k);
@@ -430,6 +433,13 @@ public final class Scenarios {
     latencyRows(sc, "touch", r.latencyMicros);
     checkErrors(sc, "touch", r);
     put(sc, "firings during touching (~0)", firedDuring);
+    put(sc, "fired after touching stopped", tracker.received() - firedDuring);
+    Histogram own = tracker.ownLateness();
+    put(sc, "after-stop lateness vs fired due p50 ms", (long) ms(own, 50));
+    put(sc, "after-stop lateness vs fired due p99 ms", (long) ms(own, 99));
+    put(sc, "after-stop lateness vs fired due max ms", own.getTotalCount() == 0 ? "NaN"
+        : String.valueOf(own.getMaxValue()));
+    firingRows(sc, tracker); // lateness there: vs the last touch's call time + delay (includes the touch latency)
     target.reset();
   }
 

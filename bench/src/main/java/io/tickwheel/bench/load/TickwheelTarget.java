@@ -37,9 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Completion stages complete on a Vert.x event loop: callers must not block in them.
  *
  * <p>With {@code viaClient} (the load tool's {@code --tickwheel-mode client}), single schedules and touches go
- * through the Java client ({@code io.tickwheel.client.TickwheelClient}) instead: pipelined WebSocket commands over
- * one connection on an event loop of its own, at most {@code maxConnections} in flight (so no more than the HTTP
- * mode), touches of one key coalesced as the client documents. Batches, resets and the firings' subscription stay
+ * through the Java client ({@code io.tickwheel.client.TickwheelClient}) instead: schedules as pipelined WebSocket
+ * commands over one connection on an event loop of its own, at most {@code maxConnections} in flight (so no more
+ * than the HTTP mode), touches as the client's batch touches, coalesced as the client documents. Batches, resets and the firings' subscription stay
  * as above. A new client is made whenever the base URL changes (a managed restart).
  * Thread safe. With a {@link ServerProcess}, {@link #reset()} restarts the server on a fresh data directory;
  * without one it lists the tool's topic and deletes every timer.
@@ -342,7 +342,9 @@ public final class TickwheelTarget implements TimerTarget {
     if (viaClient) {
       TickwheelClient old = client;
       client = newBaseUrl == null ? null : TickwheelClient.create(clientVertx, new TickwheelClientOptions()
-          .setEndpoint(newBaseUrl).setToken(token).setMaxInFlight(maxInFlight).setRequestTimeoutMs(120_000));
+          .setEndpoint(newBaseUrl).setToken(token).setMaxInFlight(maxInFlight).setRequestTimeoutMs(120_000)
+          // heartbeat keys wait for a batch merged per key: up to --keys of them, beyond the default 65,536
+          .setMaxQueued(1_000_000));
       if (old != null) {
         old.close();
       }

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
 
 /**
  * {@link TickwheelClient}: routes every call onto the client's context (run inline when already there), where the
- * {@link CommandChannel}, the {@link TouchCoalescer} and the subscriptions live. Thread safe.
+ * {@link CommandChannel}, the {@link TouchBatcher} and the subscriptions live. Thread safe.
  */
 public final class ClientImpl implements TickwheelClient {
   /** The largest WebSocket message accepted from the server (a result carries at most one 64 KiB payload). */
@@ -37,7 +37,7 @@ public final class ClientImpl implements TickwheelClient {
   private final WebSocketClient wsClient;
   private final WebSocketConnectOptions wsConnect;
   private final CommandChannel channel;
-  private final TouchCoalescer touches;
+  private final TouchBatcher touches;
   private final HttpReads reads;
   private final List<SubscriptionImpl> subscriptions = new ArrayList<>();
   private final TickwheelStages stages;
@@ -59,7 +59,7 @@ public final class ClientImpl implements TickwheelClient {
       wsConnect.addHeader("Authorization", "Bearer " + options.getToken());
     }
     this.channel = new CommandChannel(vertx, context, wsClient, wsConnect, options);
-    this.touches = new TouchCoalescer(channel);
+    this.touches = new TouchBatcher(vertx, context, options);
     this.reads = new HttpReads(vertx, options);
     this.stages = new StagesImpl(this);
   }
@@ -93,17 +93,17 @@ public final class ClientImpl implements TickwheelClient {
   }
 
   @Override
-  public Future<TimerInfo> touch(String id) {
-    return onContext(() -> touches.touch(id, -1)).map(Answers::timer);
+  public Future<Long> touch(String id) {
+    return onContext(() -> touches.touch(id, -1));
   }
 
   @Override
-  public Future<TimerInfo> touch(String id, long delayMs) {
+  public Future<Long> touch(String id, long delayMs) {
     if (delayMs < 0) {
       return Future.failedFuture(new TickwheelException(400, "invalid_argument", "delayMs",
           "delayMs must be >= 0, was " + delayMs, false));
     }
-    return onContext(() -> touches.touch(id, delayMs)).map(Answers::timer);
+    return onContext(() -> touches.touch(id, delayMs));
   }
 
   @Override
@@ -163,17 +163,22 @@ public final class ClientImpl implements TickwheelClient {
 
   @Override
   public int inFlight() {
-    return channel.inFlight();
+    return channel.inFlight() + touches.inFlight();
   }
 
   @Override
   public int queued() {
-    return channel.queued() + touches.followUps();
+    return channel.queued() + touches.queued();
   }
 
   /** Touches merged into another touch's command so far (for tests and the load tool). */
   public long mergedTouches() {
     return touches.merged();
+  }
+
+  /** Batch touch requests sent so far (retries included; for tests and the load tool). */
+  public long touchBatches() {
+    return touches.batches();
   }
 
   /** Command connections opened so far. */
@@ -192,6 +197,7 @@ public final class ClientImpl implements TickwheelClient {
       closed = true;
       List<Future<Void>> all = new ArrayList<>();
       all.add(channel.close());
+      all.add(touches.close());
       for (SubscriptionImpl s : subscriptions) {
         all.add(s.close());
       }

@@ -26,12 +26,12 @@ final class StagesImpl implements TickwheelStages {
   }
 
   @Override
-  public CompletionStage<TimerInfo> touch(String id) {
+  public CompletionStage<Long> touch(String id) {
     return client.touch(id).toCompletionStage();
   }
 
   @Override
-  public CompletionStage<TimerInfo> touch(String id, long delayMs) {
+  public CompletionStage<Long> touch(String id, long delayMs) {
     return client.touch(id, delayMs).toCompletionStage();
   }
 
