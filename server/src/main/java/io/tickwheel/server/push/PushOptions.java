@@ -42,10 +42,18 @@ public record PushOptions(int maxQueuedPerSubscriber, int replayBatch, int maxWs
   }
 
   /**
-   * 1,024 queued messages per subscriber, replay batches of 256, client messages up to 64 KiB, 1,000 commands in
-   * flight per socket.
+   * Default {@link #maxQueuedPerSubscriber}: above the scheduler's default turn limit (10,000 firings handed out and
+   * published in one event-loop turn), so one turn's burst fits behind a full socket of a subscriber that reads as fast
+   * as it can; memory stays bounded by {@link FiringHub#MAX_QUEUED_BYTES_PER_SUBSCRIBER} (8 MiB). With 1,024 a
+   * 100,000-timer burst could cut off a fast local subscriber (seen in FiringSemanticsTest).
+   */
+  public static final int DEFAULT_MAX_QUEUED_PER_SUBSCRIBER = 16_384;
+
+  /**
+   * 16,384 queued messages (at most 8 MiB) per subscriber, replay batches of 256, client messages up to 64 KiB,
+   * 1,000 commands in flight per socket.
    */
   public static PushOptions defaults() {
-    return new PushOptions(1024, 256, 64 * 1024);
+    return new PushOptions(DEFAULT_MAX_QUEUED_PER_SUBSCRIBER, 256, 64 * 1024);
   }
 }

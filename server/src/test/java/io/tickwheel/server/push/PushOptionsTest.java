@@ -9,7 +9,7 @@ class PushOptionsTest {
 
   @Test
   void theDefaultsAreValid() {
-    assertThat(PushOptions.defaults()).isEqualTo(new PushOptions(1024, 256, 64 * 1024));
+    assertThat(PushOptions.defaults()).isEqualTo(new PushOptions(16_384, 256, 64 * 1024));
   }
 
   @Test
