@@ -154,8 +154,10 @@ class FiringSemanticsTest {
   }
 
   @Test
-  void aHundredThousandTimersDueInTheSameTickAllFireExactlyOnceToAFastSubscriber() throws Exception {
-    int total = 100_000;
+  void aTurnsWorthOfTimersDueInTheSameMillisecondAllFireExactlyOnceToAFastSubscriber() throws Exception {
+    // one fire-loop turn's worth (the default turn limit): a larger same-millisecond burst can outrun a subscriber's
+    // queue (16,384 messages) and close it with 1013, as the contract allows (it resumes with from)
+    int total = 10_000;
     // the bodies are built before the due time is chosen, so only sending them counts against the margin
     List<JsonObject> bodies = new ArrayList<>();
     for (int b = 0; b < total / 10_000; b++) {
