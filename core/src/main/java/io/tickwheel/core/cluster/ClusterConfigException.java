@@ -1,0 +1,13 @@
+package io.tickwheel.core.cluster;
+
+/**
+ * A node may not join: the shared store belongs to a cluster with another partition count, or to a single node
+ * (started without {@code --cluster}), or the reverse. The message says which and what to change.
+ */
+public final class ClusterConfigException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public ClusterConfigException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,84 @@
+package io.tickwheel.core.cluster;
+
+import io.tickwheel.core.store.TimerStore;
+import io.vertx.core.Future;
+import java.util.List;
+
+/**
+ * The shared state of a cluster (membership, partition leases, the fenced per-partition stores), kept in the shared
+ * store (Redis). Nodes find each other only through it. It decides nothing: each node computes who <em>should</em>
+ * own a partition from {@link #members()}; the lease decides who <em>can</em> write it.
+ *
+ * <h2>Time</h2>
+ * Every time here (lastSeenAt, expiresAt, {@link #now()}) is the coordinator's own clock (Redis {@code TIME}), never
+ * a node's, so nodes with skewed clocks agree on who is alive and whose lease ended.
+ *
+ * <h2>Thread model</h2>
+ * Thread safe; every call returns at once and completes later (on the caller's context when called on one).
+ * Failures are {@link io.tickwheel.core.store.StoreException}s ({@code StoreUnavailableException} when the shared
+ * store cannot be reached: the node must then assume it lost its leases when they end).
+ */
+public interface ClusterCoordinator {
+
+  /**
+   * Registers this node and checks the cluster's configuration. The first node of a cluster fixes the partition
+   * count; a later node with another count, a node on a store a single (non-cluster) node uses, fails with
+   * {@link ClusterConfigException}. Also makes the single-node server refuse this store from then on.
+   *
+   * @return the cluster's partition count (equal to {@code partitions})
+   */
+  Future<Integer> join(String nodeId, String address, int partitions);
+
+  /**
+   * Refreshes this node's membership, which ends {@code ttlMs} after this call unless refreshed again.
+   *
+   * @return the live members (heartbeat not older than their ttl), this node included, sorted by id
+   */
+  Future<List<Member>> heartbeat(String nodeId, String address, long ttlMs);
+
+  /** The live members, sorted by id. */
+  Future<List<Member>> members();
+
+  /** Removes this node's membership at once (SIGTERM), so the others reassign its partitions without waiting. */
+  Future<Void> leave(String nodeId);
+
+  /** The coordinator's clock, epoch ms. */
+  Future<Long> now();
+
+  /** Every partition's current lease (expired ones included; {@code nodeId} null if never leased), by partition. */
+  Future<List<Lease>> leases();
+
+  /**
+   * Takes partition {@code p} for {@code nodeId} for {@code leaseMs}, if it is free: never leased, released, or
+   * expired. If {@code nodeId} already holds it, this renews it (same epoch). Otherwise issues a new epoch.
+   *
+   * @return the lease now held by {@code nodeId}, or {@code null} if another node holds a live lease
+   */
+  Future<Lease> acquire(int p, String nodeId, long leaseMs);
+
+  /**
+   * Renews the given leases of {@code nodeId} (one round trip for all). A lease is renewed only if its stored epoch
+   * is still the given one and it has not expired.
+   *
+   * @return per partition, in argument order, the renewed lease, or {@code null} where it was lost
+   */
+  Future<List<Lease>> renew(String nodeId, int[] partitions, long[] epochs, long leaseMs);
+
+  /** Ends the lease of {@code p} now if {@code nodeId} holds it with {@code epoch} (hand-over); otherwise nothing. */
+  Future<Void> release(int p, String nodeId, long epoch);
+
+  /**
+   * The store of partition {@code p} for its lease holder: every write (put, update, remove, record firings, trim)
+   * is checked atomically, in the store, against the partition's lease: it applies only while {@code epoch} is the
+   * current epoch and the lease has not expired, and otherwise fails with {@link StoreFencedException} having
+   * changed nothing. Reads are not fenced. The firing log and its seq are per partition. Closing it does not close
+   * the coordinator's connection.
+   */
+  TimerStore partitionStore(int p, long epoch);
+
+  /** Partition {@code p}'s store for reading only (any node, owner or not): every write fails. */
+  TimerStore partitionReader(int p);
+
+  /** Closes the connection(s) to the shared store. */
+  Future<Void> close();
+}
