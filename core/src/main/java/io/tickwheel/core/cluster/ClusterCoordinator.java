@@ -3,6 +3,8 @@ package io.tickwheel.core.cluster;
 import io.tickwheel.core.store.TimerStore;
 import io.vertx.core.Future;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The shared state of a cluster (membership, partition leases, the fenced per-partition stores), kept in the shared
@@ -78,6 +80,22 @@ public interface ClusterCoordinator {
 
   /** Partition {@code p}'s store for reading only (any node, owner or not): every write fails. */
   TimerStore partitionReader(int p);
+
+  /**
+   * Sends {@code message} to every node's {@link #onBroadcast} handler, this node's included (Redis pub/sub). A hint
+   * only: it may be lost (a node disconnected at that moment gets nothing), so what it announces must also be
+   * readable from the store (e.g. {@code "f <partition> <seq>"}: partition's firing log grew; the log is the truth).
+   */
+  Future<Void> broadcast(String message);
+
+  /** Sets the handler of broadcasts from every node; called on the context that set it. */
+  void onBroadcast(Consumer<String> handler);
+
+  /** Pauses or resumes {@code topic} for the whole cluster (durable; every partition store sees the same set). */
+  Future<Void> setTopicPaused(String topic, boolean paused);
+
+  /** The cluster's paused topics. */
+  Future<Set<String>> pausedTopics();
 
   /** Closes the connection(s) to the shared store. */
   Future<Void> close();
