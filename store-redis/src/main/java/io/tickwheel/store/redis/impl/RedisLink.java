@@ -84,12 +84,7 @@ public final class RedisLink {
     this.where = (options.isCluster() ? "redis cluster " : "redis ")
         + String.join(",", endpoints.stream().map(RedisUris::mask).toList());
     this.failures = new RedisFailures(where);
-    NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
-        : new NetClientOptions(options.getNetClientOptions());
-    net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
-    if (options.getNetClientOptions() == null || net.getHostnameVerificationAlgorithm() == null) {
-      net.setHostnameVerificationAlgorithm("HTTPS"); // rediss:// checks the server's name unless told otherwise
-    }
+    NetClientOptions net = netOptions(options);
     RedisOptions ro = new RedisOptions()
         .setType(options.isCluster() ? RedisClientType.CLUSTER : RedisClientType.STANDALONE)
         .setEndpoints(endpoints)
@@ -100,6 +95,17 @@ public final class RedisLink {
     this.client = Redis.createClient(vertx, ro);
     long tick = Math.max(5, Math.min(100, timeoutMs / 10));
     this.sweeper = vertx.setPeriodic(tick, id -> sweep());
+  }
+
+  /** The socket options of every connection to Redis of {@code options} (timeouts, keep-alive, TLS name check). */
+  public static NetClientOptions netOptions(RedisStoreOptions options) {
+    NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
+        : new NetClientOptions(options.getNetClientOptions());
+    net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
+    if (options.getNetClientOptions() == null || net.getHostnameVerificationAlgorithm() == null) {
+      net.setHostnameVerificationAlgorithm("HTTPS"); // rediss:// checks the server's name unless told otherwise
+    }
+    return net;
   }
 
   /**
