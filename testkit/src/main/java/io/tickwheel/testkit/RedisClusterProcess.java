@@ -150,6 +150,12 @@ public final class RedisClusterProcess implements AutoCloseable {
    */
   public RedisServerProcess killMasterAndAwaitFailover(RedisServerProcess master, String key, long timeoutMs) {
     master.kill9();
+    return awaitFailover(master, key, timeoutMs);
+  }
+
+  /** Waits (up to {@code timeoutMs}) until the cluster is {@code ok} with another node than {@code master} serving
+   * {@code key}; returns that node. */
+  public RedisServerProcess awaitFailover(RedisServerProcess master, String key, long timeoutMs) {
     long deadline = System.currentTimeMillis() + timeoutMs;
     while (true) {
       try {
