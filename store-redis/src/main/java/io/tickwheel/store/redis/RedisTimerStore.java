@@ -59,7 +59,10 @@ import java.util.function.Function;
  *   <li>{@code {tw}:meta} — the data format version, checked at open ({@link #DATA_FORMAT}).</li>
  *   <li>{@code {tw}:paused-topics} — set of the paused topics ({@code SADD}/{@code SREM}/{@code SMEMBERS}).</li>
  * </ul>
- * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
+ * A cluster's partition store ({@link #partition}, made by {@code RedisClusterCoordinator}) has the same keys under
+ * {@code {PREFIX:p:P}}, beside the partition's lease hash, and runs every write script behind the fence
+ * ({@code fence.lua}); its topic pauses are the cluster's.
+ * <p> * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
  * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
  * for the whole batch), {@code update} (keeps the stored payload), {@code remove}, {@code recordFirings} (one call
  * for the whole batch; per request, in list order: check generation and firing count, take the next seq,

@@ -38,6 +38,13 @@ import java.util.function.Function;
  * guarantee for free (the client writes commands to the socket in call order, Redis answers in order).
  * Commands are pipelined: many can be in flight, so the round-trip time does not cap throughput.
  *
+ * <p>Several stores may share one link: the cluster coordinator's membership, leases and all its partition stores go
+ * over one (their keys are in many slots; on a Cluster the client routes each command to its slot's master over its
+ * own per-master connection). On a Cluster the client itself follows {@code MOVED}/{@code ASK} (refreshing its slot
+ * map) and retries {@code TRYAGAIN}/{@code CLUSTERDOWN}, all within this link's per-call timeout; a {@code NOSCRIPT}
+ * (script cache flushed, or a replica promoted that never loaded the scripts) reloads the script on every master
+ * and retries once.
+ *
  * <h2>Failures</h2>
  * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. While disconnected a call fails at
  * once. Reachability problems ({@code LOADING}, {@code BUSY}, {@code CLUSTERDOWN}, …, a connection closed or reset

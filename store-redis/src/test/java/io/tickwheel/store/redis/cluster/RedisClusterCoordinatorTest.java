@@ -134,6 +134,29 @@ class RedisClusterCoordinatorTest {
   }
 
   @Test
+  void nodesRacingForAFreePartitionLeaveExactlyOneHolderWithOneEpoch() {
+    List<Future<Lease>> racing = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      racing.add(a.acquire(7, "a", 5_000));
+      racing.add(b.acquire(7, "b", 5_000));
+    }
+    java.util.Set<String> holders = new java.util.HashSet<>();
+    java.util.Set<Long> epochs = new java.util.HashSet<>();
+    for (Future<Lease> f : racing) {
+      Lease l = await(f);
+      if (l != null) {
+        holders.add(l.nodeId());
+        epochs.add(l.epoch());
+      }
+    }
+    assertThat(holders).hasSize(1);
+    assertThat(epochs).hasSize(1);
+    Lease stored = await(a.leases()).get(7);
+    assertThat(stored.nodeId()).isEqualTo(holders.iterator().next());
+    assertThat(stored.epoch()).isEqualTo(epochs.iterator().next());
+  }
+
+  @Test
   void renewRenewsManyLeasesInOneCallAndReportsEachLostOneAsNull() {
     int[] ps = {0, 1, 2, 3, 4, 5, 6, 7};
     long[] epochs = new long[8];
