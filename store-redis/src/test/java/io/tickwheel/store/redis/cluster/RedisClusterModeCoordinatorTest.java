@@ -144,6 +144,23 @@ class RedisClusterModeCoordinatorTest {
   }
 
   @Test
+  @Order(4)
+  void partitionStoresAndLeasesSurviveAFlushedScriptCacheOnEveryNode() {
+    Lease l = await(a.acquire(5, "a", 10_000));
+    TimerStore s = a.partitionStore(5, l.epoch());
+    await(s.put(timer("x", 1)));
+    for (RedisServerProcess n : cluster.nodes()) {
+      assertThat(n.command("SCRIPT", "FLUSH")).isEqualTo("+OK");
+    }
+    await(s.put(timer("y", 2)));
+    assertThat(await(a.renew("a", new int[] {5}, new long[] {l.epoch()}, 10_000)).get(0)).isNotNull();
+    assertThat(await(b.acquire(6, "b", 10_000))).isNotNull();
+    assertThat(await(s.get("y"))).isNotNull();
+    await(a.release(5, "a", l.epoch()));
+    assertThat(failure(s.put(timer("z", 3)))).isInstanceOf(StoreFencedException.class);
+  }
+
+  @Test
   @Order(10)
   void aPartitionStoreFailsAsUnavailableDuringAMasterFailoverAndWorksAgainAfterItAndBroadcastsResume() {
     // a partition on the first endpoint's node, where the broadcast subscriptions are: they must move too
