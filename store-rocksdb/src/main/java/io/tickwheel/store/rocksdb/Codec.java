@@ -1,5 +1,6 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -24,7 +25,10 @@ import java.time.ZoneId;
  *   <li>Timer version 1: a timer without {@link Timer#extras()}. Version 2: the version 1 body, then the extras:
  *       a flags byte ({@link #HAS_CRON}, {@link #PAUSED}, {@link #HAS_END}, {@link #HAS_JITTER}), then only the
  *       fields the flags announce: the cron expression, zone id, gap and overlap policies as configured (wire names,
- *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}.</li>
+ *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}; the callback
+ *       ({@link #HAS_CALLBACK}): its URL as a string, {@code timeoutMs} and {@code maxAttempts} as ints, and with
+ *       {@link #HAS_BACKOFF} {@code minBackoffMs} and {@code maxBackoffMs} as longs. Records written before callbacks
+ *       existed have neither flag and read as before.</li>
  *   <li>Firing version 1: a firing whose nominal time is its due time (decoded with {@code nominalAt = dueAt}).
  *       Version 2: the version 1 body, then {@code nominalAt}.</li>
  * </ul>
@@ -40,6 +44,8 @@ final class Codec {
   static final int PAUSED = 2;
   static final int HAS_END = 4;
   static final int HAS_JITTER = 8;
+  static final int HAS_CALLBACK = 16;
+  static final int HAS_BACKOFF = 32;
   private static final Kind[] KINDS = Kind.values();
   private static final Misfire[] MISFIRES = Misfire.values();
 
@@ -53,6 +59,7 @@ final class Codec {
     Timer.Extras x = t.extras();
     int flags = 0;
     byte[][] cron = null;
+    byte[] url = null;
     int extraLen = 0;
     if (x != null) {
       extraLen = 1;
@@ -76,6 +83,16 @@ final class Codec {
         flags |= HAS_JITTER;
         extraLen += 16;
       }
+      Callback cb = x.callback();
+      if (cb != null) {
+        flags |= HAS_CALLBACK;
+        url = utf8(cb.url());
+        extraLen += 4 + url.length + 8;
+        if (cb.hasBackoff()) {
+          flags |= HAS_BACKOFF;
+          extraLen += 16;
+        }
+      }
     }
     ByteBuffer b = ByteBuffer.allocate(1 + 1 + 1 + 8 * 7 + 4 + id.length + 4 + topic.length + 4
         + (payload == null ? 0 : payload.length) + extraLen);
@@ -97,6 +114,14 @@ final class Codec {
       }
       if ((flags & HAS_JITTER) != 0) {
         b.putLong(x.jitterMs()).putLong(x.nominalAt());
+      }
+      if (url != null) {
+        Callback cb = x.callback();
+        putBytes(b, url);
+        b.putInt(cb.timeoutMs()).putInt(cb.maxAttempts());
+        if ((flags & HAS_BACKOFF) != 0) {
+          b.putLong(cb.minBackoffMs()).putLong(cb.maxBackoffMs());
+        }
       }
     }
     return b.array();
@@ -143,7 +168,20 @@ final class Codec {
       jitter = b.getLong();
       nominal = b.getLong();
     }
-    return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal);
+    Callback callback = null;
+    if ((flags & HAS_CALLBACK) != 0) {
+      String url = getString(b);
+      int timeout = b.getInt();
+      int attempts = b.getInt();
+      long min = Callback.NO_BACKOFF;
+      long max = Callback.NO_BACKOFF;
+      if ((flags & HAS_BACKOFF) != 0) {
+        min = b.getLong();
+        max = b.getLong();
+      }
+      callback = new Callback(url, timeout, attempts, min, max);
+    }
+    return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal, callback);
   }
 
   private static <T> T wire(T value, String field, String name) {
