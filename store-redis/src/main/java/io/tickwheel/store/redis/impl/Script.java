@@ -21,6 +21,9 @@ public enum Script {
   FIRE("fire.lua", true),
   PAGE("page.lua", false),
   TRIM("trim.lua", true),
+  UPDATE_DELIVERY("update_delivery.lua", true),
+  PAGE_DELIVERIES("page_deliveries.lua", false),
+  TRIM_DELIVERIES("trim_deliveries.lua", true),
   INIT("init.lua", true);
 
   /** All scripts, to load on every (re)connect. */
