@@ -1,5 +1,6 @@
 package io.tickwheel.core.model;
 
+import io.tickwheel.core.callback.AddressPolicy;
 import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.callback.CallbackUrl;
 import io.tickwheel.core.calendar.DstGap;
@@ -55,6 +56,7 @@ public final class TimerParser {
 
   private final Limits limits;
   private final boolean calendars;
+  private final AddressPolicy addresses;
 
   /**
    * A parser without the calendar fields: they are unknown fields and {@code cron} an unknown kind, exactly as
@@ -70,8 +72,17 @@ public final class TimerParser {
    *                  {@code dstGap}, {@code dstOverlap}, {@code endAt}, {@code jitterMs}) are accepted
    */
   public TimerParser(Limits limits, boolean calendars) {
+    this(limits, calendars, AddressPolicy.STRICT);
+  }
+
+  /**
+   * @param calendars as {@link #TimerParser(Limits, boolean)}; the {@code callback} field comes with them
+   * @param addresses which literal callback hosts are refused ({@link AddressPolicy#refusedHost})
+   */
+  public TimerParser(Limits limits, boolean calendars, AddressPolicy addresses) {
     this.limits = limits;
     this.calendars = calendars;
+    this.addresses = java.util.Objects.requireNonNull(addresses, "addresses");
   }
 
   /**
@@ -206,11 +217,12 @@ public final class TimerParser {
   }
 
   /**
-   * The optional {@code callback} object: {@code url} (required; absolute http or https, see {@link CallbackUrl}),
+   * The optional {@code callback} object: {@code url} (required; absolute http or https, see {@link CallbackUrl}; a
+   * literal host that {@link AddressPolicy} blocks, or {@code localhost}, is refused),
    * {@code timeoutMs}, {@code maxAttempts}, and {@code minBackoffMs} with {@code maxBackoffMs} (both or neither), in
    * the ranges of {@link Callback}. Messages name {@code callback.FIELD} and the bad value.
    */
-  private static Callback parseCallback(JsonObject body) {
+  private Callback parseCallback(JsonObject body) {
     Object v = body.getValue("callback");
     if (v == null) {
       return null;
@@ -227,10 +239,16 @@ public final class TimerParser {
     if (url == null) {
       throw new ValidationException("callback.url", "callback.url is required");
     }
+    String refused;
     try {
-      CallbackUrl.parse(url);
+      refused = addresses.refusedHost(CallbackUrl.parse(url).host());
     } catch (IllegalArgumentException e) {
       throw new ValidationException("callback.url", "callback.url " + e.getMessage() + ", was \"" + shorten(url) + "\"");
+    }
+    if (refused != null) {
+      throw new ValidationException("callback.url", "callback.url must not point at a private or local address ("
+          + refused + "; the server allows it with --webhook-allow-private or a --webhook-allow-cidr block), was \""
+          + shorten(url) + "\"");
     }
     long timeout = rangedLong(cb, "timeoutMs", Callback.MIN_TIMEOUT_MS, Callback.MAX_TIMEOUT_MS,
         Callback.DEFAULT_TIMEOUT_MS);

@@ -3,7 +3,10 @@ package io.tickwheel.core.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tickwheel.core.callback.AddressPolicy;
 import io.tickwheel.core.callback.Callback;
+import io.tickwheel.core.callback.Cidr;
+import java.util.List;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,10 +83,46 @@ class CallbackParserTest {
     rejects(json, field, message);
   }
 
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "http://127.0.0.1:8080/ | 127.0.0.1 is a loopback address",
+      "http://2130706433/ | 127.0.0.1 is a loopback address",
+      "http://0x7f.1/ | 127.0.0.1 is a loopback address",
+      "http://[::ffff:169.254.169.254]/ | embeds 169.254.169.254, a link-local address",
+      "http://[fe80::1%25eth0]/ | a link-local address",
+      "http://localhost:9000/ | localhost is a loopback name",
+      "https://10.1.2.3/ | 10.1.2.3 is a private address",
+  })
+  void aLiteralPrivateHostIsRefusedNamingCallbackUrl(String url, String why) {
+    assertThatThrownBy(() -> parse("{\"url\":\"" + url + "\"}"))
+        .isInstanceOfSatisfying(ValidationException.class, e -> {
+          assertThat(e.field()).isEqualTo("callback.url");
+          assertThat(e.getMessage()).contains(why).contains("--webhook-allow-private").contains(url);
+        });
+  }
+
+  @Test
+  void anInvalidNumericHostIsRefused() {
+    rejects("{\"url\":\"http://1.2.3.456/\"}", "callback.url", "ends in a number but is not a valid IPv4 address");
+  }
+
+  @Test
+  void thePolicyDecidesWhichLiteralHostsPass() {
+    TimerParser open = new TimerParser(Limits.defaults(10), true, new AddressPolicy(true, List.of()));
+    assertThat(open.parse(new JsonObject("{\"delayMs\":1,\"callback\":{\"url\":\"http://127.0.0.1:9/\"}}"), NOW).callback().url())
+        .isEqualTo("http://127.0.0.1:9/");
+    TimerParser cidr = new TimerParser(Limits.defaults(10), true,
+        new AddressPolicy(false, List.of(Cidr.parse("10.1.0.0/16"))));
+    assertThat(cidr.parse(new JsonObject("{\"delayMs\":1,\"callback\":{\"url\":\"http://10.1.0.9/\"}}"), NOW).callback())
+        .isNotNull();
+    assertThatThrownBy(() -> cidr.parse(new JsonObject("{\"delayMs\":1,\"callback\":{\"url\":\"http://10.2.0.9/\"}}"), NOW))
+        .isInstanceOf(ValidationException.class);
+  }
+
   @Test
   void theParserWithoutCalendarFieldsDoesNotKnowCallbacks() {
     TimerParser plain = new TimerParser(Limits.defaults(10));
-    assertThatThrownBy(() -> plain.parse(new JsonObject("{\"callback\":{\"url\":\"http://x.example/\"}}"), NOW))
+    assertThatThrownBy(() -> plain.parse(new JsonObject("{\"delayMs\":1,\"callback\":{\"url\":\"http://x.example/\"}}"), NOW))
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.field()).isEqualTo("callback"));
   }
 }
