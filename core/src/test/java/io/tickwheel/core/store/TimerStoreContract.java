@@ -555,6 +555,24 @@ public abstract class TimerStoreContract {
   }
 
   @Test
+  void theWebhookSecretIsSetOnceAndKeptAcrossCallsAndReopens() throws Exception {
+    String first = "whsec_" + "A".repeat(43) + "=";
+    String second = "whsec_" + "B".repeat(43) + "=";
+    Future<String> a = store.webhookSecret(first);
+    Future<String> b = store.webhookSecret(second);
+    assertThat(await(a)).isEqualTo(first);
+    assertThat(await(b)).as("set if absent: the first one stays").isEqualTo(first);
+    await(store.close());
+    TimerStore reopened = reopenStore(vertx);
+    if (reopened == null) {
+      store = null;
+      return;
+    }
+    store = reopened;
+    assertThat(await(store.webhookSecret(second))).as("durable across a reopen").isEqualTo(first);
+  }
+
+  @Test
   void aCallbackRoundTripsThroughPutCreateTouchAndAFiring() {
     Timer a = withCallback("cb-1", 5000);
     Timer b = withCallback("cb-2", 6000);

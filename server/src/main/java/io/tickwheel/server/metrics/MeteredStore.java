@@ -177,4 +177,9 @@ public final class MeteredStore implements TimerStore {
     long t0 = System.nanoTime();
     return done("countDeliveries", t0, store.countDeliveries(state));
   }
+
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    long t0 = System.nanoTime();
+    return done("webhookSecret", t0, store.webhookSecret(generatedIfAbsent));
+  }
 }

@@ -5,6 +5,10 @@ import static io.vertx.core.http.HttpMethod.POST;
 import static io.vertx.core.http.HttpMethod.PUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.core.callback.WebhookSecret;
+import io.tickwheel.core.store.memory.MemoryTimerStore;
+import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.callback.WebhookOptions;
 import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;
@@ -12,6 +16,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,6 +80,64 @@ class CallbackApiTest {
     HttpResponse<Buffer> replaced = s.send(PUT, "/v1/timers/p", "{\"kind\":\"fixed-rate\",\"periodMs\":60000}");
     assertThat(replaced.statusCode()).isEqualTo(200);
     assertThat(replaced.bodyAsJsonObject().fieldNames()).doesNotContain("callback");
+  }
+
+  @Test
+  void aLiteralLoopbackHostIsRefusedAtCreateNamingCallbackUrl() {
+    for (String url : new String[] {"http://127.0.0.1:9/", "http://2130706433/", "http://[::ffff:127.0.0.1]/",
+        "http://0x7f.1/", "http://localhost/"}) {
+      HttpResponse<Buffer> r = s.send(POST, "/v1/timers", "{\"delayMs\":1000,\"callback\":{\"url\":\"" + url + "\"}}");
+      assertThat(r.statusCode()).as(url).isEqualTo(400);
+      assertThat(error(r).getString("field")).isEqualTo("callback.url");
+      assertThat(error(r).getString("message")).contains(url).contains("--webhook-allow-private");
+    }
+  }
+
+  @Test
+  void theServerShowsItsWebhookSecretBehindTheTokenAndKeepsTheGeneratedOneInItsStore() {
+    MemoryTimerStore store = new MemoryTimerStore();
+    String secret;
+    try (ServerHarness h = ServerHarness.start(vertx, ServerConfig.defaults().withToken("s3cret-token"), store)) {
+      HttpResponse<Buffer> r = h.send(GET, "/v1/webhook-secret");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(r.getHeader("Cache-Control")).isEqualTo("no-store");
+      secret = r.bodyAsJsonObject().getString("secret");
+      assertThat(WebhookSecret.parse(secret).key()).hasSize(32);
+      assertThat(h.server.webhookSecret().text()).isEqualTo(secret);
+      assertThat(TestVertx.await(store.webhookSecret("whsec_" + "A".repeat(32)))).as("kept in the store")
+          .isEqualTo(secret);
+      assertThat(h.withoutToken().send(GET, "/v1/webhook-secret").statusCode()).isEqualTo(401);
+    }
+    assertThat(s.send(GET, "/v1/webhook-secret").bodyAsJsonObject().getString("secret"))
+        .as("another store, another generated secret").isNotEqualTo(secret);
+  }
+
+  @Test
+  void aConfiguredSecretIsShownAndTheStoresIsLeftAlone() {
+    WebhookSecret configured = WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+    MemoryTimerStore store = new MemoryTimerStore();
+    try (ServerHarness h = ServerHarness.start(vertx, ServerConfig.defaults()
+        .withWebhooks(WebhookOptions.DEFAULTS.withSecret(configured)), store)) {
+      assertThat(h.send(GET, "/v1/webhook-secret").bodyAsJsonObject().getString("secret"))
+          .isEqualTo("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+      assertThat(TestVertx.await(store.webhookSecret("whsec_x"))).as("nothing was stored").isEqualTo("whsec_x");
+    }
+  }
+
+  @Test
+  void allowPrivateAndAllowedBlocksLetLiteralPrivateHostsThrough() {
+    ServerConfig cfg = ServerConfig.defaults().withWebhooks(WebhookOptions.parse(null, false, List.of("10.1.0.0/16")));
+    try (ServerHarness h = ServerHarness.start(vertx, cfg, new MemoryTimerStore())) {
+      assertThat(h.send(POST, "/v1/timers", "{\"delayMs\":1000,\"callback\":{\"url\":\"http://10.1.2.3/\"}}")
+          .statusCode()).isEqualTo(201);
+      assertThat(h.send(POST, "/v1/timers", "{\"delayMs\":1000,\"callback\":{\"url\":\"http://10.2.2.3/\"}}")
+          .statusCode()).isEqualTo(400);
+    }
+    try (ServerHarness h = ServerHarness.start(vertx,
+        ServerConfig.defaults().withWebhooks(WebhookOptions.parse(null, true, List.of())), new MemoryTimerStore())) {
+      assertThat(h.send(POST, "/v1/timers", "{\"delayMs\":1000,\"callback\":{\"url\":\"http://127.0.0.1:9/\"}}")
+          .statusCode()).isEqualTo(201);
+    }
   }
 
   @Test

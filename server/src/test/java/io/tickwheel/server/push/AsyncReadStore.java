@@ -178,4 +178,8 @@ final class AsyncReadStore implements TimerStore {
   public Future<Long> countDeliveries(DeliveryState state) {
     return delegate.countDeliveries(state);
   }
+
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    return delegate.webhookSecret(generatedIfAbsent);
+  }
 }

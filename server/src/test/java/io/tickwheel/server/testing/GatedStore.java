@@ -230,4 +230,8 @@ public final class GatedStore implements TimerStore {
   public Future<Long> countDeliveries(DeliveryState state) {
     return gate(false, () -> mem.countDeliveries(state));
   }
+
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    return gate(false, () -> mem.webhookSecret(generatedIfAbsent));
+  }
 }

@@ -43,6 +43,8 @@ final class WriteGroup implements AutoCloseable {
   /** The oldest retained seq, or {@code lastSeq + 1} when the log is empty. */
   long firstRetained;
   private long opLastSeq;
+  /** The webhook secret as this group sees it, once one of its operations read or wrote it; else null. */
+  String webhookSecret;
   private long opFirstRetained;
   /** Deliveries this group wrote ({@link #NO_DELIVERY} when removed), committed ops and the current op. */
   private final Map<Long, Delivery> dOverlay = new HashMap<>();

@@ -50,6 +50,7 @@ public final class MemoryTimerStore implements TimerStore {
   /** Every delivery by seq, and the seqs of each state (listing by state without a scan). */
   private final NavigableMap<Long, Delivery> deliveries = new TreeMap<>();
   private final Map<DeliveryState, NavigableSet<Long>> deliveriesByState = new java.util.EnumMap<>(DeliveryState.class);
+  private String webhookSecret;
   private long lastSeq;
   private boolean closed;
 
@@ -389,6 +390,18 @@ public final class MemoryTimerStore implements TimerStore {
       deliveriesByState.get(old.state()).remove(old.seq());
     }
     deliveriesByState.get(d.state()).add(d.seq());
+  }
+
+  @Override
+  public synchronized Future<String> webhookSecret(String generatedIfAbsent) {
+    java.util.Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
+    if (closed) {
+      return closedFuture();
+    }
+    if (webhookSecret == null) {
+      webhookSecret = generatedIfAbsent;
+    }
+    return Future.succeededFuture(webhookSecret);
   }
 
   /** A timer that sorts exactly where the cursor points, to search the listing order with. */
