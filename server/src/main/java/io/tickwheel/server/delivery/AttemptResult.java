@@ -7,7 +7,8 @@ package io.tickwheel.server.delivery;
  * @param retryAfter the {@code Retry-After} header answered, or {@code null}
  * @param error      why there was no answer: {@code timeout} (no full answer within {@code timeoutMs}),
  *                   {@code connection} (refused, reset, TLS failure, DNS failure), {@code blocked_address} (the SSRF
- *                   guard refused every address); {@code null} with a status
+ *                   guard refused the host), {@code dns_error} (the name did not resolve); {@code null} with a
+ *                   status
  * @param durationMs from the start of the attempt (resolution included) to its end, ms
  */
 public record AttemptResult(int status, String retryAfter, String error, long durationMs) {
@@ -15,9 +16,10 @@ public record AttemptResult(int status, String retryAfter, String error, long du
   public static final String TIMEOUT = "timeout";
   public static final String CONNECTION = "connection";
   public static final String BLOCKED = "blocked_address";
+  public static final String DNS_ERROR = "dns_error";
 
   /** The outcome label of metrics: {@code 2xx}, {@code 3xx}, {@code 4xx}, {@code 410}, {@code 429}, {@code 5xx},
-   * {@code timeout}, {@code connection}, {@code blocked_address}. */
+   * {@code timeout}, {@code connection}, {@code blocked_address}, {@code dns_error}. */
   public String outcome() {
     if (status == 0) {
       return error;

@@ -9,6 +9,8 @@ import io.tickwheel.core.delivery.RetrySchedule;
 import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.wheel.TimerWheel;
+import io.tickwheel.server.callback.GuardedResolver;
+import io.tickwheel.server.callback.ResolvedTarget;
 import io.tickwheel.server.metrics.DeliveryMetrics;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -37,7 +39,7 @@ import java.util.function.LongSupplier;
  *       host (scheme, host, port) has a cap of attempts in flight with a bounded queue behind it, and a circuit
  *       {@link Breaker}. A full queue or an open breaker <em>postpones</em> the attempt (back into the wheel, not
  *       used up, not stored: after a restart it is simply due).</li>
- *   <li>An attempt: the guard resolves the host once and names the address ({@link TargetResolver}); the
+ *   <li>An attempt: the guard resolves the host once and names the address ({@link GuardedResolver}); the
  *       {@link DeliveryClient} connects there with every timeout set; an overall deadline of the callback's
  *       {@code timeoutMs} covers resolution too. Its result is judged by {@link RetrySchedule}; the delivery, with
  *       the attempt appended, is written to the store ({@link TimerStore#updateDelivery}) and, while pending, put
@@ -67,7 +69,7 @@ public final class DeliveryService {
   private final TimerStore store;
   private final LongSupplier clock;
   private final DeliveryOptions opts;
-  private final TargetResolver resolver;
+  private final GuardedResolver resolver;
   private final WebhookSigner signer;
   private final DeliveryClient client;
   private final DeliveryMetrics metrics;
@@ -102,7 +104,7 @@ public final class DeliveryService {
    *                 {@link #drain()} alone (tests with a manual clock)
    */
   public DeliveryService(Vertx vertx, Context owner, TimerStore store, LongSupplier clock, DeliveryOptions opts,
-      TargetResolver resolver, WebhookSigner signer, DeliveryMetrics metrics, DoubleSupplier random,
+      GuardedResolver resolver, WebhookSigner signer, DeliveryMetrics metrics, DoubleSupplier random,
       boolean autoWake) {
     this.vertx = vertx;
     this.owner = owner;
@@ -332,7 +334,11 @@ public final class DeliveryService {
     if (host.startsWith("[")) {
       host = host.substring(1, host.length() - 1);
     }
-    resolver.resolve(host).compose(address -> {
+    resolver.resolve(host).compose(target -> {
+      if (target.outcome() != ResolvedTarget.Outcome.CONNECT) {
+        return Future.succeededFuture(new AttemptResult(0, null, target.error(), (System.nanoTime() - t0) / 1_000_000));
+      }
+      java.net.InetAddress address = target.address();
       byte[] body = TimerJson.firingJson(d.firing()).getBytes(StandardCharsets.UTF_8);
       long ts = clock.getAsLong() / 1000;
       Map<String, String> headers = Map.of(WebhookSigner.ID, d.id(), WebhookSigner.TIMESTAMP, Long.toString(ts),
@@ -342,8 +348,7 @@ public final class DeliveryService {
       if (ar.succeeded()) {
         done.tryComplete(ar.result());
       } else {
-        String error = ar.cause() instanceof TargetResolver.Blocked ? AttemptResult.BLOCKED : AttemptResult.CONNECTION;
-        done.tryComplete(new AttemptResult(0, null, error, (System.nanoTime() - t0) / 1_000_000));
+        done.tryComplete(new AttemptResult(0, null, AttemptResult.CONNECTION, (System.nanoTime() - t0) / 1_000_000));
       }
     });
     done.future().onComplete(ar -> {

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 
 /**
  * Callback delivery meters: {@code tickwheel.delivery.attempts} (counter by {@code outcome}: {@code 2xx}, {@code 3xx},
- * {@code 4xx}, {@code 410}, {@code 429}, {@code 5xx}, {@code timeout}, {@code connection}, {@code blocked_address}),
+ * {@code 4xx}, {@code 410}, {@code 429}, {@code 5xx}, {@code timeout}, {@code connection}, {@code blocked_address}, {@code dns_error}),
  * {@code tickwheel.delivery.attempt.latency} (histogram by {@code outcome}), {@code tickwheel.delivery.postponed}
  * (by {@code reason}: {@code breaker_open}, {@code host_queue_full}), the gauges {@code tickwheel.deliveries.pending},
  * {@code tickwheel.deliveries.dead} and {@code tickwheel.delivery.breakers.open}. A bounded set of label values (no

@@ -178,6 +178,7 @@ public final class MeteredStore implements TimerStore {
     return done("countDeliveries", t0, store.countDeliveries(state));
   }
 
+  @Override
   public Future<String> webhookSecret(String generatedIfAbsent) {
     long t0 = System.nanoTime();
     return done("webhookSecret", t0, store.webhookSecret(generatedIfAbsent));

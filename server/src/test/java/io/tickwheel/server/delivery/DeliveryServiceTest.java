@@ -21,6 +21,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
+import io.tickwheel.server.callback.GuardedResolver;
 import io.tickwheel.server.metrics.DeliveryMetrics;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Context;
@@ -79,7 +80,7 @@ class DeliveryServiceTest {
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Random r = new Random(seed);
     return on(ctx, () -> Future.succeededFuture(new DeliveryService(vertx, ctx, store, clock::get, opts,
-        new LookupResolver(vertx, policy), new WebhookSigner(secret), new DeliveryMetrics(registry), r::nextDouble,
+        GuardedResolver.of(vertx, policy), new WebhookSigner(secret), new DeliveryMetrics(registry), r::nextDouble,
         false)));
   }
 

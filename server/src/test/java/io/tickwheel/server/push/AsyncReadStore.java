@@ -179,6 +179,7 @@ final class AsyncReadStore implements TimerStore {
     return delegate.countDeliveries(state);
   }
 
+  @Override
   public Future<String> webhookSecret(String generatedIfAbsent) {
     return delegate.webhookSecret(generatedIfAbsent);
   }

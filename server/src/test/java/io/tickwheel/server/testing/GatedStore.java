@@ -231,6 +231,7 @@ public final class GatedStore implements TimerStore {
     return gate(false, () -> mem.countDeliveries(state));
   }
 
+  @Override
   public Future<String> webhookSecret(String generatedIfAbsent) {
     return gate(false, () -> mem.webhookSecret(generatedIfAbsent));
   }
