@@ -55,6 +55,11 @@ final class Breaker {
     }
   }
 
+  /** Whether it remembers nothing: no failure since the last success, no trial in flight (it may be forgotten). */
+  boolean blank() {
+    return consecutive == 0 && !trialInFlight;
+  }
+
   State state(long nowMs) {
     if (consecutive < failures) {
       return State.CLOSED;

@@ -89,11 +89,13 @@ public final class DeliveryService {
 
   /** One receiver host: its attempts in flight, those waiting for a slot, its breaker. */
   private static final class Host {
+    final String key;
     final Breaker breaker;
     final ArrayDeque<Delivery> queue = new ArrayDeque<>();
     int inFlight;
 
-    Host(DeliveryOptions o) {
+    Host(String key, DeliveryOptions o) {
+      this.key = key;
       breaker = new Breaker(o.breakerFailures(), o.breakerOpenMs());
     }
   }
@@ -293,7 +295,7 @@ public final class DeliveryService {
   }
 
   private void dispatch(Delivery d, long now) {
-    Host h = hosts.computeIfAbsent(hostKey(d.callback().url()), k -> new Host(opts));
+    Host h = hosts.computeIfAbsent(hostKey(d.callback().url()), k -> new Host(k, opts));
     if (h.inFlight >= opts.perHostConcurrency()) {
       if (h.queue.size() < opts.perHostQueue()) {
         h.queue.add(d);
@@ -414,13 +416,19 @@ public final class DeliveryService {
     });
   }
 
-  /** Starts queued attempts of {@code h} while it has free slots. */
+  /**
+   * Starts queued attempts of {@code h} while it has free slots; forgets a host with nothing in flight, nothing
+   * queued and a blank breaker (so the map holds only hosts with work or a failure record).
+   */
   private void pump(Host h) {
     long now = clock.getAsLong();
     while (h.inFlight < opts.perHostConcurrency() && !h.queue.isEmpty()) {
       Delivery d = h.queue.poll();
       queued--;
       admitAndStart(d, h, now);
+    }
+    if (h.inFlight == 0 && h.queue.isEmpty() && h.breaker.blank()) {
+      hosts.remove(h.key);
     }
   }
 
