@@ -47,9 +47,12 @@ public final class DeliveryClient {
         .setIdleTimeout(60)
         .setIdleTimeoutUnit(TimeUnit.SECONDS)
         .setDecompressionSupported(false);
+    // connections spread over a few event loops, so the receivers' I/O does not all run on the owner loop (the
+    // scheduler's); results still come back on the caller's context
     PoolOptions pool = new PoolOptions()
         .setHttp1MaxSize(opts.perHostConcurrency())
-        .setMaxWaitQueueSize(opts.perHostConcurrency());
+        .setMaxWaitQueueSize(opts.perHostConcurrency())
+        .setEventLoopSize(Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors())));
     this.client = vertx.httpClientBuilder().with(o).with(pool).build();
   }
 
