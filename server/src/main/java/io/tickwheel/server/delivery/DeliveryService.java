@@ -50,8 +50,8 @@ import java.util.function.LongSupplier;
  * Delivery is at least once: a crash after an attempt and before its record is written repeats it (same
  * {@code webhook-id}). The webhook-id of a retried dead delivery is unchanged.
  *
- * <p><b>Capacity.</b> At most {@link DeliveryOptions#maxPending()} deliveries are held pending (wheel, queues,
- * in flight). A delivery beyond that is written {@code dead} at once with one attempt of error {@code queue_full},
+ * <p><b>Capacity.</b> At most {@link DeliveryOptions#maxPending()} deliveries, of at most
+ * {@link DeliveryOptions#maxPendingBytes()} together ({@link #weight}), are held pending (wheel, queues, in flight). A delivery beyond that is written {@code dead} at once with one attempt of error {@code queue_full},
  * so it is visible in the dead-letter list and can be retried by the API when there is room.
  *
  * <p>Not thread safe: every method runs on the owner context (the server's event loop), like the scheduler.
@@ -80,6 +80,8 @@ public final class DeliveryService {
   private final Map<String, Host> hosts = new HashMap<>();
   private int inFlight;
   private int queued;
+  /** The {@link #weight} of every delivery held pending. */
+  private long heldBytes;
   private long deadCount;
   private boolean stopped;
   private long wakeTimer = -1;
@@ -159,14 +161,26 @@ public final class DeliveryService {
     if (stopped || d.state() != DeliveryState.PENDING) {
       return;
     }
-    if (pending() >= opts.maxPending()) {
+    if (full(d)) {
       long now = clock.getAsLong();
       Delivery dead = d.after(new Attempt(d.nextAttemptNumber(), now, 0, QUEUE_FULL, 0), DeliveryState.DEAD, 0, now);
       metrics.attempt(QUEUE_FULL, 0);
       save(dead);
       return;
     }
+    heldBytes += weight(d);
     schedule(d, d.nextAttemptAt());
+  }
+
+  /** Whether holding {@code d} too would pass a cap. */
+  private boolean full(Delivery d) {
+    return pending() >= opts.maxPending() || heldBytes + weight(d) > opts.maxPendingBytes();
+  }
+
+  /** What holding a delivery costs, about: its payload's characters (two bytes each) and 1 KiB for the rest. */
+  static long weight(Delivery d) {
+    String p = d.firing().payload();
+    return 1024 + (p == null ? 0 : 2L * p.length());
   }
 
   /** Deliveries held pending: waiting in the wheel, queued behind their host, or in flight. */
@@ -215,7 +229,7 @@ public final class DeliveryService {
       if (d.state() != DeliveryState.DEAD) {
         return Future.<DeliveryOutcome>succeededFuture(new DeliveryOutcome.NotDead(id, d.state().wire()));
       }
-      if (pending() >= opts.maxPending()) {
+      if (full(d)) {
         return Future.<DeliveryOutcome>succeededFuture(new DeliveryOutcome.Full(opts.maxPending()));
       }
       Delivery again = d.requeued(clock.getAsLong());
@@ -224,6 +238,7 @@ public final class DeliveryService {
           return new DeliveryOutcome.NotFound(id);
         }
         deadCount = Math.max(0, deadCount - 1);
+        heldBytes += weight(again);
         schedule(again, again.nextAttemptAt());
         return new DeliveryOutcome.Requeued(again);
       });
@@ -388,9 +403,12 @@ public final class DeliveryService {
         }
         if (ar.failed() || ar.result()) {
           schedule(next, next.nextAttemptAt());
+        } else {
+          heldBytes -= weight(next); // no longer stored (cannot happen to a pending one): let it go
         }
       });
     } else {
+      heldBytes -= weight(d);
       save(next);
     }
     pump(h);

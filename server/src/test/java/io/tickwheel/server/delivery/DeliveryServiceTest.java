@@ -101,7 +101,8 @@ class DeliveryServiceTest {
 
   /** A timer with {@code cb} fires now: the store records its delivery, which the service takes. */
   Delivery fire(Callback cb) {
-    Timer t = new Timer("t" + (++timerNo), "hooks", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{\"n\":" + timerNo + "}",
+    Timer t = new Timer("t" + (++timerNo), "hooks", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE,
+        "{\"n\":\"" + "x".repeat(1000) + "\"}",
         clock.get() - 1000, clock.get(), 0, 1).withExtras(new Timer.Extras(null, Timer.NO_END, 0, false, 0, cb));
     return on(ctx, () -> store.put(t).compose(v -> store.recordFirings(List.of(new FiringRequest(t.id(),
         t.generation(), t.firings(), true, t.nextDueAt(), clock.get(), null, t.nextDueAt(), cb))))
@@ -340,6 +341,18 @@ class DeliveryServiceTest {
     assertThat(on(ctx, () -> service.retry(b.id()))).isInstanceOf(DeliveryOutcome.Requeued.class);
     drain();
     assertThat(await(b, x -> x.state() == DeliveryState.SUCCEEDED).attempts()).hasSize(2);
+  }
+
+  @Test
+  void beyondTheHeldBytesADeliveryIsDeadWithQueueFull() throws Exception {
+    on(ctx, () -> service.stop());
+    // room for one delivery of a 1 KiB payload (1,024 + 2 x its characters), not two
+    service = newService(DeliveryOptions.defaults().withMaxPendingBytes(4000), new AddressPolicy(true, List.of()));
+    Receiver r = receiver(Receiver.always(200));
+    Delivery a = fire(cb(r.url("/"), 8));
+    Delivery b = fire(cb(r.url("/"), 8));
+    assertThat(stored(a).state()).isEqualTo(DeliveryState.PENDING);
+    assertThat(await(b, x -> x.state() == DeliveryState.DEAD).attempts().get(0).error()).isEqualTo("queue_full");
   }
 
   @Test
