@@ -286,6 +286,27 @@ class DeliveryServiceTest {
   }
 
   @Test
+  void theAttemptConnectsToTheAddressTheGuardCheckedWithTheNameAsHostHeader() throws Exception {
+    on(ctx, () -> service.stop());
+    List<String> looked = java.util.Collections.synchronizedList(new ArrayList<>());
+    GuardedResolver guard = new GuardedResolver(vertx, new AddressPolicy(true, List.of()), host -> {
+      looked.add(host);
+      return Future.succeededFuture(List.of(java.net.InetAddress.getLoopbackAddress()));
+    }, 1000);
+    Random rnd = new Random(seed);
+    service = on(ctx, () -> Future.succeededFuture(new DeliveryService(vertx, ctx, store, clock::get,
+        DeliveryOptions.defaults(), guard, new WebhookSigner(secret),
+        new DeliveryMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)), rnd::nextDouble, false)));
+    Receiver r = receiver(Receiver.always(200));
+    // a name no DNS knows: only the injected lookup can answer it
+    Delivery d = fire(cb("http://hooks.tickwheel.invalid:" + r.port + "/x", 8));
+    drain();
+    assertThat(await(d, x -> x.state() == DeliveryState.SUCCEEDED).attempts()).hasSize(1);
+    assertThat(looked).containsExactly("hooks.tickwheel.invalid");
+    assertThat(r.got().get(0).header("host")).isEqualTo("hooks.tickwheel.invalid:" + r.port);
+  }
+
+  @Test
   void anOpenBreakerPostponesAttemptsWithoutUsingThemUp() throws Exception {
     on(ctx, () -> service.stop());
     service = newService(DeliveryOptions.defaults().withBreaker(2, 60_000), new AddressPolicy(true, List.of()));
