@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -204,9 +203,5 @@ public final class DeliveryBench {
   private HttpResponse<String> post(String path, String body) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(base + path)).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  static String fmt(long[] a) {
-    return Arrays.toString(a);
   }
 }

@@ -1,6 +1,5 @@
 package io.tickwheel.server.delivery;
 
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
@@ -70,9 +69,5 @@ final class Receiver implements AutoCloseable {
   @Override
   public void close() throws Exception {
     server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
-
-  static Handler<Long> noop() {
-    return id -> { };
   }
 }
