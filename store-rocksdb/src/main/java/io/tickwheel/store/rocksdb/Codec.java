@@ -28,7 +28,9 @@ import java.time.ZoneId;
  *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}; the callback
  *       ({@link #HAS_CALLBACK}): its URL as a string, {@code timeoutMs} and {@code maxAttempts} as ints, and with
  *       {@link #HAS_BACKOFF} {@code minBackoffMs} and {@code maxBackoffMs} as longs. Records written before callbacks
- *       existed have neither flag and read as before.</li>
+ *       existed have neither flag and read as before. Version 3: version 2 with a callback; the version differs
+ *       only so that a release that knows version 2 alone refuses such a record instead of dropping the callback
+ *       (it would ignore the flags it does not know).</li>
  *   <li>Firing version 1: a firing whose nominal time is its due time (decoded with {@code nominalAt = dueAt}).
  *       Version 2: the version 1 body, then {@code nominalAt}.</li>
  * </ul>
@@ -37,6 +39,7 @@ final class Codec {
 
   private static final byte TIMER_V1 = 1;
   private static final byte TIMER_V2 = 2;
+  private static final byte TIMER_V3 = 3;
   private static final byte FIRING_V1 = 1;
   private static final byte FIRING_V2 = 2;
   /** Extras flags (timer version 2). */
@@ -51,7 +54,7 @@ final class Codec {
 
   private Codec() {}
 
-  /** Encodes a timer, payload and extras included (version 1 without extras, else version 2). */
+  /** Encodes a timer, payload and extras included (version 1 without extras, 3 with a callback, else 2). */
   static byte[] encodeTimer(Timer t) {
     byte[] id = utf8(t.id());
     byte[] topic = utf8(t.topic());
@@ -96,7 +99,8 @@ final class Codec {
     }
     ByteBuffer b = ByteBuffer.allocate(1 + 1 + 1 + 8 * 7 + 4 + id.length + 4 + topic.length + 4
         + (payload == null ? 0 : payload.length) + extraLen);
-    b.put(x == null ? TIMER_V1 : TIMER_V2).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
+    byte version = x == null ? TIMER_V1 : x.callback() == null ? TIMER_V2 : TIMER_V3;
+    b.put(version).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
     b.putLong(t.delayMs()).putLong(t.periodMs()).putLong(t.maxFirings()).putLong(t.createdAt())
         .putLong(t.nextDueAt()).putLong(t.firings()).putLong(t.generation());
     putBytes(b, id);
@@ -131,7 +135,7 @@ final class Codec {
   static Timer decodeTimer(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
-    if (v != TIMER_V1 && v != TIMER_V2) {
+    if (v != TIMER_V1 && v != TIMER_V2 && v != TIMER_V3) {
       throw new IllegalArgumentException("unknown timer record version " + v);
     }
     Kind kind = KINDS[b.get()];
@@ -146,7 +150,7 @@ final class Codec {
     String id = getString(b);
     String topic = Topics.canonical(getString(b));
     String payload = getString(b);
-    Timer.Extras extras = v == TIMER_V2 ? decodeExtras(b) : null;
+    Timer.Extras extras = v != TIMER_V1 ? decodeExtras(b) : null;
     return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen, extras);
   }
 

@@ -94,7 +94,10 @@ class CodecTest {
       Timer beside = cronTimer().withExtras(new Timer.Extras(cron.cron(), cron.endAt(), cron.jitterMs(), cron.paused(),
           cron.nominalAt(), cb));
       for (Timer t : List.of(alone, beside)) {
-        Timer decoded = Codec.decodeTimer(Codec.encodeTimer(t));
+        byte[] bytes = Codec.encodeTimer(t);
+        assertThat(bytes[0]).as("version 3: a release that knows only 2 refuses it rather than drop the callback")
+            .isEqualTo((byte) 3);
+        Timer decoded = Codec.decodeTimer(bytes);
         assertThat(decoded).isEqualTo(t);
         assertThat(decoded.callback()).isEqualTo(cb);
       }
