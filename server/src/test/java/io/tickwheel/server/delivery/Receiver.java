@@ -67,7 +67,7 @@ final class Receiver implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  public void close() {
+    io.tickwheel.server.testing.TestVertx.await(server.close());
   }
 }
