@@ -5,6 +5,12 @@ import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.callback.WebhookSigner;
+import io.tickwheel.server.callback.GuardedResolver;
+import io.tickwheel.server.delivery.DeliveryOptions;
+import io.tickwheel.server.delivery.DeliveryService;
+import io.tickwheel.server.http.DeliveriesApi;
+import io.tickwheel.server.metrics.DeliveryMetrics;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
@@ -60,6 +66,8 @@ public final class TickwheelServer extends VerticleBase {
   private WorkerExecutor codec;
   private volatile int port = -1;
   private volatile WebhookSecret webhookSecret;
+  private DeliveryService deliveries;
+  private DeliveryOptions deliveryOptions = DeliveryOptions.defaults();
 
   /** A server that opens the store {@code cfg} names and reads the system clock. */
   public TickwheelServer(ServerConfig cfg) {
@@ -123,6 +131,11 @@ public final class TickwheelServer extends VerticleBase {
       return webhookSecret(store);
     }).compose(secret -> {
       webhookSecret = secret;
+      deliveries = new DeliveryService(vertx, context, store, clock, deliveryOptions,
+          GuardedResolver.of(vertx, cfg.webhooks().policy()), new WebhookSigner(secret),
+          new DeliveryMetrics(metrics.registry()), () -> java.util.concurrent.ThreadLocalRandom.current().nextDouble(),
+          true);
+      scheduler.onDelivery(deliveries::accept);
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
       // calendar and callback fields on: every store persists Timer.extras (cron, zone, DST policies, endAt, jitter,
@@ -135,7 +148,7 @@ public final class TickwheelServer extends VerticleBase {
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(scheduler), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt,
-          new WebhookSecretApi(this::webhookSecret));
+          new WebhookSecretApi(this::webhookSecret), new DeliveriesApi(deliveries));
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
               .setPort(cfg.port())
@@ -146,6 +159,10 @@ public final class TickwheelServer extends VerticleBase {
     }).compose(server -> {
       port = server.actualPort();
       origins.own(cfg.url(port));
+      // pending deliveries first: the scheduler's recovery starts firing, and new deliveries come from it
+      return deliveries.recover();
+    }).compose(nd -> {
+      LOG.log(System.Logger.Level.INFO, "recovered " + nd + " pending deliveries");
       return scheduler.recover();
     }).onSuccess(n -> LOG.log(System.Logger.Level.INFO, "recovered " + n + " timers from the " + store.name() + " store"))
         .recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
@@ -193,6 +210,7 @@ public final class TickwheelServer extends VerticleBase {
     return subs
         .compose(v -> http != null ? http.close().otherwiseEmpty() : Future.<Void>succeededFuture())
         .compose(v -> scheduler != null ? scheduler.stop() : Future.<Void>succeededFuture())
+        .compose(v -> deliveries != null ? deliveries.stop() : Future.<Void>succeededFuture())
         .compose(v -> codec != null ? codec.close().otherwiseEmpty() : Future.<Void>succeededFuture())
         .compose(v -> {
           TimerStore s = store != null ? store : givenStore;
@@ -208,6 +226,17 @@ public final class TickwheelServer extends VerticleBase {
   /** The port the server listens on (after start), -1 before. */
   public int actualPort() {
     return port;
+  }
+
+  /** Delivery limits to use instead of the defaults (tests); call before deploying. */
+  public TickwheelServer withDeliveryOptions(DeliveryOptions o) {
+    this.deliveryOptions = o;
+    return this;
+  }
+
+  /** The callback delivery service (after start). */
+  public DeliveryService deliveries() {
+    return deliveries;
   }
 
   /** The scheduler (after start). */

@@ -1,5 +1,7 @@
 package io.tickwheel.core.store;
 
+import io.tickwheel.core.callback.Callback;
+import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.model.Timer;
 import java.util.Objects;
 
@@ -21,9 +23,18 @@ import java.util.Objects;
  * @param nominalAt     the nominal (un-jittered) time of {@code dueAt}, epoch ms, {@code <= dueAt} when {@code fire}; the recorded
  *                      {@link io.tickwheel.core.model.Firing#nominalAt()} is this (equal to {@code dueAt} for a timer
  *                      without jitter)
+ * @param callback      the timer's callback as of {@code generation}, or {@code null}: when the request fires, the
+ *                      store records a pending {@link Delivery} of the firing in the same atomic write
+ *                      ({@link FiringResult#delivery()})
  */
 public record FiringRequest(String id, long generation, long firingsBefore, boolean fire, long dueAt, long firedAt,
-    Timer next, long nominalAt) {
+    Timer next, long nominalAt, Callback callback) {
+
+  /** A request for a timer without a callback. */
+  public FiringRequest(String id, long generation, long firingsBefore, boolean fire, long dueAt, long firedAt,
+      Timer next, long nominalAt) {
+    this(id, generation, firingsBefore, fire, dueAt, firedAt, next, nominalAt, null);
+  }
 
   /** A request for a timer without jitter: its nominal time is {@code dueAt}. */
   public FiringRequest(String id, long generation, long firingsBefore, boolean fire, long dueAt, long firedAt,

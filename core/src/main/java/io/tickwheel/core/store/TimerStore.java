@@ -1,5 +1,7 @@
 package io.tickwheel.core.store;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.vertx.core.Future;
@@ -143,6 +145,51 @@ public interface TimerStore {
    * A read: it sees every {@code setTopicPaused} called before it from the same thread.
    */
   Future<java.util.Set<String>> pausedTopics();
+
+
+  // ------------------------------------------------------------------ callback deliveries
+
+  /**
+   * The delivery of the firing {@code seq} (its id is {@code Delivery.idOf(seq)}), or {@code null} when there is none
+   * (never created, or trimmed). Created only by {@link #recordFirings} (a request with a callback), atomically with
+   * its firing.
+   */
+  Future<Delivery> getDelivery(long seq);
+
+  /**
+   * A page of deliveries in seq order, strictly after {@code afterSeq} ({@code 0}: from the start), at most
+   * {@code limit}, only those in {@code state} if not {@code null}.
+   */
+  Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit);
+
+  /**
+   * Replaces the stored delivery {@code d.seq()} with {@code d} (after an attempt, a postponement or a re-queue).
+   * Durable and ordered like every write. A delivery that is not stored (trimmed, never created) is not created.
+   *
+   * @return whether it was stored (and is now replaced)
+   */
+  Future<Boolean> updateDelivery(Delivery d);
+
+  /**
+   * Streams every {@link DeliveryState#PENDING} delivery to {@code sink} in batches of at most {@code batchSize},
+   * waiting for the future {@code sink} returns before the next batch. Used at recovery.
+   *
+   * @return how many were streamed
+   */
+  Future<Long> loadPendingDeliveries(int batchSize, Function<List<Delivery>, Future<Void>> sink);
+
+  /**
+   * Removes finished deliveries (succeeded or dead; pending ones are never removed) beyond {@code retention}:
+   * the oldest (by seq) above {@code maxCount} finished ones, and those last changed before
+   * {@code nowMs - maxAgeMs}. Bounded work per call: a store may stop after some thousands and finish on a later
+   * call. This is the cap of the delivery records: their number stays about {@code maxCount} plus the pending ones.
+   *
+   * @return how many were removed
+   */
+  Future<Long> trimDeliveries(Retention retention, long nowMs);
+
+  /** The number of deliveries in {@code state} now stored. */
+  Future<Long> countDeliveries(DeliveryState state);
 
   /**
    * The webhook secret this store keeps (the key callbacks are signed with, {@code whsec_…}): when the store holds

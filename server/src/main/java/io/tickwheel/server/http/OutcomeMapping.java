@@ -1,5 +1,6 @@
 package io.tickwheel.server.http;
 
+import io.tickwheel.server.delivery.DeliveryOutcome;
 import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;
@@ -40,6 +41,36 @@ public final class OutcomeMapping {
       return 200;
     }
     throw new IllegalArgumentException("not a success: " + success);
+  }
+
+  /** The status of a delivery call's success: 200 found or listed, 202 re-queued. */
+  public static int status(DeliveryOutcome success) {
+    if (success instanceof DeliveryOutcome.Found || success instanceof DeliveryOutcome.Listed) {
+      return 200;
+    }
+    if (success instanceof DeliveryOutcome.Requeued) {
+      return 202;
+    }
+    throw new IllegalArgumentException("not a success: " + success);
+  }
+
+  /** The error a delivery call's refusal is answered with: 404, 409 (not dead), 429 (full), 503 (store). */
+  public static ApiException error(DeliveryOutcome r) {
+    if (r instanceof DeliveryOutcome.NotFound n) {
+      return ApiException.notFound("no delivery with id \"" + ErrorResponses.shorten(n.id()) + "\"");
+    }
+    if (r instanceof DeliveryOutcome.NotDead n) {
+      return new ApiException(409, "failed_precondition", "delivery \"" + n.id() + "\" is " + n.state()
+          + "; only a dead delivery can be retried", null);
+    }
+    if (r instanceof DeliveryOutcome.Full f) {
+      return new ApiException(429, "resource_exhausted", "the server holds its maximum of " + f.max()
+          + " pending deliveries; retry later", null);
+    }
+    if (r instanceof DeliveryOutcome.StoreFailed s) {
+      return ApiException.unavailable("the store is unavailable: " + s.message());
+    }
+    throw new IllegalArgumentException("not a refusal: " + r);
   }
 
   /** The error a refusal is answered with. */

@@ -47,7 +47,7 @@ public final class Routes {
       WheelView wheelView,
       WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
       Handler<ServerWebSocket> webSocket, Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
-      long startedAtMs, WebhookSecretApi webhookSecret) {}
+      long startedAtMs, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
 
   private Routes() {}
 
@@ -156,6 +156,10 @@ public final class Routes {
     on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(d.events());
     on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d));
     on(router.get("/v1/webhook-secret"), m.httpRoute("/v1/webhook-secret")).handler(d.webhookSecret()::get);
+    DeliveriesApi dl = d.deliveries();
+    on(router.get("/v1/deliveries"), m.httpRoute("/v1/deliveries")).handler(dl::list);
+    on(router.get("/v1/deliveries/:id"), m.httpRoute("/v1/deliveries/:id")).handler(dl::get);
+    on(router.post("/v1/deliveries/:id/retry"), m.httpRoute("/v1/deliveries/:id/retry")).handler(dl::retry);
 
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {400, 401, 403, 404, 405, 413, 414, 415, 431, 500, 501, 503}) {

@@ -1,5 +1,10 @@
 package io.tickwheel.server.metrics;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
+import io.tickwheel.core.store.Retention;
+
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -135,6 +140,42 @@ public final class MeteredStore implements TimerStore {
   public Future<java.util.Set<String>> pausedTopics() {
     long t0 = System.nanoTime();
     return done("pausedTopics", t0, store.pausedTopics());
+  }
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    long t0 = System.nanoTime();
+    return done("getDelivery", t0, store.getDelivery(seq));
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    long t0 = System.nanoTime();
+    return done("listDeliveries", t0, store.listDeliveries(state, afterSeq, limit));
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    long t0 = System.nanoTime();
+    return done("updateDelivery", t0, store.updateDelivery(d));
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, java.util.function.Function<java.util.List<Delivery>, Future<Void>> sink) {
+    long t0 = System.nanoTime();
+    return done("loadPendingDeliveries", t0, store.loadPendingDeliveries(batchSize, sink));
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    long t0 = System.nanoTime();
+    return done("trimDeliveries", t0, store.trimDeliveries(retention, nowMs));
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    long t0 = System.nanoTime();
+    return done("countDeliveries", t0, store.countDeliveries(state));
   }
 
   @Override

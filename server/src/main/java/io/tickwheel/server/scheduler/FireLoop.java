@@ -5,6 +5,7 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.wheel.ExpiryHandler;
@@ -67,6 +68,7 @@ final class FireLoop {
   private final Metrics metrics;
   private final WakeUp wakeUp;
   private Consumer<Firing> publisher = f -> { };
+  private Consumer<Delivery> deliveries = d -> { };
   private Predicate<String> topicPaused = topic -> false;
   private final ArrayDeque<FireNow> fireNows = new ArrayDeque<>();
 
@@ -95,6 +97,11 @@ final class FireLoop {
   /** Where recorded firings go, in seq order, on the owner context. */
   void onFiring(Consumer<Firing> p) {
     this.publisher = p;
+  }
+
+  /** Where the pending deliveries recorded with firings (timers with a callback) go, on the owner context. */
+  void onDelivery(Consumer<Delivery> c) {
+    this.deliveries = c;
   }
 
   /** Which topics are paused: their due timers are parked ({@link PendingTimers#park}) instead of fired. */
@@ -214,7 +221,7 @@ final class FireLoop {
       Timer t = d.timer();
       DueDecision dd = d.decision();
       reqs.add(new FiringRequest(t.id(), t.generation(), t.firings(), dd.fire(), dd.firedDueAt(), turnNow, dd.next(),
-          dd.nominalAt()));
+          dd.nominalAt(), t.callback()));
     }
     batchInFlight = true;
     batchDone = Promise.promise();
@@ -273,6 +280,13 @@ final class FireLoop {
         Firing f = r.firing();
         if (f != null) {
           publish(f);
+        }
+        if (r.delivery() != null) {
+          try {
+            deliveries.accept(r.delivery());
+          } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "taking delivery " + r.delivery().id() + " failed", e);
+          }
         }
         Timer next = d.decision().next();
         if (next != null) {

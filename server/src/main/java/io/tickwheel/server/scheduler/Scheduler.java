@@ -113,6 +113,14 @@ public final class Scheduler {
     fireLoop.onFiring(p);
   }
 
+  /**
+   * Where the pending callback deliveries recorded with firings go (the store created each in its firing's write),
+   * on the owner context, right after the firing was published.
+   */
+  public void onDelivery(Consumer<io.tickwheel.core.delivery.Delivery> c) {
+    fireLoop.onDelivery(c);
+  }
+
   // ------------------------------------------------------------------ lifecycle
 
   /**

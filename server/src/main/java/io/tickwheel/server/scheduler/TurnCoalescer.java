@@ -1,5 +1,10 @@
 package io.tickwheel.server.scheduler;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
+import io.tickwheel.core.store.Retention;
+
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -271,5 +276,37 @@ final class TurnCoalescer implements TimerStore {
   public Future<Void> close() {
     flush();
     return store.close();
+  }
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    return store.getDelivery(seq);
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    return store.listDeliveries(state, afterSeq, limit);
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    flush();
+    return store.updateDelivery(d);
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, java.util.function.Function<java.util.List<Delivery>, Future<Void>> sink) {
+    return store.loadPendingDeliveries(batchSize, sink);
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    flush();
+    return store.trimDeliveries(retention, nowMs);
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    return store.countDeliveries(state);
   }
 }

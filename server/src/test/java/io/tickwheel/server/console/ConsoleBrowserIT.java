@@ -76,7 +76,7 @@ class ConsoleBrowserIT {
   void startServerAndBrowser() throws Exception {
     requireChromium();
     // both servers and the browser start side by side (each JVM takes seconds on a busy machine)
-    ServerProcess main = launch("console", "--port", "0", "--store", "memory");
+    ServerProcess main = launch("console", "--port", "0", "--store", "memory", "--webhook-allow-private");
     ServerProcess secured = launch("console-token", "--port", "0", "--store", "memory", "--token", "s3cret-console");
     driver = browser();
     base = main.awaitListening(START_TIMEOUT);
@@ -275,6 +275,44 @@ class ConsoleBrowserIT {
     driver.findElement(row).findElement(By.cssSelector("button[data-action='resume']")).click();
     new WebDriverWait(driver, WAIT).until(d -> text("#topics-status").contains("Resumed topic " + topic));
     new WebDriverWait(driver, WAIT).until(d -> !d.findElement(row).findElement(By.cssSelector(".badge.paused")).isDisplayed());
+  }
+
+  @Test
+  @Order(4)
+  void theDeliveriesViewListsADeadDeliveryAndItsRetryButtonRequeuesIt() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger status = new java.util.concurrent.atomic.AtomicInteger(410);
+    com.sun.net.httpserver.HttpServer receiver =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext("/", ex -> {
+      ex.getRequestBody().readAllBytes();
+      ex.sendResponseHeaders(status.get(), -1);
+      ex.close();
+    });
+    receiver.start();
+    try {
+      openConsole();
+      String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+      JsonObject timer = new JsonObject(post("/v1/timers", new JsonObject().put("delayMs", 0)
+          .put("callback", new JsonObject().put("url", url))).body());
+      String timerId = timer.getString("id");
+      By row = By.xpath("//tbody[@id='deliveries-body']/tr[td[2][text()='" + timerId + "']]");
+      WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+      String id = tr.getAttribute("data-id");
+      assertThat(tr.getText()).contains("HTTP 410").contains(url);
+      status.set(200);
+      tr.findElement(By.cssSelector("button[data-action='retry']")).click();
+      new WebDriverWait(driver, WAIT).until(d -> text("#deliveries-status").contains("Re-queued " + id));
+      new WebDriverWait(driver, WAIT).until(d -> {
+        try {
+          return "succeeded".equals(getJson("/v1/deliveries/" + id).getString("state"));
+        } catch (Exception e) {
+          return false;
+        }
+      });
+      new WebDriverWait(driver, WAIT).until(ExpectedConditions.invisibilityOfElementLocated(row));
+    } finally {
+      receiver.stop(0);
+    }
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.server.scheduler.ReadOutcome;
+import io.tickwheel.server.delivery.DeliveryOutcome;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
@@ -78,5 +79,27 @@ class OutcomeMappingTest {
     assertThat(OutcomeMapping.status(new WriteOutcome.TopicChanged(new TopicInfo("t", 1, true)))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new ReadOutcome.Found(T))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new ReadOutcome.Listed(new TimerPage(List.of(T), null)))).isEqualTo(200);
+  }
+
+  @Test
+  void everyDeliveryOutcomeMapsToItsStatus() {
+    io.tickwheel.core.delivery.Delivery d = io.tickwheel.core.delivery.Delivery.pending(
+        new io.tickwheel.core.model.Firing(3, "a", "default", 1, 100, 100, null),
+        io.tickwheel.core.callback.Callback.to("https://example.com/"));
+    assertThat(OutcomeMapping.status(new DeliveryOutcome.Found(d))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new DeliveryOutcome.Listed(
+        new io.tickwheel.core.store.DeliveryPage(List.of(d), -1)))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new DeliveryOutcome.Requeued(d))).isEqualTo(202);
+    List<DeliveryOutcome> refusals = List.of(new DeliveryOutcome.NotFound("msg_3"),
+        new DeliveryOutcome.NotDead("msg_3", "pending"), new DeliveryOutcome.Full(5),
+        new DeliveryOutcome.StoreFailed("down"));
+    assertThat(refusals).extracting(o -> OutcomeMapping.error(o).status()).containsExactly(404, 409, 429, 503);
+    assertThat(OutcomeMapping.error(refusals.get(1)).getMessage())
+        .isEqualTo("delivery \"msg_3\" is pending; only a dead delivery can be retried");
+    assertThat(OutcomeMapping.error(refusals.get(2)).code()).isEqualTo("resource_exhausted");
+    Set<Class<?>> covered = new java.util.HashSet<>();
+    refusals.forEach(o -> covered.add(o.getClass()));
+    covered.addAll(List.of(DeliveryOutcome.Found.class, DeliveryOutcome.Listed.class, DeliveryOutcome.Requeued.class));
+    assertThat(covered).containsExactlyInAnyOrder(DeliveryOutcome.class.getPermittedSubclasses());
   }
 }

@@ -1,5 +1,10 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
+import io.tickwheel.core.store.Retention;
+
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -142,6 +147,36 @@ final class AsyncReadStore implements TimerStore {
   @Override
   public Future<java.util.Set<String>> pausedTopics() {
     return delegate.pausedTopics();
+  }
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    return delegate.getDelivery(seq);
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    return delegate.listDeliveries(state, afterSeq, limit);
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    return delegate.updateDelivery(d);
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, java.util.function.Function<java.util.List<Delivery>, Future<Void>> sink) {
+    return delegate.loadPendingDeliveries(batchSize, sink);
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    return delegate.trimDeliveries(retention, nowMs);
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    return delegate.countDeliveries(state);
   }
 
   @Override

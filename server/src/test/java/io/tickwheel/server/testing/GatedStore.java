@@ -1,5 +1,10 @@
 package io.tickwheel.server.testing;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
+import io.tickwheel.core.store.Retention;
+
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -194,6 +199,36 @@ public final class GatedStore implements TimerStore {
   @Override
   public Future<java.util.Set<String>> pausedTopics() {
     return gate(false, mem::pausedTopics);
+  }
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    return gate(false, () -> mem.getDelivery(seq));
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    return gate(false, () -> mem.listDeliveries(state, afterSeq, limit));
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    return gate(false, () -> mem.updateDelivery(d));
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, java.util.function.Function<java.util.List<Delivery>, Future<Void>> sink) {
+    return gate(false, () -> mem.loadPendingDeliveries(batchSize, sink));
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    return gate(false, () -> mem.trimDeliveries(retention, nowMs));
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    return gate(false, () -> mem.countDeliveries(state));
   }
 
   @Override

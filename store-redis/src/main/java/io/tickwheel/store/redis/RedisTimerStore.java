@@ -2,6 +2,10 @@ package io.tickwheel.store.redis;
 
 import io.tickwheel.core.cluster.ClusterConfigException;
 import io.tickwheel.core.cluster.StoreFencedException;
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryJson;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -138,6 +142,10 @@ public final class RedisTimerStore implements TimerStore {
   private final String seqKey;
   private final String log;
   private final String pausedTopicsKey;
+  /** Deliveries: the records by seq, and the seqs per state and in all (zsets scored by seq). */
+  private final String deliveriesKey;
+  private final String[] deliveryStateKeys;
+  private final String allDeliveriesKey;
   private final String webhookSecretKey;
   /** The partition's lease hash when writes are fenced, else {@code null}. */
   private final String leaseKey;
@@ -168,7 +176,14 @@ public final class RedisTimerStore implements TimerStore {
     this.pausedTopicsKey = sharedPrefix + "paused-topics";
     this.webhookSecretKey = sharedPrefix + "webhook-secret";
     this.timerKeys = List.of(timersKey, dueKey);
-    this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
+    this.deliveriesKey = prefix + "dlv";
+    this.deliveryStateKeys = new String[DeliveryState.values().length];
+    for (DeliveryState st : DeliveryState.values()) {
+      deliveryStateKeys[st.ordinal()] = prefix + "dlv:" + st.wire();
+    }
+    this.allDeliveriesKey = prefix + "dlv:all";
+    this.fireKeys = List.of(timersKey, dueKey, seqKey, log, deliveriesKey,
+        deliveryStateKeys[DeliveryState.PENDING.ordinal()], allDeliveriesKey);
     this.logKey = List.of(log);
   }
 
@@ -437,7 +452,7 @@ public final class RedisTimerStore implements TimerStore {
     if (requests.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    List<Object> args = new ArrayList<>(requests.size() * 6);
+    List<Object> args = new ArrayList<>(requests.size() * 7);
     for (FiringRequest q : requests) {
       Timer next = q.next();
       if (next != null) {
@@ -453,6 +468,7 @@ public final class RedisTimerStore implements TimerStore {
       args.add(q.fire() ? firingMeta(q) : "");
       args.add(next == null ? "" : TimerRecord.member(next.nextDueAt(), next.id()));
       args.add(next == null ? "" : TimerRecord.header(next));
+      args.add(q.fire() && q.callback() != null ? deliveryTemplate(q) : "");
     }
     return writeScript(Script.FIRE, Script.FIRE_FENCED, fireKeys, args, r -> {
       List<FiringResult> out = new ArrayList<>(requests.size());
@@ -464,8 +480,9 @@ public final class RedisTimerStore implements TimerStore {
           out.add(FiringResult.advanced());
         } else {
           FiringRequest q = requests.get(i);
-          out.add(FiringResult.fired(new Firing(st, q.id(), r.get(3 * i + 1).toString(), q.firingsBefore() + 1,
-              q.dueAt(), q.firedAt(), TimerRecord.payloadOf(r.get(3 * i + 2).toBytes(), 0), q.nominalAt())));
+          Firing f = new Firing(st, q.id(), r.get(3 * i + 1).toString(), q.firingsBefore() + 1,
+              q.dueAt(), q.firedAt(), TimerRecord.payloadOf(r.get(3 * i + 2).toBytes(), 0), q.nominalAt());
+          out.add(FiringResult.fired(f, q.callback() == null ? null : Delivery.pending(f, q.callback())));
         }
       }
       return out;
@@ -790,5 +807,132 @@ public final class RedisTimerStore implements TimerStore {
     } else {
       ctx.runOnContext(v -> p.handle(ar));
     }
+  }
+
+  // ------------------------------------------------------------------ deliveries
+
+  /** The most finished deliveries one trim script examines. */
+  static final int DELIVERY_TRIM_BUDGET = 10_000;
+
+  /**
+   * The storage form of the pending delivery of {@code q}'s firing, without what only the script knows (seq, topic,
+   * payload): fire.lua stores it as {@code "N\n" + template + "\n" + topic + "\n" + payload segment}.
+   */
+  private static String deliveryTemplate(FiringRequest q) {
+    Firing f = new Firing(1, q.id(), "-", q.firingsBefore() + 1, q.dueAt(), q.firedAt(), null, q.nominalAt());
+    return new String(DeliveryJson.encode(Delivery.pending(f, q.callback())), StandardCharsets.UTF_8);
+  }
+
+  /** A stored delivery: the storage form, or fire.lua's fresh form (see {@link #deliveryTemplate}). */
+  static Delivery decodeDelivery(long seq, byte[] raw) {
+    if (raw.length < 2 || raw[0] != 'N' || raw[1] != '\n') {
+      return DeliveryJson.decode(raw);
+    }
+    int a = indexOf(raw, 2);
+    int b = indexOf(raw, a + 1);
+    if (a < 0 || b < 0) {
+      throw new IllegalArgumentException("delivery " + seq + ": a fresh record without its three parts");
+    }
+    Delivery t = DeliveryJson.decode(java.util.Arrays.copyOfRange(raw, 2, a));
+    String topic = new String(raw, a + 1, b - a - 1, StandardCharsets.UTF_8);
+    Firing tf = t.firing();
+    Firing f = new Firing(seq, tf.id(), topic, tf.firing(), tf.dueAt(), tf.firedAt(),
+        TimerRecord.payloadOf(raw, b + 1), tf.nominalAt());
+    return Delivery.pending(f, t.callback());
+  }
+
+  private static int indexOf(byte[] b, int from) {
+    for (int i = from; i < b.length; i++) {
+      if (b[i] == '\n') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private Delivery decodeOrFault(long seq, Response r) {
+    try {
+      return decodeDelivery(seq, r.toBytes());
+    } catch (IllegalArgumentException e) {
+      throw new StoreFaultException("corrupt delivery record " + seq + " in " + link.where() + ": " + e.getMessage(),
+          e, false);
+    }
+  }
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    return link.read(Request.cmd(Command.HGET).arg(deliveriesKey).arg(Long.toString(seq)),
+        r -> r == null ? null : decodeOrFault(seq, r));
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      return Future.failedFuture(new IllegalArgumentException("limit must be 1.." + MAX_LIST_LIMIT + ", was " + limit));
+    }
+    String index = state == null ? allDeliveriesKey : deliveryStateKeys[state.ordinal()];
+    return link.eval(Script.PAGE_DELIVERIES, List.of(deliveriesKey, index),
+        List.of(Long.toString(afterSeq), Integer.toString(limit)), r -> {
+          List<Delivery> page = new ArrayList<>(Math.min(limit, r.size() / 2));
+          boolean more = false;
+          for (int i = 0; i + 1 < r.size(); i += 2) {
+            if (page.size() == limit) {
+              more = true;
+              break;
+            }
+            Response rec = r.get(i + 1);
+            if (rec != null) {
+              page.add(decodeOrFault(r.get(i).toLong(), rec));
+            }
+          }
+          return new DeliveryPage(page, more && !page.isEmpty() ? page.get(page.size() - 1).seq() : -1);
+        });
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    Objects.requireNonNull(d, "d");
+    List<String> keys = List.of(deliveriesKey, deliveryStateKeys[0], deliveryStateKeys[1], deliveryStateKeys[2]);
+    return writeScript(Script.UPDATE_DELIVERY, Script.UPDATE_DELIVERY_FENCED, keys, List.of(Long.toString(d.seq()),
+        Integer.toString(d.state().ordinal()), new String(DeliveryJson.encode(d), StandardCharsets.UTF_8)),
+        r -> r.toInteger() == 1);
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, Function<List<Delivery>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    Objects.requireNonNull(sink, "sink");
+    return pendingFrom(0, Math.min(batchSize, MAX_LIST_LIMIT), sink, 0);
+  }
+
+  private Future<Long> pendingFrom(long after, int batchSize, Function<List<Delivery>, Future<Void>> sink, long n) {
+    return listDeliveries(DeliveryState.PENDING, after, batchSize).compose(page -> {
+      if (page.items().isEmpty()) {
+        return Future.succeededFuture(n);
+      }
+      long total = n + page.items().size();
+      return sink.apply(page.items()).compose(v -> page.nextAfter() < 0 ? Future.succeededFuture(total)
+          : pendingFrom(page.nextAfter(), batchSize, sink, total));
+    });
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    long cutoff;
+    try {
+      cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
+    } catch (ArithmeticException e) {
+      cutoff = Long.MIN_VALUE;
+    }
+    return writeScript(Script.TRIM_DELIVERIES, Script.TRIM_DELIVERIES_FENCED, List.of(deliveriesKey, deliveryStateKeys[1], deliveryStateKeys[2],
+        allDeliveriesKey), List.of(Long.toString(retention.maxCount()), Long.toString(cutoff),
+        Integer.toString(DELIVERY_TRIM_BUDGET)), Response::toLong);
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    return link.read(Request.cmd(Command.ZCARD).arg(deliveryStateKeys[state.ordinal()]), Response::toLong);
   }
 }

@@ -2,16 +2,20 @@
 -- append its firing to the log (seq = the counter + 1, stream id "<seq>-0") and advance or remove the timer.
 -- A stale request writes nothing and consumes no seq. Requests apply in list order, as if one by one: a later
 -- request for the same id sees what an earlier one left.
--- KEYS[1] timers hash, KEYS[2] due index, KEYS[3] seq counter, KEYS[4] firing log stream.
--- ARGV: groups of 6 (id, generation, firingsBefore, firingMeta or '' for no log entry,
---                    next member or '' to remove, next header).
+-- KEYS[1] timers hash, KEYS[2] due index, KEYS[3] seq counter, KEYS[4] firing log stream,
+-- KEYS[5] deliveries hash, KEYS[6] pending deliveries zset, KEYS[7] all deliveries zset.
+-- ARGV: groups of 7 (id, generation, firingsBefore, firingMeta or '' for no log entry,
+--                    next member or '' to remove, next header, delivery template or '' for no callback).
+-- A fired request with a delivery template also records its pending delivery (callbacks), in this same script:
+-- deliveries[seq] = "N\n" .. template .. "\n" .. topic .. "\n" .. payload segment, seq in both zsets (score seq).
 -- Returns groups of 3: status (0 stale, -1 applied without a firing, else the seq), topic, payload segment.
 -- Cost: per firing one XADD; the rest is variadic per chunk of CHUNK requests (one HMGET of the ids not seen yet)
 -- and per script (one GET/SET of the counter, one HDEL, ZREM, ZADD, HSET per CHUNK final states), instead of
 -- five redis.call per request. The timers are written after every XADD succeeded.
 local timers, due, seqk, log = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local CHUNK = 1000
-local n = #ARGV / 6
+local dlv, dpend, dall = KEYS[5], KEYS[6], KEYS[7]
+local n = #ARGV / 7
 local cur = redis.call('GET', seqk)
 local seq = 0
 if cur then
@@ -28,7 +32,7 @@ for base = 0, n - 1, CHUNK do
   local last = math.min(n, base + CHUNK) - 1
   local ids = {}
   for k = base, last do
-    local id = ARGV[6 * k + 1]
+    local id = ARGV[7 * k + 1]
     if state[id] == nil then
       state[id] = false
       ids[#ids + 1] = id
@@ -46,7 +50,7 @@ for base = 0, n - 1, CHUNK do
     end
   end
   for k = base, last do
-    local a = 6 * k
+    local a = 7 * k
     local id = ARGV[a + 1]
     local s = state[id]
     local st, topic, pseg = 0, '', ''
@@ -55,6 +59,11 @@ for base = 0, n - 1, CHUNK do
         seq = seq + 1
         redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[a + 4], 't', s[4], 'p', s[5])
         st, topic, pseg = seq, s[4], s[5]
+        if ARGV[a + 7] ~= '' then
+          redis.call('HSET', dlv, seq, 'N\n' .. ARGV[a + 7] .. '\n' .. s[4] .. '\n' .. s[5])
+          redis.call('ZADD', dpend, seq, seq)
+          redis.call('ZADD', dall, seq, seq)
+        end
       else
         st = -1
       end

@@ -68,6 +68,60 @@ final class Keys {
     return new String(key, PAUSED_TOPIC.length, key.length - PAUSED_TOPIC.length, StandardCharsets.UTF_8);
   }
 
+  /** Delivery records in the {@code meta} family: {@code "dlv:" + u64(seq)}. */
+  static final byte[] DELIVERY = "dlv:".getBytes(StandardCharsets.US_ASCII);
+  /** The state index of deliveries: {@code "dlvs:" + state ordinal + u64(seq)}, empty values. */
+  static final byte[] DELIVERY_STATE = "dlvs:".getBytes(StandardCharsets.US_ASCII);
+  /** Per-state delivery counts: {@code "dlvn:" + state ordinal}, u64 values. */
+  static final byte[] DELIVERY_COUNT = "dlvn:".getBytes(StandardCharsets.US_ASCII);
+
+  static byte[] delivery(long seq) {
+    byte[] k = new byte[DELIVERY.length + 8];
+    System.arraycopy(DELIVERY, 0, k, 0, DELIVERY.length);
+    putLong(k, DELIVERY.length, seq);
+    return k;
+  }
+
+  static boolean isDelivery(byte[] key) {
+    return key.length == DELIVERY.length + 8 && java.util.Arrays.equals(key, 0, DELIVERY.length, DELIVERY, 0,
+        DELIVERY.length);
+  }
+
+  static long seqOfDelivery(byte[] key) {
+    return getLong(key, DELIVERY.length);
+  }
+
+  static byte[] deliveryStatePrefix(int state) {
+    byte[] k = new byte[DELIVERY_STATE.length + 1];
+    System.arraycopy(DELIVERY_STATE, 0, k, 0, DELIVERY_STATE.length);
+    k[DELIVERY_STATE.length] = (byte) state;
+    return k;
+  }
+
+  static byte[] deliveryState(int state, long seq) {
+    byte[] k = new byte[DELIVERY_STATE.length + 9];
+    System.arraycopy(DELIVERY_STATE, 0, k, 0, DELIVERY_STATE.length);
+    k[DELIVERY_STATE.length] = (byte) state;
+    putLong(k, DELIVERY_STATE.length + 1, seq);
+    return k;
+  }
+
+  static boolean isDeliveryState(byte[] key, int state) {
+    return key.length == DELIVERY_STATE.length + 9 && key[DELIVERY_STATE.length] == (byte) state
+        && java.util.Arrays.equals(key, 0, DELIVERY_STATE.length, DELIVERY_STATE, 0, DELIVERY_STATE.length);
+  }
+
+  static long seqOfDeliveryState(byte[] key) {
+    return getLong(key, DELIVERY_STATE.length + 1);
+  }
+
+  static byte[] deliveryCount(int state) {
+    byte[] k = new byte[DELIVERY_COUNT.length + 1];
+    System.arraycopy(DELIVERY_COUNT, 0, k, 0, DELIVERY_COUNT.length);
+    k[DELIVERY_COUNT.length] = (byte) state;
+    return k;
+  }
+
   static byte[] seq(long seq) {
     return u64(seq);
   }

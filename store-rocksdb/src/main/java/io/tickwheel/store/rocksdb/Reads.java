@@ -1,5 +1,10 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryJson;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
+
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.StoreClosedException;
@@ -120,6 +125,64 @@ final class Reads {
       it.status();
     }
     return out;
+  }
+
+  /** The delivery {@code seq}, or {@code null}. */
+  Delivery delivery(long seq) throws RocksDBException {
+    guard.check();
+    byte[] v = db.db.get(db.meta, Keys.delivery(seq));
+    return v == null ? null : DeliveryJson.decode(v);
+  }
+
+  /** A page of deliveries after {@code afterSeq}: the records themselves, or the state index then the records. */
+  DeliveryPage deliveries(DeliveryState state, long afterSeq, int limit) throws RocksDBException {
+    guard.check();
+    List<Delivery> page = new ArrayList<>(Math.min(limit, 1024));
+    boolean more = false;
+    try (org.rocksdb.Snapshot snap = db.db.getSnapshot();
+        ReadOptions ro = new ReadOptions().setSnapshot(snap);
+        RocksIterator it = db.db.newIterator(db.meta, ro)) {
+      try {
+        if (state == null) {
+          for (it.seek(Keys.delivery(afterSeq + 1)); it.isValid() && Keys.isDelivery(it.key()); it.next()) {
+            if (page.size() == limit) {
+              more = true;
+              break;
+            }
+            page.add(DeliveryJson.decode(it.value()));
+          }
+        } else {
+          int st = state.ordinal();
+          List<byte[]> keys = new ArrayList<>();
+          for (it.seek(Keys.deliveryState(st, afterSeq + 1)); it.isValid() && Keys.isDeliveryState(it.key(), st);
+              it.next()) {
+            if (keys.size() == limit) {
+              more = true;
+              break;
+            }
+            keys.add(Keys.delivery(Keys.seqOfDeliveryState(it.key())));
+          }
+          if (!keys.isEmpty()) {
+            for (byte[] v : db.db.multiGetAsList(ro, java.util.Collections.nCopies(keys.size(), db.meta), keys)) {
+              if (v != null) {
+                page.add(DeliveryJson.decode(v));
+              }
+            }
+          }
+        }
+        it.status();
+      } finally {
+        db.db.releaseSnapshot(snap);
+      }
+    }
+    return new DeliveryPage(page, more && !page.isEmpty() ? page.get(page.size() - 1).seq() : -1);
+  }
+
+  /** The stored count of deliveries in {@code state}. */
+  long deliveryCount(DeliveryState state) throws RocksDBException {
+    guard.check();
+    byte[] v = db.db.get(db.meta, Keys.deliveryCount(state.ordinal()));
+    return v == null ? 0 : Keys.getLong(v, 0);
   }
 
   /** The paused topics: a prefix scan of the {@code meta} family (one key per paused topic). */

@@ -1,5 +1,9 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
+import io.tickwheel.core.store.DeliveryPage;
+
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -85,6 +89,8 @@ public final class RocksDbTimerStore implements TimerStore {
   private final int maxQueuedWrites;
   private final int maxQueuedReads;
   private final int trimMaxScan;
+  /** Where the last trimDeliveries stopped (writer thread). */
+  private final java.util.concurrent.atomic.AtomicLong deliveryTrimCursor = new java.util.concurrent.atomic.AtomicLong();
   private final AtomicInteger queuedReads = new AtomicInteger();
   private final Set<Reads.TimerScan> scans = ConcurrentHashMap.newKeySet();
 
@@ -368,6 +374,61 @@ public final class RocksDbTimerStore implements TimerStore {
     } catch (RejectedExecutionException e) {
       // the store is closing; close() closes the scan
     }
+  }
+
+  // ------------------------------------------------------------------ deliveries (meta family; see Keys)
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    return read(() -> reads.delivery(seq));
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    if (limit < 1) {
+      return Future.failedFuture(new IllegalArgumentException("limit must be >= 1, was " + limit));
+    }
+    return read(() -> reads.deliveries(state, afterSeq, limit));
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    Objects.requireNonNull(d, "d");
+    return submit(new WriteOp.UpdateDelivery(callerContext(), d));
+  }
+
+  /** Pages through the pending index, one reader call per batch, each handed to {@code sink} before the next. */
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, Function<List<Delivery>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    Objects.requireNonNull(sink, "sink");
+    return pendingFrom(0, batchSize, sink, 0);
+  }
+
+  private Future<Long> pendingFrom(long after, int batchSize, Function<List<Delivery>, Future<Void>> sink, long n) {
+    return listDeliveries(DeliveryState.PENDING, after, batchSize).compose(page -> {
+      if (page.items().isEmpty()) {
+        return Future.succeededFuture(n);
+      }
+      long total = n + page.items().size();
+      return sink.apply(page.items()).compose(v -> page.nextAfter() < 0 ? Future.succeededFuture(total)
+          : pendingFrom(page.nextAfter(), batchSize, sink, total));
+    });
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    Objects.requireNonNull(retention, "retention");
+    return submit(new WriteOp.TrimDeliveries(callerContext(), retention, nowMs, trimMaxScan, deliveryTrimCursor,
+        guard));
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    Objects.requireNonNull(state, "state");
+    return read(() -> reads.deliveryCount(state));
   }
 
   /** A blocking read call, run on a reader thread once every write called before it is applied. */

@@ -1,5 +1,8 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryJson;
+import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +28,10 @@ final class WriteGroup implements AutoCloseable {
       new Timer("-", "-", io.tickwheel.core.model.Kind.ONCE, 0, 0, 0, io.tickwheel.core.model.Misfire.FIRE_ONCE,
           null, 0, 0, 0, 0);
 
+  /** Overlay marker for a delivery the group removed. */
+  private static final Delivery NO_DELIVERY = Delivery.pending(
+      new Firing(1, "-", "-", 0, 0, 0, null), io.tickwheel.core.callback.Callback.to("http://-/"));
+
   final Db db;
   final WriteBatch batch = new WriteBatch();
   private final EventLoopGuard guard;
@@ -39,6 +46,13 @@ final class WriteGroup implements AutoCloseable {
   /** The webhook secret as this group sees it, once one of its operations read or wrote it; else null. */
   String webhookSecret;
   private long opFirstRetained;
+  /** Deliveries this group wrote ({@link #NO_DELIVERY} when removed), committed ops and the current op. */
+  private final Map<Long, Delivery> dOverlay = new HashMap<>();
+  private final Map<Long, Delivery> dOpOverlay = new HashMap<>();
+  /** Per-state delivery counts as of this group's writes, read on first use; and as of the current op's start. */
+  private long[] dCounts;
+  private long[] dCountsAtOpStart;
+  private long[] dCountsStored;
 
   WriteGroup(Db db, EventLoopGuard guard, long lastSeq, long firstRetained) {
     this.db = db;
@@ -50,6 +64,8 @@ final class WriteGroup implements AutoCloseable {
 
   void begin() {
     opOverlay.clear();
+    dOpOverlay.clear();
+    dCountsAtOpStart = dCounts == null ? null : dCounts.clone();
     opLastSeq = lastSeq;
     opFirstRetained = firstRetained;
     batch.setSavePoint();
@@ -58,11 +74,17 @@ final class WriteGroup implements AutoCloseable {
   void commitOp() throws RocksDBException {
     overlay.putAll(opOverlay);
     opOverlay.clear();
+    dOverlay.putAll(dOpOverlay);
+    dOpOverlay.clear();
     batch.popSavePoint();
   }
 
   void rollbackOp() throws RocksDBException {
     opOverlay.clear();
+    dOpOverlay.clear();
+    if (dCounts != null) {
+      dCounts = dCountsAtOpStart != null ? dCountsAtOpStart : dCountsStored.clone();
+    }
     lastSeq = opLastSeq;
     firstRetained = opFirstRetained;
     batch.rollbackToSavePoint();
@@ -150,8 +172,65 @@ final class WriteGroup implements AutoCloseable {
     return withSeq;
   }
 
+  /** The delivery {@code seq} as this group sees it: its own writes first, then the database; or {@code null}. */
+  Delivery currentDelivery(long seq) throws RocksDBException {
+    Delivery d = dOpOverlay.get(seq);
+    if (d == null) {
+      d = dOverlay.get(seq);
+    }
+    if (d != null) {
+      return d == NO_DELIVERY ? null : d;
+    }
+    guard.check();
+    byte[] v = db.db.get(db.meta, Keys.delivery(seq));
+    return v == null ? null : DeliveryJson.decode(v);
+  }
+
+  /** Writes {@code d} replacing {@code old} (or nothing), keeping the state index and counts in step. */
+  void putDelivery(Delivery d, Delivery old) throws RocksDBException {
+    counts();
+    if (old != null) {
+      batch.delete(db.meta, Keys.deliveryState(old.state().ordinal(), old.seq()));
+      dCounts[old.state().ordinal()]--;
+    }
+    batch.put(db.meta, Keys.delivery(d.seq()), DeliveryJson.encode(d));
+    batch.put(db.meta, Keys.deliveryState(d.state().ordinal(), d.seq()), new byte[0]);
+    dCounts[d.state().ordinal()]++;
+    dOpOverlay.put(d.seq(), d);
+  }
+
+  void deleteDelivery(Delivery old) throws RocksDBException {
+    counts();
+    batch.delete(db.meta, Keys.delivery(old.seq()));
+    batch.delete(db.meta, Keys.deliveryState(old.state().ordinal(), old.seq()));
+    dCounts[old.state().ordinal()]--;
+    dOpOverlay.put(old.seq(), NO_DELIVERY);
+  }
+
+  /** The per-state delivery counts as of this group's writes. */
+  long[] counts() throws RocksDBException {
+    if (dCounts == null) {
+      guard.check();
+      int n = DeliveryState.values().length;
+      dCountsStored = new long[n];
+      for (int i = 0; i < n; i++) {
+        byte[] v = db.db.get(db.meta, Keys.deliveryCount(i));
+        dCountsStored[i] = v == null ? 0 : Keys.getLong(v, 0);
+      }
+      dCounts = dCountsStored.clone();
+    }
+    return dCounts;
+  }
+
   /** Adds the counter to the batch if the group assigned seqs; call once, after the last operation. */
   void finish() throws RocksDBException {
+    if (dCounts != null) {
+      for (int i = 0; i < dCounts.length; i++) {
+        if (dCounts[i] != dCountsStored[i]) {
+          batch.put(db.meta, Keys.deliveryCount(i), Keys.u64(dCounts[i]));
+        }
+      }
+    }
     if (lastSeq != startLastSeq) {
       batch.put(db.meta, Keys.LAST_SEQ, Keys.u64(lastSeq));
     }

@@ -1,5 +1,7 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -188,12 +190,17 @@ abstract class WriteOp<T> {
           f = g.appendFiring(new Firing(0, r.id(), stored.topic(), r.firingsBefore() + 1, r.dueAt(), r.firedAt(),
               stored.payload(), r.nominalAt()));
         }
+        Delivery d = null;
+        if (f != null && r.callback() != null) {
+          d = Delivery.pending(f, r.callback());
+          g.putDelivery(d, null);
+        }
         if (r.next() == null) {
           g.deleteTimer(stored);
         } else {
           g.putTimer(r.next().withPayload(stored.payload()), stored);
         }
-        out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f));
+        out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
       }
       return out;
     }
@@ -253,6 +260,88 @@ abstract class WriteOp<T> {
       g.batch.deleteRange(g.db.firings, Keys.seq(first), Keys.seq(cut));
       g.firstRetained = cut;
       return cut - first;
+    }
+  }
+
+  /** updateDelivery: replaces a stored delivery (state index and counts in step); creates none. */
+  static final class UpdateDelivery extends WriteOp<Boolean> {
+    private final Delivery d;
+
+    UpdateDelivery(Context c, Delivery d) {
+      super(c);
+      this.d = d;
+    }
+
+    @Override
+    Boolean apply(WriteGroup g) throws RocksDBException {
+      Delivery old = g.currentDelivery(d.seq());
+      if (old == null) {
+        return false;
+      }
+      g.putDelivery(d, old);
+      return true;
+    }
+  }
+
+  /**
+   * trimDeliveries: examines at most {@code maxScan} records in seq order from where the last call stopped
+   * ({@code cursor}; after reaching the end the next call starts from the oldest again), removing finished ones while more than {@code maxCount}
+   * finished are stored, and those changed before {@code now - maxAgeMs}. Pending ones are skipped.
+   */
+  static final class TrimDeliveries extends WriteOp<Long> {
+    private final Retention retention;
+    private final long nowMs;
+    private final int maxScan;
+    private final java.util.concurrent.atomic.AtomicLong cursor;
+    private final EventLoopGuard guard;
+
+    TrimDeliveries(Context c, Retention retention, long nowMs, int maxScan,
+        java.util.concurrent.atomic.AtomicLong cursor, EventLoopGuard guard) {
+      super(c);
+      this.retention = retention;
+      this.nowMs = nowMs;
+      this.maxScan = maxScan;
+      this.cursor = cursor;
+      this.guard = guard;
+    }
+
+    @Override
+    Long apply(WriteGroup g) throws RocksDBException {
+      long[] counts = g.counts();
+      long finished = counts[DeliveryState.SUCCEEDED.ordinal()] + counts[DeliveryState.DEAD.ordinal()];
+      long cutoff;
+      try {
+        cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
+      } catch (ArithmeticException e) {
+        cutoff = Long.MIN_VALUE;
+      }
+      if (finished == 0) {
+        return 0L;
+      }
+      long removed = 0;
+      guard.check();
+      long last = cursor.get();
+      try (ReadOptions ro = new ReadOptions().setFillCache(false);
+          RocksIterator it = g.db.db.newIterator(g.db.meta, ro)) {
+        it.seek(Keys.delivery(last + 1));
+        for (int scanned = 0; scanned < maxScan; scanned++, it.next()) {
+          if (!it.isValid() || !Keys.isDelivery(it.key())) {
+            it.status();
+            last = 0; // the end: the next call starts from the oldest again
+            break;
+          }
+          long seq = Keys.seqOfDelivery(it.key());
+          last = seq;
+          Delivery d = g.currentDelivery(seq);
+          if (d != null && d.state() != DeliveryState.PENDING
+              && (finished - removed > retention.maxCount() || d.updatedAt() < cutoff)) {
+            g.deleteDelivery(d);
+            removed++;
+          }
+        }
+      }
+      cursor.set(last);
+      return removed;
     }
   }
 

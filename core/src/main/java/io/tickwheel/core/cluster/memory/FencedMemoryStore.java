@@ -1,8 +1,11 @@
 package io.tickwheel.core.cluster.memory;
 
 import io.tickwheel.core.cluster.StoreFencedException;
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DeliveryPage;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
@@ -149,6 +152,36 @@ final class FencedMemoryStore implements TimerStore {
   @Override
   public Future<Void> setTopicPaused(String topic, boolean paused) {
     return write(() -> coordinator.setTopicPaused(topic, paused));
+  }
+
+  @Override
+  public Future<Delivery> getDelivery(long seq) {
+    return read(() -> data.getDelivery(seq));
+  }
+
+  @Override
+  public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    return read(() -> data.listDeliveries(state, afterSeq, limit));
+  }
+
+  @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    return write(() -> data.updateDelivery(d));
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, Function<List<Delivery>, Future<Void>> sink) {
+    return read(() -> data.loadPendingDeliveries(batchSize, sink));
+  }
+
+  @Override
+  public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    return write(() -> data.trimDeliveries(retention, nowMs));
+  }
+
+  @Override
+  public Future<Long> countDeliveries(DeliveryState state) {
+    return read(() -> data.countDeliveries(state));
   }
 
   @Override

@@ -1,9 +1,12 @@
 package io.tickwheel.core.store.memory;
 
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DeliveryPage;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
@@ -44,9 +47,18 @@ public final class MemoryTimerStore implements TimerStore {
   private final NavigableSet<Timer> byDue = new TreeSet<>(LISTING);
   private final NavigableMap<Long, Firing> log = new TreeMap<>();
   private final Set<String> pausedTopics = new HashSet<>();
+  /** Every delivery by seq, and the seqs of each state (listing by state without a scan). */
+  private final NavigableMap<Long, Delivery> deliveries = new TreeMap<>();
+  private final Map<DeliveryState, NavigableSet<Long>> deliveriesByState = new java.util.EnumMap<>(DeliveryState.class);
   private String webhookSecret;
   private long lastSeq;
   private boolean closed;
+
+  {
+    for (DeliveryState st : DeliveryState.values()) {
+      deliveriesByState.put(st, new TreeSet<>());
+    }
+  }
 
   @Override
   public String name() {
@@ -156,6 +168,11 @@ public final class MemoryTimerStore implements TimerStore {
             stored.payload(), r.nominalAt());
         log.put(f.seq(), f);
       }
+      Delivery d = null;
+      if (f != null && r.callback() != null) {
+        d = Delivery.pending(f, r.callback());
+        putDelivery(d);
+      }
       byDue.remove(stored);
       if (r.next() == null) {
         timers.remove(r.id());
@@ -164,7 +181,7 @@ public final class MemoryTimerStore implements TimerStore {
         timers.put(next.id(), next);
         byDue.add(next);
       }
-      results.add(f == null ? FiringResult.advanced() : FiringResult.fired(f));
+      results.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
     }
     return Future.succeededFuture(results);
   }
@@ -184,7 +201,7 @@ public final class MemoryTimerStore implements TimerStore {
     return feed(snapshot, 0, batchSize, sink).map(v -> (long) snapshot.size());
   }
 
-  private Future<Void> feed(List<Timer> all, int from, int batchSize, Function<List<Timer>, Future<Void>> sink) {
+  private static <T> Future<Void> feed(List<T> all, int from, int batchSize, Function<List<T>, Future<Void>> sink) {
     if (from >= all.size()) {
       return Future.succeededFuture();
     }
@@ -282,6 +299,97 @@ public final class MemoryTimerStore implements TimerStore {
       return closedFuture();
     }
     return Future.succeededFuture(new HashSet<>(pausedTopics));
+  }
+
+  // ------------------------------------------------------------------ deliveries
+
+  @Override
+  public synchronized Future<Delivery> getDelivery(long seq) {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture(deliveries.get(seq));
+  }
+
+  @Override
+  public synchronized Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
+    if (closed) {
+      return closedFuture();
+    }
+    NavigableSet<Long> seqs = state == null ? deliveries.navigableKeySet() : deliveriesByState.get(state);
+    List<Delivery> page = new ArrayList<>(Math.min(limit, 1024));
+    Iterator<Long> it = seqs.tailSet(afterSeq, false).iterator();
+    while (it.hasNext() && page.size() < limit) {
+      page.add(deliveries.get(it.next()));
+    }
+    long next = it.hasNext() && !page.isEmpty() ? page.get(page.size() - 1).seq() : -1;
+    return Future.succeededFuture(new DeliveryPage(page, next));
+  }
+
+  @Override
+  public synchronized Future<Boolean> updateDelivery(Delivery d) {
+    if (closed) {
+      return closedFuture();
+    }
+    if (!deliveries.containsKey(d.seq())) {
+      return Future.succeededFuture(false);
+    }
+    putDelivery(d);
+    return Future.succeededFuture(true);
+  }
+
+  @Override
+  public Future<Long> loadPendingDeliveries(int batchSize, Function<List<Delivery>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    List<Delivery> snapshot = new ArrayList<>();
+    synchronized (this) {
+      if (closed) {
+        return closedFuture();
+      }
+      for (Long seq : deliveriesByState.get(DeliveryState.PENDING)) {
+        snapshot.add(deliveries.get(seq));
+      }
+    }
+    return feed(snapshot, 0, batchSize, sink).map(v -> (long) snapshot.size());
+  }
+
+  @Override
+  public synchronized Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    if (closed) {
+      return closedFuture();
+    }
+    long cutoff = nowMs - retention.maxAgeMs();
+    NavigableSet<Long> finished = new TreeSet<>(deliveriesByState.get(DeliveryState.SUCCEEDED));
+    finished.addAll(deliveriesByState.get(DeliveryState.DEAD));
+    long excess = finished.size() - retention.maxCount();
+    long removed = 0;
+    for (Long seq : finished) {
+      Delivery d = deliveries.get(seq);
+      if (removed < excess || d.updatedAt() < cutoff) {
+        deliveries.remove(seq);
+        deliveriesByState.get(d.state()).remove(seq);
+        removed++;
+      }
+    }
+    return Future.succeededFuture(removed);
+  }
+
+  @Override
+  public synchronized Future<Long> countDeliveries(DeliveryState state) {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture((long) deliveriesByState.get(state).size());
+  }
+
+  private void putDelivery(Delivery d) {
+    Delivery old = deliveries.put(d.seq(), d);
+    if (old != null) {
+      deliveriesByState.get(old.state()).remove(old.seq());
+    }
+    deliveriesByState.get(d.state()).add(d.seq());
   }
 
   @Override

@@ -34,7 +34,12 @@ public enum Script {
   LEASE_RENEW("cluster/lease_renew.lua", true),
   LEASE_RELEASE("cluster/lease_release.lua", true),
   /** Heartbeat (3 ARGV, writes) or members (no ARGV, reads only). */
-  HEARTBEAT("cluster/heartbeat.lua", true);
+  HEARTBEAT("cluster/heartbeat.lua", true),
+  UPDATE_DELIVERY("update_delivery.lua", true),
+  PAGE_DELIVERIES("page_deliveries.lua", false),
+  TRIM_DELIVERIES("trim_deliveries.lua", true),
+  UPDATE_DELIVERY_FENCED("update_delivery.lua", true, true),
+  TRIM_DELIVERIES_FENCED("trim_deliveries.lua", true, true);
 
   /** All scripts, to load on every (re)connect. */
   public static final List<Script> ALL = List.of(values());
