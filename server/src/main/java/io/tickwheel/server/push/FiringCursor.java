@@ -17,8 +17,9 @@ import java.util.Base64;
  *   <li>Cluster ({@code P} partitions): {@code "c"} followed by base64url (no padding) of unsigned LEB128 varints:
  *       {@code P}, then for each partition in order the zigzag-encoded difference between its seq and the previous
  *       partition's (the first against 0). Partitions fill evenly, so the differences are small: for 256
- *       partitions the cursor is 2 + 256 bytes (347 characters) while neighbours differ by less than 64, and at
- *       most 2 + 256 * 10 bytes (3,418 characters) in the worst case ({@link #maxLength}).</li>
+ *       partitions the cursor is 2 + 256 bytes (345 characters) at seq 0, 2 + 3 + 255 bytes (348 characters) at seqs
+ *       around a million that differ by less than 64 between neighbours, and at
+ *       most 2 + 256 * 10 bytes (3,417 characters) in the worst case ({@link #maxLength}).</li>
  * </ul>
  * A cursor names, per partition, the highest seq the stream accounted for (delivered, or passed over as another
  * topic's); resuming from it replays every retained firing after it, per partition.
