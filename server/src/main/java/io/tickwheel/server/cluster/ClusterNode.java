@@ -83,9 +83,8 @@ public final class ClusterNode implements PartitionOwners {
     if (keeper.local(p) != null) {
       return keeper.address();
     }
-    List<Lease> leases = keeper.leases();
-    Lease l = p < leases.size() ? leases.get(p) : null;
-    if (l == null || l.nodeId() == null || l.nodeId().equals(keeper.nodeId()) || !keeper.isLive(l.nodeId())) {
+    Lease l = keeper.liveLease(p);
+    if (l == null || l.nodeId().equals(keeper.nodeId())) {
       return null;
     }
     for (Member m : keeper.members()) {
@@ -109,16 +108,15 @@ public final class ClusterNode implements PartitionOwners {
   public JsonObject describe() {
     Map<String, Integer> count = new HashMap<>();
     JsonArray owners = new JsonArray();
-    List<Lease> leases = keeper.leases();
     for (int p = 0; p < keeper.partitions(); p++) {
       String node = null;
       long epoch = 0;
       if (keeper.local(p) != null) {
         node = keeper.nodeId();
         epoch = keeper.epoch(p);
-      } else if (p < leases.size()) {
-        Lease l = leases.get(p);
-        if (l.nodeId() != null && !l.nodeId().equals(keeper.nodeId()) && keeper.isLive(l.nodeId())) {
+      } else {
+        Lease l = keeper.liveLease(p);
+        if (l != null && !l.nodeId().equals(keeper.nodeId())) {
           node = l.nodeId();
           epoch = l.epoch();
         }

@@ -196,10 +196,23 @@ public final class LeaseKeeper {
     return Future.join(work).<Void>mapEmpty().otherwiseEmpty();
   }
 
-  /** Whether to try {@code p}: not while another live node holds it (it hands it over when it sees this node). */
+  /**
+   * Whether to try {@code p}: not while another live node holds a lease that had not ended at the last heartbeat (it
+   * hands the partition over when it counts this node, and broadcasts {@code "m"}).
+   */
   private boolean mayAcquire(int p) {
     Lease l = p < leases.size() ? leases.get(p) : null;
-    return l == null || l.nodeId() == null || l.nodeId().equals(nodeId) || !view.isLive(l.nodeId());
+    return l == null || l.nodeId() == null || l.nodeId().equals(nodeId) || !view.isLive(l.nodeId())
+        || l.expiresAt() <= view.coordinatorTime();
+  }
+
+  /** The live holder of {@code p}'s lease as last read (another node's, not ended at the last heartbeat), or null. */
+  public Lease liveLease(int p) {
+    Lease l = p < leases.size() ? leases.get(p) : null;
+    if (l == null || l.nodeId() == null || !view.isLive(l.nodeId()) || l.expiresAt() <= view.coordinatorTime()) {
+      return null;
+    }
+    return l;
   }
 
   private Future<Void> acquire(int p) {
@@ -374,6 +387,12 @@ public final class LeaseKeeper {
   public long epoch(int p) {
     HeldPartition h = held[p];
     return h != null && !h.stopping ? h.epoch : -1;
+  }
+
+  /** The local deadline of {@code p} (see the class comment), or -1 when not served here. */
+  long deadline(int p) {
+    HeldPartition h = held[p];
+    return h != null && !h.stopping ? h.deadline : -1;
   }
 
   /** How many partitions this node serves. */

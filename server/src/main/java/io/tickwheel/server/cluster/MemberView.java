@@ -25,6 +25,7 @@ final class MemberView {
   private final Map<String, Long> firstSeen = new HashMap<>();
   private List<Member> live = List.of();
   private boolean first = true;
+  private long coordinatorTime;
 
   MemberView(String self, long settleMs) {
     this.self = self;
@@ -42,6 +43,11 @@ final class MemberView {
     firstSeen.putAll(next);
     live = List.copyOf(members);
     first = false;
+    for (Member m : members) {
+      if (m.nodeId().equals(self)) {
+        coordinatorTime = Math.max(coordinatorTime, m.lastSeenAt());
+      }
+    }
   }
 
   /** The ids that count at local time {@code now}, sorted, this node included. */
@@ -62,6 +68,14 @@ final class MemberView {
   /** Whether {@code nodeId} was live at the last answer. */
   boolean isLive(String nodeId) {
     return firstSeen.containsKey(nodeId);
+  }
+
+  /**
+   * The coordinator's clock when it last answered this node's heartbeat (this node's {@code lastSeenAt}), epoch ms:
+   * a lease whose {@code expiresAt} is not after it has certainly ended. 0 before the first answer.
+   */
+  long coordinatorTime() {
+    return coordinatorTime;
   }
 
   /** The live members at the last answer, sorted by id. */
