@@ -58,6 +58,8 @@ import java.util.function.Function;
  *   <li>{@code {tw}:seq} — the last seq ({@code INCR}); kept apart from the log so it survives trimming.</li>
  *   <li>{@code {tw}:meta} — the data format version, checked at open ({@link #DATA_FORMAT}).</li>
  *   <li>{@code {tw}:paused-topics} — set of the paused topics ({@code SADD}/{@code SREM}/{@code SMEMBERS}).</li>
+ *   <li>{@code {tw}:webhook-secret} — string, the webhook secret ({@code SET NX} then {@code GET}, one
+ *       transaction).</li>
  * </ul>
  * A cluster's partition store ({@link #partition}, made by {@code RedisClusterCoordinator}) has the same keys under
  * {@code {PREFIX:p:P}}, beside the partition's lease hash, and runs every write script behind the fence
@@ -136,6 +138,7 @@ public final class RedisTimerStore implements TimerStore {
   private final String seqKey;
   private final String log;
   private final String pausedTopicsKey;
+  private final String webhookSecretKey;
   /** The partition's lease hash when writes are fenced, else {@code null}. */
   private final String leaseKey;
   private final int partition;
@@ -146,10 +149,10 @@ public final class RedisTimerStore implements TimerStore {
   private volatile boolean closed;
 
   private RedisTimerStore(RedisLink link, String keyPrefix) {
-    this(link, "{" + keyPrefix + "}:", "{" + keyPrefix + "}:paused-topics", null, -1, 0, false, true);
+    this(link, "{" + keyPrefix + "}:", "{" + keyPrefix + "}:", null, -1, 0, false, true);
   }
 
-  private RedisTimerStore(RedisLink link, String prefix, String pausedTopicsKey, String leaseKey, int partition,
+  private RedisTimerStore(RedisLink link, String prefix, String sharedPrefix, String leaseKey, int partition,
       long epoch, boolean readOnly, boolean ownsLink) {
     this.link = link;
     this.prefix = prefix;
@@ -162,7 +165,8 @@ public final class RedisTimerStore implements TimerStore {
     this.dueKey = prefix + "due";
     this.seqKey = prefix + "seq";
     this.log = prefix + "log";
-    this.pausedTopicsKey = pausedTopicsKey;
+    this.pausedTopicsKey = sharedPrefix + "paused-topics";
+    this.webhookSecretKey = sharedPrefix + "webhook-secret";
     this.timerKeys = List.of(timersKey, dueKey);
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
     this.logKey = List.of(log);
@@ -214,7 +218,7 @@ public final class RedisTimerStore implements TimerStore {
    */
   public static RedisTimerStore partition(RedisLink link, String keyPrefix, int p, long epoch, boolean readOnly) {
     String tag = partitionTag(keyPrefix, p);
-    return new RedisTimerStore(link, tag + ":", "{" + keyPrefix + "}:paused-topics", tag + ":lease", p, epoch,
+    return new RedisTimerStore(link, tag + ":", "{" + keyPrefix + "}:", tag + ":lease", p, epoch,
         readOnly, false);
   }
 
@@ -753,6 +757,15 @@ public final class RedisTimerStore implements TimerStore {
       }
       return out;
     });
+  }
+
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
+    return link.transaction(List.of(
+            Request.cmd(Command.SET).arg(webhookSecretKey).arg(generatedIfAbsent).arg("NX"),
+            Request.cmd(Command.GET).arg(webhookSecretKey)),
+        "webhookSecret", r -> r.get(1).toString());
   }
 
   @Override

@@ -69,6 +69,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   private final String membersKey;
   private final String pausedTopicsKey;
   private final String channel;
+  private final String webhookSecretKey;
   private final BroadcastSubscriber subscriber;
   private final CopyOnWriteArrayList<Handler> handlers = new CopyOnWriteArrayList<>();
   private volatile int partitions;
@@ -83,6 +84,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
     this.membersKey = tag + "members";
     this.pausedTopicsKey = tag + "paused-topics";
     this.channel = tag + "bus";
+    this.webhookSecretKey = tag + "webhook-secret";
     this.subscriber = new BroadcastSubscriber(vertx, opts, channel, this::deliver);
   }
 
@@ -280,6 +282,16 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   public Future<Void> setTopicPaused(String topic, boolean paused) {
     Objects.requireNonNull(topic, "topic");
     return link.write(Request.cmd(paused ? Command.SADD : Command.SREM).arg(pausedTopicsKey).arg(topic), r -> null);
+  }
+
+  /** The same key as a single-node store's and every partition store's ({@code {tw}:webhook-secret}). */
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
+    return link.transaction(List.of(
+            Request.cmd(Command.SET).arg(webhookSecretKey).arg(generatedIfAbsent).arg("NX"),
+            Request.cmd(Command.GET).arg(webhookSecretKey)),
+        "webhookSecret", r -> r.get(1).toString());
   }
 
   @Override

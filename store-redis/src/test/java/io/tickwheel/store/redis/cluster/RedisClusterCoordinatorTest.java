@@ -374,6 +374,13 @@ class RedisClusterCoordinatorTest {
     assertThat(await(a.pausedTopics())).isEmpty();
   }
 
+  @Test
+  void theWebhookSecretIsTheClustersTheFirstOneStoredWinsAndEveryPartitionStoreSeesIt() {
+    assertThat(await(a.webhookSecret("whsec_first"))).isEqualTo("whsec_first");
+    assertThat(await(b.webhookSecret("whsec_second"))).isEqualTo("whsec_first");
+    assertThat(await(b.partitionReader(5).webhookSecret("whsec_third"))).isEqualTo("whsec_first");
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private static void assertFenced(Future<?> f, int partition) {
