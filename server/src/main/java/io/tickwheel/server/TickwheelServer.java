@@ -15,6 +15,8 @@ import io.tickwheel.server.metrics.MeteredStore;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.push.FiringHub;
 import io.tickwheel.server.push.PushOptions;
+import io.tickwheel.server.route.LocalTimers;
+import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.SchedulerOptions;
 import io.vertx.core.Future;
@@ -121,11 +123,12 @@ public final class TickwheelServer extends VerticleBase {
       // calendar fields on: every store persists Timer.extras (cron, zone, DST policies, endAt, jitter, paused)
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true);
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
-      TimersApi timers = new TimersApi(scheduler, parser, codec);
-      hub.useCommands(new WsCommandHandler(scheduler.pipeline(), parser, scheduler::now));
+      Timers local = new LocalTimers(scheduler);
+      TimersApi timers = new TimersApi(local, parser, codec);
+      hub.useCommands(new WsCommandHandler(local, parser));
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
-      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(scheduler), view, wheelStream, cfg.token(),
+      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(local), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt);
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
