@@ -4,6 +4,7 @@ import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.http.ClusterApi;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
@@ -129,7 +130,8 @@ public final class TickwheelServer extends VerticleBase {
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(local), view, wheelStream, cfg.token(),
-          cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt);
+          cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt,
+          ClusterApi.singleNode(() -> cfg.url(port), clock));
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
               .setPort(cfg.port())

@@ -146,7 +146,7 @@ final class ClusterFixture implements AutoCloseable {
         WheelView view = new WheelView(first, metrics, hub::subscribers);
         Routes.Deps deps = new Routes.Deps(vertx, first, metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
             view, new WheelStream(vertx, view), null, List.of(), new OriginCheck(List.of()), hub::handleWebSocket,
-            hub::handleSse, hub::subscribers, openapi, clock.getAsLong());
+            hub::handleSse, hub::subscribers, openapi, clock.getAsLong(), rc -> rc.response().setStatusCode(501).end());
         http = vertx.createHttpServer().requestHandler(Routes.router(deps));
         return http.listen(0, "127.0.0.1");
       }).map(server -> {
