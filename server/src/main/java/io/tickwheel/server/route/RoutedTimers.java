@@ -12,6 +12,7 @@ import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.vertx.core.Future;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import java.net.URLEncoder;
@@ -35,7 +36,8 @@ import java.util.function.LongSupplier;
  * a partition this node serves → its {@link Scheduler} (through its pipeline for {@link #pipelined()}); another →
  * forwarded to its owner ({@link Forwarder}), whose answer becomes the same domain outcome ({@link ForwardedAnswers}).
  * Batches are split by partition: one scheduler call per local partition, one forwarded sub-batch per owner, all in
- * parallel, outcomes merged back in request order. Listings read every partition's store ({@link MergedListing});
+ * parallel, outcomes merged back in request order; the JSON of forwarded sub-batches is encoded and decoded on the
+ * codec workers, as the batch endpoint's own. Listings read every partition's store ({@link MergedListing});
  * the topic listing asks each owner for its partitions' counts and sums them; topic pauses go through
  * {@link ClusterTopics}.
  *
@@ -55,6 +57,7 @@ public final class RoutedTimers implements Timers {
   private final ClusterTopics topics;
   private final LongSupplier clock;
   private final RouteMetrics metrics;
+  private final WorkerExecutor codec;
   private final boolean pipelined;
   private final boolean direct;
   private final RoutedTimers plain;
@@ -64,20 +67,24 @@ public final class RoutedTimers implements Timers {
   /**
    * @param reader partition {@code p}'s store for reading ({@code ClusterCoordinator.partitionReader}); kept open
    * @param clock  the node's clock, epoch ms
+   * @param codec  the workers that encode forwarded sub-batches and decode their answers (off the event loop)
    */
   public RoutedTimers(PartitionOwners owners, Forwarder forwarder, IntFunction<TimerStore> reader, ClusterTopics topics,
-      LongSupplier clock, RouteMetrics metrics) {
-    this(owners, forwarder, new MergedListing(owners.partitions(), reader), topics, clock, metrics, false, false, null);
+      LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec) {
+    this(owners, forwarder, new MergedListing(owners.partitions(), reader), topics, clock, metrics, codec, false, false,
+        null);
   }
 
   private RoutedTimers(PartitionOwners owners, Forwarder forwarder, MergedListing listing, ClusterTopics topics,
-      LongSupplier clock, RouteMetrics metrics, boolean pipelined, boolean direct, RoutedTimers plain) {
+      LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec, boolean pipelined, boolean direct,
+      RoutedTimers plain) {
     this.owners = owners;
     this.forwarder = forwarder;
     this.listing = listing;
     this.topics = topics;
     this.clock = clock;
     this.metrics = metrics;
+    this.codec = codec;
     this.pipelined = pipelined;
     this.direct = direct;
     this.plain = plain == null ? this : plain;
@@ -89,7 +96,7 @@ public final class RoutedTimers implements Timers {
       return this;
     }
     if (pipelinedView == null) {
-      pipelinedView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, true, direct, plain);
+      pipelinedView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, true, direct, plain);
     }
     return pipelinedView;
   }
@@ -100,7 +107,7 @@ public final class RoutedTimers implements Timers {
       return this;
     }
     if (directView == null) {
-      directView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, pipelined, true, plain);
+      directView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, pipelined, true, plain);
     }
     return directView;
   }
@@ -209,7 +216,9 @@ public final class RoutedTimers implements Timers {
       metrics.routed(f.outcome, 1);
       return new Refusal.Unrouted(f.getMessage(), write && f.mayHaveApplied);
     }
-    throw new IllegalStateException("forwarder failed unexpectedly", e);
+    System.getLogger(RoutedTimers.class.getName()).log(System.Logger.Level.ERROR, "forwarding failed", e);
+    metrics.routed("unreachable", 1);
+    return new Refusal.Unrouted("forwarding failed: " + e, write);
   }
 
   private static Buffer spec(TimerSpec s) {
@@ -277,23 +286,27 @@ public final class RoutedTimers implements Timers {
       List<T> sub = pick(items, idx);
       List<String> ids = new ArrayList<>(sub.size());
       sub.forEach(x -> ids.add(idOf.apply(x)));
-      parts.add(forwarder.send(addr, HttpMethod.POST, path, encode.apply(sub)).transform(ar -> {
-        if (ar.failed()) {
-          Refusal r = failed(ar.cause(), true);
-          idx.forEach(i -> out[i] = r);
-          return Future.succeededFuture();
-        }
-        Object got = ForwardedAnswers.batch(ids, ar.result(), path.endsWith("/touch"));
-        if (got instanceof Refusal r) {
-          idx.forEach(i -> out[i] = r);
-        } else {
-          @SuppressWarnings("unchecked")
-          List<WriteOutcome> os = (List<WriteOutcome>) got;
-          fill(out, idx, os);
-        }
-        metrics.routed("forwarded", idx.size());
-        return Future.succeededFuture();
-      }));
+      boolean touch = path.endsWith("/touch");
+      parts.add(codec.executeBlocking(() -> encode.apply(sub), false)
+          .compose(body -> forwarder.send(addr, HttpMethod.POST, path, body))
+          .compose(answer -> codec.executeBlocking(() -> ForwardedAnswers.batch(ids, answer, touch), false))
+          .transform(ar -> {
+            if (ar.failed()) {
+              Refusal r = failed(ar.cause(), true);
+              idx.forEach(i -> out[i] = r);
+              return Future.succeededFuture();
+            }
+            Object got = ar.result();
+            if (got instanceof Refusal r) {
+              idx.forEach(i -> out[i] = r);
+            } else {
+              @SuppressWarnings("unchecked")
+              List<WriteOutcome> os = (List<WriteOutcome>) got;
+              fill(out, idx, os);
+            }
+            metrics.routed("forwarded", idx.size());
+            return Future.succeededFuture();
+          }));
     });
     return Future.join(parts).transform(ar -> Future.succeededFuture(Arrays.asList(out)));
   }

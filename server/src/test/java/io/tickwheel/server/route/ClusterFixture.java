@@ -139,7 +139,7 @@ final class ClusterFixture implements AutoCloseable {
         forwarder = new Forwarder(vertx, routeOptions, id, null, routeMetrics);
         topics = new ClusterTopics(vertx, coordinator, owners, 60_000);
         coordinator.onBroadcast(topics::onBroadcast);
-        timers = new RoutedTimers(owners, forwarder, coordinator::partitionReader, topics, clock, routeMetrics);
+        timers = new RoutedTimers(owners, forwarder, coordinator::partitionReader, topics, clock, routeMetrics, codec);
         Scheduler first = schedulers.get(0);
         hub = new FiringHub(vertx, stores.get(0), PushOptions.defaults(), metrics.registry());
         hub.useCommands(new WsCommandHandler(timers, parser));
