@@ -11,6 +11,7 @@ import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
@@ -233,36 +234,34 @@ public final class RoutedTimers implements Timers {
     for (TimerSpec s : specs) {
       withIds.add(s.id() != null ? s : s.withId(Ids.random()));
     }
-    return split(withIds, TimerSpec::id, Scheduler::createAll, sub -> {
-      StringBuilder sb = new StringBuilder(64 + 200 * sub.size()).append("{\"timers\":[");
-      for (int i = 0; i < sub.size(); i++) {
-        TimerWire.appendSpec(i > 0 ? sb.append(',') : sb, sub.get(i));
-      }
-      return Buffer.buffer(sb.append("]}").toString());
-    }, "/v1/timers/batch");
+    return split(withIds, TimerSpec::id, Scheduler::createAll,
+        s -> TimerWire.appendSpec(new StringBuilder(128), s).toString(), "{\"timers\":[", "]}", "/v1/timers/batch");
   }
 
   @Override
   public Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
-    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride), sub -> {
-      StringBuilder sb = new StringBuilder(32 + 24 * sub.size()).append("{\"ids\":[");
-      for (int i = 0; i < sub.size(); i++) {
-        (i > 0 ? sb.append(',') : sb).append('"').append(sub.get(i)).append('"');     // valid ids need no escaping
-      }
-      sb.append(']');
-      if (delayOverride != null) {
-        sb.append(",\"delayMs\":").append(delayOverride);
-      }
-      return Buffer.buffer(sb.append('}').toString());
-    }, "/v1/timers/touch");
+    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride),
+        id -> '"' + id + '"', "{\"ids\":[",                              // valid ids need no escaping
+        delayOverride == null ? "]}" : "],\"delayMs\":" + delayOverride + "}", "/v1/timers/touch");
   }
+
+  /** Items of one forwarded sub-batch (their indexes in the request) and its body. */
+  private record Chunk(List<Integer> idx, Buffer body) {}
+
+  /** Largest forwarded body: the receiving node's body limit, less a margin. */
+  private static final long MAX_FORWARD_BYTES = BodyLimit.MAX_BODY_BYTES - 4096;
 
   /**
    * Splits a batch by partition: each local partition's items through one scheduler call, each owner's items as one
-   * forwarded sub-batch, in parallel; the outcomes merged back in request order.
+   * forwarded sub-batch (more than one only if its JSON would pass the receiving node's body limit), in parallel; the
+   * outcomes merged back in request order.
+   *
+   * @param item   an item's JSON text in a forwarded body (pure; runs on the codec workers)
+   * @param prefix the forwarded body up to its first item; {@code suffix} after its last
    */
   private <T> Future<List<WriteOutcome>> split(List<T> items, Function<T, String> idOf,
-      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<List<T>, Buffer> encode, String path) {
+      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<T, String> item, String prefix,
+      String suffix, String path) {
     WriteOutcome[] out = new WriteOutcome[items.size()];
     Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
     Map<String, List<Integer>> byOwner = new LinkedHashMap<>();
@@ -282,33 +281,62 @@ public final class RoutedTimers implements Timers {
       metrics.routed("local", idx.size());
       parts.add(local.apply(owners.local(p), pick(items, idx)).map(os -> fill(out, idx, os)));
     });
+    boolean touch = path.endsWith("/touch");
     byOwner.forEach((addr, idx) -> {
       List<T> sub = pick(items, idx);
-      List<String> ids = new ArrayList<>(sub.size());
-      sub.forEach(x -> ids.add(idOf.apply(x)));
-      boolean touch = path.endsWith("/touch");
-      parts.add(codec.executeBlocking(() -> encode.apply(sub), false)
-          .compose(body -> forwarder.send(addr, HttpMethod.POST, path, body))
-          .compose(answer -> codec.executeBlocking(() -> ForwardedAnswers.batch(ids, answer, touch), false))
-          .transform(ar -> {
-            if (ar.failed()) {
-              Refusal r = failed(ar.cause(), true);
-              idx.forEach(i -> out[i] = r);
-              return Future.succeededFuture();
-            }
-            Object got = ar.result();
-            if (got instanceof Refusal r) {
-              idx.forEach(i -> out[i] = r);
-            } else {
-              @SuppressWarnings("unchecked")
-              List<WriteOutcome> os = (List<WriteOutcome>) got;
-              fill(out, idx, os);
-            }
-            metrics.routed("forwarded", idx.size());
-            return Future.succeededFuture();
-          }));
+      parts.add(codec.executeBlocking(() -> chunks(sub, idx, item, prefix, suffix), false).compose(chunks -> {
+        List<Future<Void>> sent = new ArrayList<>(chunks.size());
+        for (Chunk c : chunks) {
+          List<String> ids = new ArrayList<>(c.idx().size());
+          c.idx().forEach(i -> ids.add(idOf.apply(items.get(i))));
+          sent.add(forwarder.send(addr, HttpMethod.POST, path, c.body())
+              .compose(answer -> codec.executeBlocking(() -> ForwardedAnswers.batch(ids, answer, touch), false))
+              .transform(ar -> {
+                Object got = ar.failed() ? failed(ar.cause(), true) : ar.result();
+                if (got instanceof Refusal r) {
+                  c.idx().forEach(i -> out[i] = r);
+                } else {
+                  @SuppressWarnings("unchecked")
+                  List<WriteOutcome> os = (List<WriteOutcome>) got;
+                  fill(out, c.idx(), os);
+                  metrics.routed("forwarded", c.idx().size());
+                }
+                return Future.<Void>succeededFuture();
+              }));
+        }
+        return Future.join(sent).<Void>mapEmpty();
+      }).recover(e -> {
+        Refusal r = failed(e, true);
+        idx.forEach(i -> out[i] = out[i] == null ? r : out[i]);
+        return Future.succeededFuture();
+      }));
     });
     return Future.join(parts).transform(ar -> Future.succeededFuture(Arrays.asList(out)));
+  }
+
+  /** The forwarded bodies of one owner's items, each under {@link #MAX_FORWARD_BYTES}. Any thread (pure). */
+  private static <T> List<Chunk> chunks(List<T> sub, List<Integer> idx, Function<T, String> item, String prefix,
+      String suffix) {
+    List<Chunk> out = new ArrayList<>(1);
+    StringBuilder sb = new StringBuilder(64 + 160 * sub.size()).append(prefix);
+    List<Integer> in = new ArrayList<>();
+    long bytes = prefix.length() + suffix.length();
+    for (int k = 0; k < sub.size(); k++) {
+      String text = item.apply(sub.get(k));
+      long len = text.getBytes(StandardCharsets.UTF_8).length + 1L;
+      if (!in.isEmpty() && bytes + len > MAX_FORWARD_BYTES) {
+        out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString())));
+        sb.setLength(0);
+        sb.append(prefix);
+        in = new ArrayList<>();
+        bytes = prefix.length() + suffix.length();
+      }
+      (in.isEmpty() ? sb : sb.append(',')).append(text);
+      in.add(idx.get(k));
+      bytes += len;
+    }
+    out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString())));
+    return out;
   }
 
   private static <T> List<T> pick(List<T> items, List<Integer> idx) {

@@ -29,43 +29,55 @@ public final class TimerWire {
 
   /** The body of a create or put for {@code spec}. */
   public static StringBuilder appendSpec(StringBuilder sb, TimerSpec s) {
+    // defaults (topic "default", kind once, misfire fire-once) are left out: a forwarded body is no larger than the
+    // client's, so it stays under the receiving node's body limit
     sb.append('{');
     if (s.id() != null) {
-      sb.append("\"id\":\"").append(s.id()).append("\",");              // ids and topics need no escaping
+      field(sb).append("\"id\":\"").append(s.id()).append('"');              // ids and topics need no escaping
     }
-    sb.append("\"topic\":\"").append(s.topic()).append("\",\"kind\":\"").append(s.kind().wireName()).append('"');
+    if (!"default".equals(s.topic())) {
+      field(sb).append("\"topic\":\"").append(s.topic()).append('"');
+    }
+    if (s.kind() != Kind.ONCE) {
+      field(sb).append("\"kind\":\"").append(s.kind().wireName()).append('"');
+    }
     if (s.delayMs() != null) {
-      sb.append(",\"delayMs\":").append(s.delayMs());
+      field(sb).append("\"delayMs\":").append(s.delayMs());
     }
     if (s.atMs() != null) {
-      sb.append(",\"at\":").append(s.atMs());
+      field(sb).append("\"at\":").append(s.atMs());
     }
     if (s.kind().hasPeriod()) {
-      sb.append(",\"periodMs\":").append(s.periodMs());
+      field(sb).append("\"periodMs\":").append(s.periodMs());
     }
-    if (s.kind().periodic()) {
-      sb.append(",\"misfire\":\"").append(s.misfire().wireName()).append('"');
+    if (s.misfire() != Misfire.FIRE_ONCE) {
+      field(sb).append("\"misfire\":\"").append(s.misfire().wireName()).append('"');
     }
     if (s.maxFirings() > 0) {
-      sb.append(",\"maxFirings\":").append(s.maxFirings());
+      field(sb).append("\"maxFirings\":").append(s.maxFirings());
     }
     ZonedCron c = s.cron();
     if (c != null) {
-      sb.append(",\"cron\":").append(Json.encode(c.expression()))
+      field(sb).append("\"cron\":").append(Json.encode(c.expression()))
           .append(",\"timeZone\":\"").append(c.zone().getId())
           .append("\",\"dstGap\":\"").append(c.gap().wireName())
           .append("\",\"dstOverlap\":\"").append(c.overlap().wireName()).append('"');
     }
     if (s.endAt() != Timer.NO_END) {
-      sb.append(",\"endAt\":").append(s.endAt());
+      field(sb).append("\"endAt\":").append(s.endAt());
     }
     if (s.jitterMs() > 0) {
-      sb.append(",\"jitterMs\":").append(s.jitterMs());
+      field(sb).append("\"jitterMs\":").append(s.jitterMs());
     }
     if (s.payload() != null) {
-      sb.append(",\"payload\":").append(s.payload());
+      field(sb).append("\"payload\":").append(s.payload());
     }
     return sb.append('}');
+  }
+
+  /** {@code sb} after the separator its next field needs. */
+  private static StringBuilder field(StringBuilder sb) {
+    return sb.charAt(sb.length() - 1) == '{' ? sb : sb.append(',');
   }
 
   /**

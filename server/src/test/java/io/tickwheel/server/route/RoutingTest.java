@@ -204,6 +204,30 @@ class RoutingTest {
   }
 
   @Test
+  void aFullBatchNearTheBodyLimitWithServerGeneratedIdsIsCreatedAcrossOwners() {
+    cluster = new ClusterFixture(2, 2);
+    String payload = "p".repeat(70);
+    StringBuilder sb = new StringBuilder("{\"timers\":[");
+    for (int i = 0; i < 10_000; i++) {
+      sb.append(i > 0 ? "," : "").append("{\"delayMs\":600000,\"payload\":\"").append(payload).append("\"}");
+    }
+    String body = sb.append("]}").toString();
+    assertThat(body.length()).as("a client body just under 1 MiB").isBetween(950_000, 1_048_576);
+    HttpResponse<Buffer> r = send(cluster.nodes.get(0), POST, "/v1/timers/batch", body);
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonArray results = r.bodyAsJsonObject().getJsonArray("results");
+    Set<String> ids = new HashSet<>();
+    for (int i = 0; i < results.size(); i++) {
+      assertThat(results.getJsonObject(i).getInteger("status")).as(results.getJsonObject(i).encode()).isEqualTo(201);
+      ids.add(results.getJsonObject(i).getJsonObject("timer").getString("id"));
+    }
+    assertThat(ids).hasSize(10_000);
+    assertThat(send(cluster.nodes.get(1), GET, "/v1/topics?topic=default", null).bodyAsJsonObject()
+        .getJsonArray("topics").getJsonObject(0).getLong("pending")).isEqualTo(10_000);
+    assertThat(cluster.nodes.get(0).routeMetrics.count("forwarded")).isGreaterThan(4_000);
+  }
+
+  @Test
   void theListingMergesEveryPartitionInDueOrderAndItsCursorWorksOnAnyNode() {
     cluster = new ClusterFixture(3, P);
     long base = System.currentTimeMillis() + 3_600_000;
