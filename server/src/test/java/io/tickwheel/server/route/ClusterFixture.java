@@ -92,12 +92,12 @@ final class ClusterFixture implements AutoCloseable {
     final String id;
     final FixtureOwners owners;
     final Metrics metrics = new Metrics();
-    final RouteMetrics routeMetrics = new RouteMetrics(metrics.registry());
+    RouteMetrics routeMetrics;
+    ClusterRouting routing;
     final RouteOptions routeOptions;
     final List<Scheduler> schedulers = new ArrayList<>();
     final List<TimerStore> stores = new ArrayList<>();
     RoutedTimers timers;
-    ClusterTopics topics;
     Forwarder forwarder;
     HttpServer http;
     FiringHub hub;
@@ -136,10 +136,12 @@ final class ClusterFixture implements AutoCloseable {
       }).compose(v -> vertx.fileSystem().readFile("openapi.yaml")).compose(openapi -> {
         TimerParser parser = new TimerParser(Limits.defaults(10), true);
         codec = vertx.createSharedWorkerExecutor("fixture-codec-" + id, 2);
-        forwarder = new Forwarder(vertx, routeOptions, id, null, routeMetrics);
-        topics = new ClusterTopics(vertx, coordinator, owners, 60_000);
-        coordinator.onBroadcast(topics::onBroadcast);
-        timers = new RoutedTimers(owners, forwarder, coordinator::partitionReader, topics, clock, routeMetrics, codec);
+        routing = new ClusterRouting(vertx, coordinator, owners, null, routeOptions, metrics.registry(), codec, clock)
+            .start();
+        coordinator.onBroadcast(routing::onBroadcast);
+        routeMetrics = routing.metrics();
+        forwarder = routing.forwarder();
+        timers = (RoutedTimers) routing.timers();
         Scheduler first = schedulers.get(0);
         hub = new FiringHub(vertx, stores.get(0), PushOptions.defaults(), metrics.registry());
         hub.useCommands(new WsCommandHandler(timers, parser));
@@ -161,7 +163,7 @@ final class ClusterFixture implements AutoCloseable {
       List<Future<?>> all = new ArrayList<>();
       all.add(hub.close());
       all.add(http.close());
-      all.add(forwarder.close());
+      all.add(routing.close());
       schedulers.forEach(s -> all.add(s.stop()));
       return Future.join(all).eventually(() -> codec.close());
     }
