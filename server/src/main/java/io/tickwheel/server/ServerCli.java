@@ -4,6 +4,7 @@ import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
+import io.tickwheel.server.callback.WebhookOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
@@ -111,6 +112,20 @@ public final class ServerCli {
   @Option(names = "--allowed-origins", paramLabel = "ORIGINS", defaultValue = "",
       description = "comma-separated browser origins allowed (CORS, WebSocket), e.g. http://host:port or *")
   private String allowedOrigins;
+
+  @Option(names = "--webhook-secret", paramLabel = "whsec_KEY",
+      description = "key callbacks are signed with: whsec_ + base64 of 24..64 bytes (default: generated at first "
+          + "start and kept in the store)")
+  private String webhookSecret;
+
+  @Option(names = "--webhook-allow-private", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+      paramLabel = "BOOL", description = "callbacks may reach loopback, private, link-local and other local addresses")
+  private boolean webhookAllowPrivate;
+
+  @Option(names = "--webhook-allow-cidr", paramLabel = "CIDR", split = ",",
+      description = "address block callbacks may reach although private (e.g. 10.1.0.0/16); repeatable or a comma "
+          + "list")
+  private List<String> webhookAllowCidr = new ArrayList<>();
 
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
@@ -251,8 +266,9 @@ public final class ServerCli {
       } catch (InvalidPathException e) {
         throw ConfigException.field("dataDir", "is not a path, was '" + dataDir + "'");
       }
+      WebhookOptions webhooks = WebhookOptions.parse(webhookSecret, webhookAllowPrivate, webhookAllowCidr);
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
-          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins);
+          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());

@@ -4,6 +4,7 @@ import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
+import io.tickwheel.server.callback.WebhookOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,6 +35,7 @@ import java.util.regex.Pattern;
  * @param logRetentionMs     firing log: how long to keep a firing, milliseconds, 0..{@code Long.MAX_VALUE / 4}
  * @param allowedOrigins     browser origins allowed by CORS and the WebSocket Origin check (besides the server's
  *                           own): each {@code *} or {@code http(s)://host[:port]}
+ * @param webhooks           callback settings: the secret, which private addresses callbacks may reach
  */
 public record ServerConfig(
     String host,
@@ -48,7 +50,8 @@ public record ServerConfig(
     long misfireThresholdMs,
     long logRetentionCount,
     long logRetentionMs,
-    List<String> allowedOrigins) {
+    List<String> allowedOrigins,
+    WebhookOptions webhooks) {
 
   /** Default {@code host}: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -101,6 +104,17 @@ public record ServerConfig(
       }
     }
     allowedOrigins = List.copyOf(allowedOrigins);
+    if (webhooks == null) {
+      throw ConfigException.field("webhookSecret", "webhook options must not be null");
+    }
+  }
+
+  /** A configuration with the default callback settings ({@link WebhookOptions#DEFAULTS}). */
+  public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
+      boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
+      List<String> allowedOrigins) {
+    this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
+        logRetentionMs, allowedOrigins, WebhookOptions.DEFAULTS);
   }
 
   /**
@@ -130,31 +144,37 @@ public record ServerConfig(
   /** This configuration on another port (tests use 0). */
   public ServerConfig withPort(int p) {
     return new ServerConfig(host, p, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
   }
 
   /** This configuration with another store kind. */
   public ServerConfig withStore(String s) {
     return new ServerConfig(host, port, s, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
   }
 
   /** This configuration with another token ({@code null} for none). */
   public ServerConfig withToken(String t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, t, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
   }
 
   /** This configuration with another pending-timer cap. */
   public ServerConfig withMaxPending(long m) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, m, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
   }
 
   /** This configuration with other allowed origins. */
   public ServerConfig withAllowedOrigins(List<String> o) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, o);
+        logRetentionCount, logRetentionMs, o, webhooks);
+  }
+
+  /** This configuration with other callback settings. */
+  public ServerConfig withWebhooks(WebhookOptions w) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, w);
   }
 
   @Override
@@ -163,7 +183,7 @@ public record ServerConfig(
         + ", redis=" + redactUrl(redis) + ", tickMs=" + tickMs + ", token=" + (token == null ? "none" : "set")
         + ", fsync=" + fsync + ", maxPending=" + maxPending + ", misfireThresholdMs=" + misfireThresholdMs
         + ", logRetentionCount=" + logRetentionCount + ", logRetentionMs=" + logRetentionMs
-        + ", allowedOrigins=" + allowedOrigins + "]";
+        + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + "]";
   }
 
   /** A Redis URL without its password. */

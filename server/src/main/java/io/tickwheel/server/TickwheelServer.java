@@ -1,5 +1,6 @@
 package io.tickwheel.server;
 
+import io.tickwheel.core.callback.WebhookSecret;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.store.Retention;
@@ -9,6 +10,7 @@ import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
 import io.tickwheel.server.http.TopicsApi;
+import io.tickwheel.server.http.WebhookSecretApi;
 import io.tickwheel.server.http.WheelStream;
 import io.tickwheel.server.http.WheelView;
 import io.tickwheel.server.http.WsCommandHandler;
@@ -27,6 +29,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
+import java.security.SecureRandom;
 import java.util.function.LongSupplier;
 
 /**
@@ -59,6 +62,7 @@ public final class TickwheelServer extends VerticleBase {
   private Router router;
   private WorkerExecutor codec;
   private volatile int port = -1;
+  private volatile WebhookSecret webhookSecret;
 
   /** A server that opens the store {@code cfg} names and reads the system clock. */
   public TickwheelServer(ServerConfig cfg) {
@@ -119,10 +123,14 @@ public final class TickwheelServer extends VerticleBase {
       FiringHub h = hub;
       metrics.subscribersGauge(h::subscribers);
       scheduler.onFiring(h::publish);
+      return webhookSecret(store);
+    }).compose(secret -> {
+      webhookSecret = secret;
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
-      // calendar fields on: every store persists Timer.extras (cron, zone, DST policies, endAt, jitter, paused)
-      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true);
+      // calendar and callback fields on: every store persists Timer.extras (cron, zone, DST policies, endAt, jitter,
+      // paused, callback); literal callback hosts are checked against the configured address policy
+      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true, cfg.webhooks().policy());
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
       Timers local = new LocalTimers(scheduler);
       TimersApi timers = new TimersApi(local, parser, codec);
@@ -131,7 +139,7 @@ public final class TickwheelServer extends VerticleBase {
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(local), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt,
-          ClusterApi.singleNode(() -> cfg.url(port), clock));
+          ClusterApi.singleNode(() -> cfg.url(port), clock), new WebhookSecretApi(this::webhookSecret));
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
               .setPort(cfg.port())
@@ -145,6 +153,33 @@ public final class TickwheelServer extends VerticleBase {
       return scheduler.recover();
     }).onSuccess(n -> LOG.log(System.Logger.Level.INFO, "recovered " + n + " timers from the " + store.name() + " store"))
         .recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
+  }
+
+  /**
+   * The configured secret, or the one the store keeps (storing a new 32-byte one at first start). A stored text
+   * that is not a secret fails the start, saying so (without the text).
+   */
+  private static Future<WebhookSecret> webhookSecret(ServerConfig cfg, TimerStore store) {
+    if (cfg.webhooks().secret() != null) {
+      return Future.succeededFuture(cfg.webhooks().secret());
+    }
+    return store.webhookSecret(WebhookSecret.generate(new SecureRandom()).text()).map(text -> {
+      try {
+        return WebhookSecret.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("the webhook secret kept in the " + store.name() + " store is not valid ("
+            + e.getMessage() + "); start with --webhook-secret", e);
+      }
+    });
+  }
+
+  private Future<WebhookSecret> webhookSecret(TimerStore s) {
+    return webhookSecret(cfg, s);
+  }
+
+  /** The key callbacks are signed with (after start; {@code null} before). */
+  public WebhookSecret webhookSecret() {
+    return webhookSecret;
   }
 
   @Override

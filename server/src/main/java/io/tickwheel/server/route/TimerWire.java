@@ -1,5 +1,6 @@
 package io.tickwheel.server.route;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -69,10 +70,25 @@ public final class TimerWire {
     if (s.jitterMs() > 0) {
       field(sb).append("\"jitterMs\":").append(s.jitterMs());
     }
+    Callback cb = s.callback();
+    if (cb != null) {
+      field(sb).append("\"callback\":");
+      appendCallback(sb, cb);
+    }
     if (s.payload() != null) {
       field(sb).append("\"payload\":").append(s.payload());
     }
     return sb.append('}');
+  }
+
+  private static void appendCallback(StringBuilder sb, Callback cb) {
+    sb.append("{\"url\":").append(Json.encode(cb.url()))
+        .append(",\"timeoutMs\":").append(cb.timeoutMs())
+        .append(",\"maxAttempts\":").append(cb.maxAttempts());
+    if (cb.hasBackoff()) {
+      sb.append(",\"minBackoffMs\":").append(cb.minBackoffMs()).append(",\"maxBackoffMs\":").append(cb.maxBackoffMs());
+    }
+    sb.append('}');
   }
 
   /** {@code sb} after the separator its next field needs. */
@@ -99,8 +115,12 @@ public final class TimerWire {
             DstGap.fromWire(j.getString("dstGap")), DstOverlap.fromWire(j.getString("dstOverlap")));
       }
       Object payload = j.getValue("payload");
+      JsonObject c = j.getJsonObject("callback");
+      Callback callback = c == null ? null : new Callback(c.getString("url"), c.getInteger("timeoutMs"),
+          c.getInteger("maxAttempts"), c.getLong("minBackoffMs", Callback.NO_BACKOFF),
+          c.getLong("maxBackoffMs", Callback.NO_BACKOFF));
       Timer.Extras extras = new Timer.Extras(cron, j.getLong("endAt", Timer.NO_END), j.getLong("jitterMs", 0L),
-          j.getBoolean("paused", false), j.getLong("nominalAt", 0L));
+          j.getBoolean("paused", false), j.getLong("nominalAt", 0L), callback);
       return new Timer(j.getString("id"), j.getString("topic"), kind, j.getLong("delayMs"), j.getLong("periodMs", 0L),
           j.getLong("maxFirings", 0L), misfire, payload == null ? null : Json.encode(payload), j.getLong("createdAt"),
           j.getLong("nextDueAt"), j.getLong("firings"), j.getLong("generation", 0L), extras);

@@ -13,6 +13,7 @@ import io.tickwheel.server.http.TimersApi;
 import io.tickwheel.server.http.TopicsApi;
 import io.tickwheel.server.http.WheelStream;
 import io.tickwheel.server.http.WheelView;
+import io.tickwheel.server.http.WebhookSecretApi;
 import io.tickwheel.server.http.WsCommandHandler;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.push.FiringHub;
@@ -148,7 +149,8 @@ final class ClusterFixture implements AutoCloseable {
         WheelView view = new WheelView(first, metrics, hub::subscribers);
         Routes.Deps deps = new Routes.Deps(vertx, first, metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
             view, new WheelStream(vertx, view), null, List.of(), new OriginCheck(List.of()), hub::handleWebSocket,
-            hub::handleSse, hub::subscribers, openapi, clock.getAsLong(), rc -> rc.response().setStatusCode(501).end());
+            hub::handleSse, hub::subscribers, openapi, clock.getAsLong(), rc -> rc.response().setStatusCode(501).end(),
+            new WebhookSecretApi(() -> null));
         http = vertx.createHttpServer().requestHandler(Routes.router(deps));
         return http.listen(0, "127.0.0.1");
       }).map(server -> {

@@ -25,7 +25,10 @@ class TimerWireTest {
           + "\"endAt\":1800000900000,\"jitterMs\":250}",
       "{\"id\":\"d\",\"kind\":\"fixed-delay\",\"periodMs\":60000,\"payload\":\"x\"}",
       "{\"id\":\"c\",\"kind\":\"cron\",\"cron\":\"0 30 2 * * ?\",\"timeZone\":\"Europe/Berlin\",\"dstGap\":\"skip\","
-          + "\"jitterMs\":10000,\"delayMs\":3600000}");
+          + "\"jitterMs\":10000,\"delayMs\":3600000}",
+      "{\"id\":\"w\",\"delayMs\":100,\"callback\":{\"url\":\"https://example.com/h?a=%22b\",\"maxAttempts\":3}}",
+      "{\"id\":\"v\",\"kind\":\"fixed-rate\",\"periodMs\":1000,\"callback\":{\"url\":\"http://example.com/x\","
+          + "\"timeoutMs\":2000,\"minBackoffMs\":100,\"maxBackoffMs\":5000}}");
 
   @Test
   void aSpecSentToTheOwnerParsesBackToTheSameSpec() {

@@ -54,6 +54,8 @@ import java.util.function.Function;
  *   <li>{@code {tw}:seq} — the last seq ({@code INCR}); kept apart from the log so it survives trimming.</li>
  *   <li>{@code {tw}:meta} — the data format version, checked at open ({@link #DATA_FORMAT}).</li>
  *   <li>{@code {tw}:paused-topics} — set of the paused topics ({@code SADD}/{@code SREM}/{@code SMEMBERS}).</li>
+ *   <li>{@code {tw}:webhook-secret} — string, the webhook secret ({@code SET NX} then {@code GET}, one
+ *       transaction).</li>
  * </ul>
  * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
  * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
@@ -129,6 +131,7 @@ public final class RedisTimerStore implements TimerStore {
   private final String seqKey;
   private final String log;
   private final String pausedTopicsKey;
+  private final String webhookSecretKey;
 
   private RedisTimerStore(RedisLink link, String keyPrefix) {
     this.link = link;
@@ -138,6 +141,7 @@ public final class RedisTimerStore implements TimerStore {
     this.seqKey = prefix + "seq";
     this.log = prefix + "log";
     this.pausedTopicsKey = prefix + "paused-topics";
+    this.webhookSecretKey = prefix + "webhook-secret";
     this.timerKeys = List.of(timersKey, dueKey);
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
     this.logKey = List.of(log);
@@ -643,6 +647,15 @@ public final class RedisTimerStore implements TimerStore {
       }
       return out;
     });
+  }
+
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
+    return link.transaction(List.of(
+            Request.cmd(Command.SET).arg(webhookSecretKey).arg(generatedIfAbsent).arg("NX"),
+            Request.cmd(Command.GET).arg(webhookSecretKey)),
+        "webhookSecret", r -> r.get(1).toString());
   }
 
   @Override
