@@ -5,6 +5,7 @@ import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.http.ClusterApi;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
@@ -17,6 +18,8 @@ import io.tickwheel.server.metrics.MeteredStore;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.push.FiringHub;
 import io.tickwheel.server.push.PushOptions;
+import io.tickwheel.server.route.LocalTimers;
+import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.SchedulerOptions;
 import io.vertx.core.Future;
@@ -129,13 +132,14 @@ public final class TickwheelServer extends VerticleBase {
       // paused, callback); literal callback hosts are checked against the configured address policy
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true, cfg.webhooks().policy());
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
-      TimersApi timers = new TimersApi(scheduler, parser, codec);
-      hub.useCommands(new WsCommandHandler(scheduler.pipeline(), parser, scheduler::now));
+      Timers local = new LocalTimers(scheduler);
+      TimersApi timers = new TimersApi(local, parser, codec);
+      hub.useCommands(new WsCommandHandler(local, parser));
       WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
-      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(scheduler), view, wheelStream, cfg.token(),
+      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(local), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt,
-          new WebhookSecretApi(this::webhookSecret));
+          ClusterApi.singleNode(() -> cfg.url(port), clock), new WebhookSecretApi(this::webhookSecret));
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
               .setPort(cfg.port())
