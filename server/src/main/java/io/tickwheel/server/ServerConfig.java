@@ -119,7 +119,7 @@ public record ServerConfig(
           + "'");
     }
     if (cluster.enabled() && cluster.advertise() == null && ClusterOptions.isWildcard(host)) {
-      throw ConfigException.field("advertise", "is required when --host is the wildcard '" + host
+      throw new ConfigException("--advertise is required with --cluster when --host is the wildcard '" + host
           + "': set the URL the other nodes reach this one at, e.g. http://10.0.0.5:8080");
     }
   }
