@@ -9,6 +9,7 @@ import { Kpis } from './charts.js';
 import { Feed } from './feed.js';
 import { TimersTable } from './timers.js';
 import { TopicsView } from './topics.js';
+import { NodesView } from './nodes.js';
 import { CreateForm } from './form.js';
 import { fmtClockSec, fmtSpan } from './format.js';
 
@@ -71,6 +72,8 @@ timers.load();
 
 const topics = new TopicsView({ onChanged: () => timers.load({ quiet: true }) });
 topics.load();
+
+new NodesView().load();
 
 const clock = $('server-clock');
 setInterval(() => {

@@ -1,9 +1,12 @@
 package io.tickwheel.server;
 
+import io.tickwheel.core.cluster.Partitions;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
+import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.cluster.ClusterOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
@@ -111,6 +114,42 @@ public final class ServerCli {
   @Option(names = "--allowed-origins", paramLabel = "ORIGINS", defaultValue = "",
       description = "comma-separated browser origins allowed (CORS, WebSocket), e.g. http://host:port or *")
   private String allowedOrigins;
+
+  @Option(names = "--webhook-secret", paramLabel = "whsec_KEY",
+      description = "key callbacks are signed with: whsec_ + base64 of 24..64 bytes (default: generated at first "
+          + "start and kept in the store)")
+  private String webhookSecret;
+
+  @Option(names = "--webhook-allow-private", arity = "0..1", fallbackValue = "true", defaultValue = "false",
+      paramLabel = "BOOL", description = "callbacks may reach loopback, private, link-local and other local addresses")
+  private boolean webhookAllowPrivate;
+
+  @Option(names = "--webhook-allow-cidr", paramLabel = "CIDR", split = ",",
+      description = "address block callbacks may reach although private (e.g. 10.1.0.0/16); repeatable or a comma "
+          + "list")
+  private List<String> webhookAllowCidr = new ArrayList<>();
+
+  @Option(names = "--cluster", arity = "0..1", fallbackValue = "true", defaultValue = "false", paramLabel = "BOOL",
+      description = "join a cluster of equal nodes sharing the Redis of --redis (needs --store redis)")
+  private boolean cluster;
+
+  @Option(names = "--node-id", paramLabel = "ID",
+      description = "cluster: this node's id (default HOSTNAME-PORT, stable across restarts on the same port)")
+  private String nodeId;
+
+  @Option(names = "--advertise", paramLabel = "URL",
+      description = "cluster: base URL the other nodes route to (default this server's URL; required with a "
+          + "wildcard --host)")
+  private String advertise;
+
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + Partitions.DEFAULT,
+      description = "cluster: partitions, 1.." + Partitions.MAX + ", fixed by the first node (default ${DEFAULT-VALUE})")
+  private int partitions;
+
+  @Option(names = "--lease-ms", paramLabel = "MS", defaultValue = "" + ClusterOptions.DEFAULT_LEASE_MS,
+      description = "cluster: partition lease in ms, " + ClusterOptions.MIN_LEASE_MS + ".." + ClusterOptions.MAX_LEASE_MS
+          + "; failover takes about this + 2 s (default ${DEFAULT-VALUE})")
+  private long leaseMs;
 
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
@@ -251,8 +290,10 @@ public final class ServerCli {
       } catch (InvalidPathException e) {
         throw ConfigException.field("dataDir", "is not a path, was '" + dataDir + "'");
       }
+      WebhookOptions webhooks = WebhookOptions.parse(webhookSecret, webhookAllowPrivate, webhookAllowCidr);
+      ClusterOptions co = new ClusterOptions(cluster, blankToNull(nodeId), blankToNull(advertise), partitions, leaseMs);
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
-          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins);
+          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());
@@ -262,6 +303,10 @@ public final class ServerCli {
           + "' without a token: set --token (or " + ENV_PREFIX + "TOKEN), or bind 127.0.0.1");
     }
     return c;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
   }
 
   /** The flag whose field is the {@link ServerConfig} component {@code field}. */

@@ -10,6 +10,9 @@ import io.tickwheel.core.wheel.TimerWheel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import io.tickwheel.core.callback.Cidr;
+import io.tickwheel.core.callback.WebhookSecret;
+import io.tickwheel.server.callback.WebhookOptions;
 import org.junit.jupiter.api.Test;
 
 class ServerConfigTest {
@@ -53,6 +56,50 @@ class ServerConfigTest {
         .containsExactly("localhost", 0, "redis", "redis://127.0.0.1:7000", 1L, "abc", true, 5L, 50L, 10L, 1000L);
     assertThat(c.dataDir()).isEqualTo(Path.of("/tmp/x"));
     assertThat(c.allowedOrigins()).isEqualTo(List.of("*"));
+  }
+
+  @Test
+  void webhookFlagsAndTheirVariablesAreParsed() {
+    ServerConfig c = ServerCli.config(new String[] {"--webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "--webhook-allow-private", "--webhook-allow-cidr", "10.1.0.0/16,fd00::/8", "--webhook-allow-cidr",
+        "192.168.7.7"}, Map.of());
+    assertThat(c.webhooks().secret()).isEqualTo(WebhookSecret.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
+    assertThat(c.webhooks().allowPrivate()).isTrue();
+    assertThat(c.webhooks().allowCidrs()).containsExactly(Cidr.parse("10.1.0.0/16"), Cidr.parse("fd00::/8"),
+        Cidr.parse("192.168.7.7/32"));
+    ServerConfig e = ServerCli.config(new String[0], Map.of("TICKWHEEL_WEBHOOK_SECRET",
+        "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "TICKWHEEL_WEBHOOK_ALLOW_PRIVATE", "yes",
+        "TICKWHEEL_WEBHOOK_ALLOW_CIDR", "10.0.0.0/8, 172.16.0.0/12"));
+    assertThat(e.webhooks().secret()).isNotNull();
+    assertThat(e.webhooks().allowPrivate()).isTrue();
+    assertThat(e.webhooks().allowCidrs()).containsExactly(Cidr.parse("10.0.0.0/8"), Cidr.parse("172.16.0.0/12"));
+    ServerConfig d = ServerCli.config(new String[0], Map.of());
+    assertThat(d.webhooks()).isEqualTo(WebhookOptions.DEFAULTS);
+    assertThat(d.webhooks().policy().refusedHost("127.0.0.1")).isNotNull();
+  }
+
+  @Test
+  void badWebhookValuesAreRefusedNamingTheFlagOrVariableButNeverEchoingTheSecret() {
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--webhook-secret", "whsec_c2hvcnQ="}, Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("flag --webhook-secret")
+        .hasMessageContaining("decodes to 5 bytes").hasMessageNotContaining("c2hvcnQ=");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--webhook-secret", "hunter2hunter2hunter2hunter2"},
+        Map.of())).hasMessageContaining("must start with whsec_").hasMessageNotContaining("hunter2");
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_WEBHOOK_SECRET", "nope")))
+        .hasMessageContaining("environment variable TICKWHEEL_WEBHOOK_SECRET");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--webhook-allow-cidr", "10.0.0.1/8"}, Map.of()))
+        .hasMessageContaining("flag --webhook-allow-cidr").hasMessageContaining("did you mean 10.0.0.0/8?");
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_WEBHOOK_ALLOW_CIDR", "intranet")))
+        .hasMessageContaining("TICKWHEEL_WEBHOOK_ALLOW_CIDR").hasMessageContaining("'intranet'");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--webhook-allow-private=maybe"}, Map.of()))
+        .hasMessageContaining("--webhook-allow-private").hasMessageContaining("maybe");
+  }
+
+  @Test
+  void theWebhookSecretNeverAppearsInToString() {
+    ServerConfig c = ServerConfig.defaults().withWebhooks(
+        WebhookOptions.parse("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", false, List.of()));
+    assertThat(c.toString()).doesNotContain("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").contains("secret=set");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.tickwheel.core.model;
 
+import io.tickwheel.core.callback.Callback;
 import java.util.Objects;
 
 /**
@@ -7,8 +8,8 @@ import java.util.Objects;
  *
  * <p>All times are epoch milliseconds, all durations milliseconds.
  *
- * <p>The calendar-era fields (cron, time zone, DST policies, {@code endAt}, {@code jitterMs}, {@code paused} and the
- * nominal time of a jittered due time) are grouped in {@link Extras}, which is {@code null} for a timer that uses
+ * <p>The calendar-era fields (cron, time zone, DST policies, {@code endAt}, {@code jitterMs}, {@code paused}, the
+ * nominal time of a jittered due time) and the {@code callback} are grouped in {@link Extras}, which is {@code null} for a timer that uses
  * none of them: a plain timer costs one reference more than before, no extra object. The 12-argument constructor
  * (today's shape) builds such a plain timer.
  *
@@ -57,12 +58,19 @@ public record Timer(
    * @param paused    paused timers fire no more until resumed (see {@link Schedule#pause})
    * @param nominalAt the nominal (un-jittered) time of {@code nextDueAt}; meaningful only when {@code jitterMs > 0}
    *                  (otherwise the nominal time is {@code nextDueAt} itself and this is 0)
+   * @param callback  where each firing is also POSTed, or {@code null}
    */
   public record Extras(io.tickwheel.core.calendar.ZonedCron cron, long endAt, long jitterMs, boolean paused,
-      long nominalAt) {
+      long nominalAt, Callback callback) {
 
     /** All defaults: what a {@code null} {@link Timer#extras()} stands for. */
-    public static final Extras NONE = new Extras(null, NO_END, 0, false, 0);
+    public static final Extras NONE = new Extras(null, NO_END, 0, false, 0, null);
+
+    /** Extras without a callback. */
+    public Extras(io.tickwheel.core.calendar.ZonedCron cron, long endAt, long jitterMs, boolean paused,
+        long nominalAt) {
+      this(cron, endAt, jitterMs, paused, nominalAt, null);
+    }
 
     public Extras {
       if (jitterMs < 0 || jitterMs > Jitter.MAX_JITTER_MS) {
@@ -75,15 +83,15 @@ public record Timer(
 
     /** Whether every field is at its default. */
     public boolean isDefault() {
-      return cron == null && endAt == NO_END && jitterMs == 0 && !paused;
+      return cron == null && endAt == NO_END && jitterMs == 0 && !paused && callback == null;
     }
 
     public Extras withPaused(boolean p) {
-      return p == paused ? this : new Extras(cron, endAt, jitterMs, p, nominalAt);
+      return p == paused ? this : new Extras(cron, endAt, jitterMs, p, nominalAt, callback);
     }
 
     public Extras withNominalAt(long n) {
-      return jitterMs == 0 || n == nominalAt ? this : new Extras(cron, endAt, jitterMs, paused, n);
+      return jitterMs == 0 || n == nominalAt ? this : new Extras(cron, endAt, jitterMs, paused, n, callback);
     }
   }
 
@@ -120,6 +128,11 @@ public record Timer(
   /** The jitter bound, ms; 0 for none. */
   public long jitterMs() {
     return extras == null ? 0 : extras.jitterMs();
+  }
+
+  /** Where each firing is also POSTed, or {@code null}. */
+  public Callback callback() {
+    return extras == null ? null : extras.callback();
   }
 
   /** Whether the timer is paused (fires no more until resumed). */

@@ -15,8 +15,8 @@ public final class TimerJson {
    * A timer as the API shows it: the client's fields plus {@code nextDueAt}, {@code firings},
    * {@code createdAt}. {@code periodMs} appears for fixed-rate and fixed-delay timers, {@code misfire} for every
    * periodic kind, {@code cron}, {@code timeZone}, {@code dstGap}, {@code dstOverlap} for cron timers,
-   * {@code maxFirings}, {@code endAt}, {@code jitterMs} when set, {@code paused} when true, {@code payload} when
-   * present. ({@code upcoming} is not part of it: it is computed per response, see {@link Schedule#upcoming}.)
+   * {@code maxFirings}, {@code endAt}, {@code jitterMs} when set, {@code paused} when true, {@code callback} (see
+   * {@link #callbackJson}) and {@code payload} when present. ({@code upcoming} is not part of it: it is computed per response, see {@link Schedule#upcoming}.)
    */
   public static JsonObject toJson(Timer t) {
     JsonObject o = new JsonObject()
@@ -48,12 +48,30 @@ public final class TimerJson {
     if (t.paused()) {
       o.put("paused", true);
     }
+    if (t.callback() != null) {
+      o.put("callback", callbackJson(t.callback()));
+    }
     if (t.payload() != null) {
       o.put("payload", Json.decodeValue(t.payload()));
     }
     o.put("nextDueAt", t.nextDueAt());
     o.put("firings", t.firings());
     o.put("createdAt", t.createdAt());
+    return o;
+  }
+
+  /**
+   * A callback as the API shows it: {@code url}, {@code timeoutMs}, {@code maxAttempts} always (defaults filled in),
+   * {@code minBackoffMs} and {@code maxBackoffMs} when set.
+   */
+  public static JsonObject callbackJson(io.tickwheel.core.callback.Callback c) {
+    JsonObject o = new JsonObject()
+        .put("url", c.url())
+        .put("timeoutMs", c.timeoutMs())
+        .put("maxAttempts", c.maxAttempts());
+    if (c.hasBackoff()) {
+      o.put("minBackoffMs", c.minBackoffMs()).put("maxBackoffMs", c.maxBackoffMs());
+    }
     return o;
   }
 

@@ -1,5 +1,8 @@
 package io.tickwheel.core.model;
 
+import io.tickwheel.core.callback.AddressPolicy;
+import io.tickwheel.core.callback.Callback;
+import io.tickwheel.core.callback.CallbackUrl;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -23,7 +26,8 @@ import java.util.regex.Pattern;
  * {@code upcoming} and {@code paused} are read-only: accepted and ignored, so a client may send back what it read.
  *
  * <p>Calendar fields (with {@link #TimerParser(Limits, boolean) calendars} on): {@code cron}, {@code timeZone} (an IANA zone id, default {@code UTC}), {@code dstGap},
- * {@code dstOverlap} only with kind {@code cron}; {@code endAt} (epoch ms or ISO-8601, not before the first due time)
+ * {@code dstOverlap} only with kind {@code cron}; {@code callback} (an object: {@code url}, {@code timeoutMs}, {@code maxAttempts}, {@code minBackoffMs} with
+ * {@code maxBackoffMs}; ranges in {@link Callback}) with all; {@code endAt} (epoch ms or ISO-8601, not before the first due time)
  * with the periodic kinds; {@code jitterMs} (0..{@link Jitter#MAX_JITTER_MS}) with all. A cron expression that has no
  * time within {@link #CRON_MUST_FIRE_WITHIN_YEARS} years of its start is refused.
  *
@@ -45,11 +49,14 @@ public final class TimerParser {
       "id", "topic", "kind", "delayMs", "at", "periodMs", "maxFirings", "misfire", "payload",
       "nextDueAt", "firings", "createdAt");
   private static final Set<String> CALENDAR_FIELDS = Set.of(
-      "cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs", "upcoming", "paused");
+      "cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs", "upcoming", "paused", "callback");
+  private static final Set<String> CALLBACK_FIELDS = Set.of(
+      "url", "timeoutMs", "maxAttempts", "minBackoffMs", "maxBackoffMs");
   private static final int SHOWN = 60;
 
   private final Limits limits;
   private final boolean calendars;
+  private final AddressPolicy addresses;
 
   /**
    * A parser without the calendar fields: they are unknown fields and {@code cron} an unknown kind, exactly as
@@ -65,8 +72,17 @@ public final class TimerParser {
    *                  {@code dstGap}, {@code dstOverlap}, {@code endAt}, {@code jitterMs}) are accepted
    */
   public TimerParser(Limits limits, boolean calendars) {
+    this(limits, calendars, AddressPolicy.STRICT);
+  }
+
+  /**
+   * @param calendars as {@link #TimerParser(Limits, boolean)}; the {@code callback} field comes with them
+   * @param addresses which literal callback hosts are refused ({@link AddressPolicy#refusedHost})
+   */
+  public TimerParser(Limits limits, boolean calendars, AddressPolicy addresses) {
     this.limits = limits;
     this.calendars = calendars;
+    this.addresses = java.util.Objects.requireNonNull(addresses, "addresses");
   }
 
   /**
@@ -195,8 +211,80 @@ public final class TimerParser {
       }
       endAt = end;
     }
+    Callback callback = parseCallback(body);
     return new TimerSpec(id, topic, kind, delay, at, period == null ? 0 : period,
-        max == null ? 0 : max, misfire, payload, cron, endAt, jitter);
+        max == null ? 0 : max, misfire, payload, cron, endAt, jitter, callback);
+  }
+
+  /**
+   * The optional {@code callback} object: {@code url} (required; absolute http or https, see {@link CallbackUrl}; a
+   * literal host that {@link AddressPolicy} blocks, or {@code localhost}, is refused),
+   * {@code timeoutMs}, {@code maxAttempts}, and {@code minBackoffMs} with {@code maxBackoffMs} (both or neither), in
+   * the ranges of {@link Callback}. Messages name {@code callback.FIELD} and the bad value.
+   */
+  private Callback parseCallback(JsonObject body) {
+    Object v = body.getValue("callback");
+    if (v == null) {
+      return null;
+    }
+    if (!(v instanceof JsonObject cb)) {
+      throw new ValidationException("callback", "callback must be an object, was " + describe(v));
+    }
+    for (String name : cb.fieldNames()) {
+      if (!CALLBACK_FIELDS.contains(name)) {
+        throw new ValidationException("callback." + shorten(name), "unknown field 'callback." + shorten(name) + "'");
+      }
+    }
+    String url = optString(cb, "url", "callback.url");
+    if (url == null) {
+      throw new ValidationException("callback.url", "callback.url is required");
+    }
+    String refused;
+    try {
+      refused = addresses.refusedHost(CallbackUrl.parse(url).host());
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException("callback.url", "callback.url " + e.getMessage() + ", was \"" + shorten(url) + "\"");
+    }
+    if (refused != null) {
+      throw new ValidationException("callback.url", "callback.url must not point at a private or local address ("
+          + refused + "; the server allows it with --webhook-allow-private or a --webhook-allow-cidr block), was \""
+          + shorten(url) + "\"");
+    }
+    long timeout = rangedLong(cb, "timeoutMs", Callback.MIN_TIMEOUT_MS, Callback.MAX_TIMEOUT_MS,
+        Callback.DEFAULT_TIMEOUT_MS);
+    long attempts = rangedLong(cb, "maxAttempts", Callback.MIN_ATTEMPTS, Callback.MAX_ATTEMPTS,
+        Callback.DEFAULT_MAX_ATTEMPTS);
+    Long min = optLong(cb, "minBackoffMs", "callback.minBackoffMs");
+    Long max = optLong(cb, "maxBackoffMs", "callback.maxBackoffMs");
+    if ((min == null) != (max == null)) {
+      String missing = min == null ? "callback.minBackoffMs" : "callback.maxBackoffMs";
+      throw new ValidationException(missing, "callback.minBackoffMs and callback.maxBackoffMs go together: send both "
+          + "or neither (neither: the default schedule), " + missing + " is missing");
+    }
+    if (min != null) {
+      if (min < Callback.MIN_BACKOFF_MS || min > Callback.MAX_BACKOFF_MS) {
+        throw new ValidationException("callback.minBackoffMs", "callback.minBackoffMs must be between "
+            + Callback.MIN_BACKOFF_MS + " and " + Callback.MAX_BACKOFF_MS + ", was " + min);
+      }
+      if (max < min || max > Callback.MAX_BACKOFF_MS) {
+        throw new ValidationException("callback.maxBackoffMs", "callback.maxBackoffMs must be between "
+            + "callback.minBackoffMs (" + min + ") and " + Callback.MAX_BACKOFF_MS + ", was " + max);
+      }
+    }
+    return new Callback(url, (int) timeout, (int) attempts, min == null ? Callback.NO_BACKOFF : min,
+        max == null ? Callback.NO_BACKOFF : max);
+  }
+
+  private static long rangedLong(JsonObject cb, String name, long lo, long hi, long dflt) {
+    String field = "callback." + name;
+    Long v = optLong(cb, name, field);
+    if (v == null) {
+      return dflt;
+    }
+    if (v < lo || v > hi) {
+      throw new ValidationException(field, field + " must be between " + lo + " and " + hi + ", was " + v);
+    }
+    return v;
   }
 
   /** The calendar of a cron timer ({@code null} for other kinds, which may not carry its fields). */
@@ -307,7 +395,12 @@ public final class TimerParser {
   }
 
   private static String optString(JsonObject body, String field) {
-    Object v = body.getValue(field);
+    return optString(body, field, field);
+  }
+
+  /** The string at {@code key}, or {@code null}; {@code field} is the name messages use (a dotted path). */
+  private static String optString(JsonObject body, String key, String field) {
+    Object v = body.getValue(key);
     if (v == null) {
       return null;
     }
@@ -318,7 +411,11 @@ public final class TimerParser {
   }
 
   private static Long optLong(JsonObject body, String field) {
-    Object v = body.getValue(field);
+    return optLong(body, field, field);
+  }
+
+  private static Long optLong(JsonObject body, String key, String field) {
+    Object v = body.getValue(key);
     if (v == null) {
       return null;
     }

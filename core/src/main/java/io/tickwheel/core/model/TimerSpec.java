@@ -1,5 +1,6 @@
 package io.tickwheel.core.model;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.ZonedCron;
 
 /**
@@ -19,6 +20,7 @@ import io.tickwheel.core.calendar.ZonedCron;
  * @param cron       the calendar of a {@code cron} timer, else {@code null}
  * @param endAt      nothing is due after this instant (epoch ms); {@link Timer#NO_END} for none
  * @param jitterMs   jitter bound, ms, 0..{@link Jitter#MAX_JITTER_MS}
+ * @param callback   where each firing is also POSTed, or {@code null}
  */
 public record TimerSpec(
     String id,
@@ -32,23 +34,30 @@ public record TimerSpec(
     String payload,
     ZonedCron cron,
     long endAt,
-    long jitterMs) {
+    long jitterMs,
+    Callback callback) {
+
+  /** A definition without a callback. */
+  public TimerSpec(String id, String topic, Kind kind, Long delayMs, Long atMs, long periodMs, long maxFirings,
+      Misfire misfire, String payload, ZonedCron cron, long endAt, long jitterMs) {
+    this(id, topic, kind, delayMs, atMs, periodMs, maxFirings, misfire, payload, cron, endAt, jitterMs, null);
+  }
 
   /** A definition without calendar fields. */
   public TimerSpec(String id, String topic, Kind kind, Long delayMs, Long atMs, long periodMs, long maxFirings,
       Misfire misfire, String payload) {
-    this(id, topic, kind, delayMs, atMs, periodMs, maxFirings, misfire, payload, null, Timer.NO_END, 0);
+    this(id, topic, kind, delayMs, atMs, periodMs, maxFirings, misfire, payload, null, Timer.NO_END, 0, null);
   }
 
   /** This definition with the id the server chose (or the path's). */
   public TimerSpec withId(String newId) {
     return new TimerSpec(newId, topic, kind, delayMs, atMs, periodMs, maxFirings, misfire, payload, cron, endAt,
-        jitterMs);
+        jitterMs, callback);
   }
 
   /** The extras a timer accepted from this definition starts with ({@code null} when all are defaults). */
   Timer.Extras extras() {
-    Timer.Extras e = new Timer.Extras(cron, endAt, jitterMs, false, 0);
+    Timer.Extras e = new Timer.Extras(cron, endAt, jitterMs, false, 0, callback);
     return e.isDefault() ? null : e;
   }
 }

@@ -145,6 +145,23 @@ public interface TimerStore {
   Future<java.util.Set<String>> pausedTopics();
 
   /**
+   * The webhook secret this store keeps (the key callbacks are signed with, {@code whsec_…}): when the store holds
+   * none yet it stores {@code generatedIfAbsent}; either way it answers the one it holds. Set-if-absent is atomic, so
+   * servers starting together on one store (a cluster on one Redis) all end up with the same secret, and it survives
+   * restarts as a timer write does. The store does not read the text; it keeps it as given.
+   *
+   * <p>The default implementation fails with {@link StoreFaultException}: a store without a place for it cannot
+   * serve callbacks. The memory, RocksDB and Redis stores implement it.
+   *
+   * @param generatedIfAbsent the secret to keep when there is none, non-null
+   * @return the secret kept (the one already stored, or {@code generatedIfAbsent})
+   */
+  default Future<String> webhookSecret(String generatedIfAbsent) {
+    return Future.failedFuture(new StoreFaultException("the " + name() + " store keeps no webhook secret", null,
+        false));
+  }
+
+  /**
    * {@link #update} for many timers in one atomic write (the batch touch, and touches coalesced from one event-loop
    * turn): each item is applied, or not, on its own condition exactly as {@link #update} would, but the whole call
    * is one write as far as atomicity and durability go, and one round trip.

@@ -2,6 +2,7 @@ package io.tickwheel.core.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -90,17 +91,25 @@ public abstract class TimerStoreContract {
 
   /**
    * A cron timer with every extras field set away from its default: zone, both DST policies as configured (one
-   * {@code auto}), an end, jitter with its nominal time, paused.
+   * {@code auto}), an end, jitter with its nominal time, paused, a callback with every field set.
    */
   protected static Timer cron(String id, long nominal, long due) {
     ZonedCron c = ZonedCron.of("30 2 * * 1-5", ZoneId.of("America/New_York"), DstGap.SKIP, DstOverlap.AUTO);
     return new Timer(id, "cal", Kind.CRON, 0, 0, 12, Misfire.SKIP, "{\"c\":1}", 7, due, 2, 3,
-        new Timer.Extras(c, 1_900_000_000_000L, 90_000, true, nominal));
+        new Timer.Extras(c, 1_900_000_000_000L, 90_000, true, nominal,
+            new Callback("https://hooks.example.com:8443/t/é?x=1&y=%20", 2500, 20, 250, 60_000)));
   }
 
-  /** A fixed-rate timer with jitter and an end but no cron, not paused. */
+  /** A fixed-rate timer with jitter, an end and a callback with its defaults, but no cron, not paused. */
   protected static Timer jittered(String id, long nominal, long due) {
-    return periodic(id, due, 60_000).withExtras(new Timer.Extras(null, 5_000_000, 30_000, false, nominal));
+    return periodic(id, due, 60_000).withExtras(new Timer.Extras(null, 5_000_000, 30_000, false, nominal,
+        Callback.to("http://[2001:db8::1]/hook")));
+  }
+
+  /** A once timer whose only extra is a callback. */
+  protected static Timer withCallback(String id, long due) {
+    return timer(id, due).withExtras(new Timer.Extras(null, Timer.NO_END, 0, false, 0,
+        new Callback("http://receiver.example/cb", 30_000, 1, Callback.NO_BACKOFF, Callback.NO_BACKOFF)));
   }
 
   private static FiringRequest fire(Timer t, long firedAt, Timer next) {
@@ -540,6 +549,46 @@ public abstract class TimerStoreContract {
     assertThat(got.jitterMs()).isEqualTo(90_000);
     assertThat(got.nominalAt()).isEqualTo(1_000_000);
     assertThat(got.paused()).isTrue();
+  }
+
+  @Test
+  void theWebhookSecretIsSetOnceAndKeptAcrossCallsAndReopens() throws Exception {
+    String first = "whsec_" + "A".repeat(43) + "=";
+    String second = "whsec_" + "B".repeat(43) + "=";
+    Future<String> a = store.webhookSecret(first);
+    Future<String> b = store.webhookSecret(second);
+    assertThat(await(a)).isEqualTo(first);
+    assertThat(await(b)).as("set if absent: the first one stays").isEqualTo(first);
+    await(store.close());
+    TimerStore reopened = reopenStore(vertx);
+    if (reopened == null) {
+      store = null;
+      return;
+    }
+    store = reopened;
+    assertThat(await(store.webhookSecret(second))).as("durable across a reopen").isEqualTo(first);
+  }
+
+  @Test
+  void aCallbackRoundTripsThroughPutCreateTouchAndAFiring() {
+    Timer a = withCallback("cb-1", 5000);
+    Timer b = withCallback("cb-2", 6000);
+    await(store.put(a));
+    await(store.createAll(List.of(b)));
+    assertThat(await(store.get("cb-1"))).isEqualTo(a);
+    assertThat(await(store.get("cb-2")).callback()).isEqualTo(b.callback());
+    Timer touched = a.touched(9000);
+    assertThat(await(store.update(touched, a.generation())).callback()).isEqualTo(a.callback());
+    Timer c = cron("cb-cron", 10_000, 10_040).withPaused(false);
+    await(store.put(c));
+    Timer next = c.fired(20_000, 20_070);
+    await(store.recordFirings(List.of(
+        new FiringRequest(c.id(), c.generation(), c.firings(), true, 10_040, 10_041, next, 10_000))));
+    Callback got = await(store.get("cb-cron")).callback();
+    assertThat(got).isEqualTo(c.callback());
+    assertThat(got.url()).isEqualTo("https://hooks.example.com:8443/t/é?x=1&y=%20");
+    assertThat(got.minBackoffMs()).isEqualTo(250);
+    assertThat(got.maxBackoffMs()).isEqualTo(60_000);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.tickwheel.server.http;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.ZonedCron;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.model.Timer;
@@ -55,6 +56,18 @@ final class TimerText {
     }
     if (t.paused()) {
       sb.append(",\"paused\":true");
+    }
+    Callback cb = t.callback();
+    if (cb != null) {
+      // the URL is validated (no whitespace, no controls) but may hold quotes or backslashes only escaped: escaped
+      sb.append(",\"callback\":{\"url\":").append(Json.encode(cb.url()))
+          .append(",\"timeoutMs\":").append(cb.timeoutMs())
+          .append(",\"maxAttempts\":").append(cb.maxAttempts());
+      if (cb.hasBackoff()) {
+        sb.append(",\"minBackoffMs\":").append(cb.minBackoffMs())
+            .append(",\"maxBackoffMs\":").append(cb.maxBackoffMs());
+      }
+      sb.append('}');
     }
     if (t.payload() != null) {
       sb.append(",\"payload\":").append(t.payload());

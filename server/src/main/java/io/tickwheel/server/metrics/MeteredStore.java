@@ -136,4 +136,10 @@ public final class MeteredStore implements TimerStore {
     long t0 = System.nanoTime();
     return done("pausedTopics", t0, store.pausedTopics());
   }
+
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    long t0 = System.nanoTime();
+    return done("webhookSecret", t0, store.webhookSecret(generatedIfAbsent));
+  }
 }

@@ -260,6 +260,12 @@ final class TurnCoalescer implements TimerStore {
     return store.pausedTopics();
   }
 
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    flush();
+    return store.webhookSecret(generatedIfAbsent);
+  }
+
   /** Flushes what is pending, then closes the store. */
   @Override
   public Future<Void> close() {

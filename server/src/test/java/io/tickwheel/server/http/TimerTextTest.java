@@ -2,6 +2,7 @@ package io.tickwheel.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -31,7 +32,12 @@ class TimerTextTest {
         new Timer("c", "y", Kind.CRON, 0, 0, 0, Misfire.SKIP, null, 0, 1_000, 0, 1,
             new Timer.Extras(daily, 9_000_000_000L, 500, false, 900)),
         new Timer("p", "y", Kind.FIXED_RATE, 10, 10, 0, Misfire.FIRE_ONCE, null, 0, 10, 0, 2,
-            new Timer.Extras(null, Timer.NO_END, 0, true, 0)));
+            new Timer.Extras(null, Timer.NO_END, 0, true, 0)),
+        new Timer("w", "y", Kind.ONCE, 10, 0, 0, Misfire.FIRE_ONCE, "[1]", 0, 10, 0, 2,
+            new Timer.Extras(null, Timer.NO_END, 0, false, 0, Callback.to("https://h.example/a?b=\"c\"&d=\\"))),
+        new Timer("v", "y", Kind.CRON, 0, 0, 0, Misfire.SKIP, null, 0, 1_000, 0, 1,
+            new Timer.Extras(daily, Timer.NO_END, 0, true, 0,
+                new Callback("http://[::1]:81/", 1000, 20, 100, 5000))));
     for (Timer t : concat(timers, calendars)) {
       String text = TimerText.append(new StringBuilder(), t).toString();
       JsonObject written = new JsonObject(text);

@@ -143,4 +143,9 @@ final class AsyncReadStore implements TimerStore {
   public Future<java.util.Set<String>> pausedTopics() {
     return delegate.pausedTopics();
   }
+
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    return delegate.webhookSecret(generatedIfAbsent);
+  }
 }

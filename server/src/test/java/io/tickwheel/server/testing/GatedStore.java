@@ -195,4 +195,9 @@ public final class GatedStore implements TimerStore {
   public Future<java.util.Set<String>> pausedTopics() {
     return gate(false, mem::pausedTopics);
   }
+
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    return gate(false, () -> mem.webhookSecret(generatedIfAbsent));
+  }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -126,6 +127,25 @@ class TimerRecordTest {
     ZonedCron c = ZonedCron.of("0 30 1 L * ?", ZoneId.of("America/Santiago"), DstGap.SHIFT, DstOverlap.AUTO);
     return new Timer("c:1", "cal", Kind.CRON, 0, 0, 5, Misfire.FIRE_ALL, payload, 1, 1_000_500, 1, 2,
         new Timer.Extras(c, 2_000_000, 1000, true, 1_000_000));
+  }
+
+  @Test
+  void callbacksRoundTripWithAndWithoutBackoffAloneAndBesideACalendarAndComeBeforeTheCronExpression() {
+    Timer.Extras cron = cronTimer("[1]").extras();
+    List<Callback> callbacks = List.of(Callback.to("http://[2001:db8::1]:8080/h?q=é&r=%20"),
+        new Callback("https://hooks.example.com/x", 1000, 20, 100, 86_400_000));
+    for (Callback cb : callbacks) {
+      Timer alone = PLAIN.withExtras(new Timer.Extras(null, Timer.NO_END, 0, false, 0, cb));
+      Timer beside = cronTimer(null).withExtras(new Timer.Extras(cron.cron(), cron.endAt(), cron.jitterMs(),
+          cron.paused(), cron.nominalAt(), cb));
+      for (Timer t : List.of(alone, beside)) {
+        Timer decoded = TimerRecord.decode(t.id(), TimerRecord.encode(t));
+        assertThat(decoded).isEqualTo(t);
+        assertThat(decoded.callback()).isEqualTo(cb);
+      }
+      String header = TimerRecord.header(beside);
+      assertThat(header.indexOf(" u=" + cb.url() + " ")).isPositive().isLessThan(header.indexOf(" c="));
+    }
   }
 
   @Test

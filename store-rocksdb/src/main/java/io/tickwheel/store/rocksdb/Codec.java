@@ -1,5 +1,6 @@
 package io.tickwheel.store.rocksdb;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -24,7 +25,12 @@ import java.time.ZoneId;
  *   <li>Timer version 1: a timer without {@link Timer#extras()}. Version 2: the version 1 body, then the extras:
  *       a flags byte ({@link #HAS_CRON}, {@link #PAUSED}, {@link #HAS_END}, {@link #HAS_JITTER}), then only the
  *       fields the flags announce: the cron expression, zone id, gap and overlap policies as configured (wire names,
- *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}.</li>
+ *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}; the callback
+ *       ({@link #HAS_CALLBACK}): its URL as a string, {@code timeoutMs} and {@code maxAttempts} as ints, and with
+ *       {@link #HAS_BACKOFF} {@code minBackoffMs} and {@code maxBackoffMs} as longs. Records written before callbacks
+ *       existed have neither flag and read as before. Version 3: version 2 with a callback; the version differs
+ *       only so that a release that knows version 2 alone refuses such a record instead of dropping the callback
+ *       (it would ignore the flags it does not know).</li>
  *   <li>Firing version 1: a firing whose nominal time is its due time (decoded with {@code nominalAt = dueAt}).
  *       Version 2: the version 1 body, then {@code nominalAt}.</li>
  * </ul>
@@ -33,6 +39,7 @@ final class Codec {
 
   private static final byte TIMER_V1 = 1;
   private static final byte TIMER_V2 = 2;
+  private static final byte TIMER_V3 = 3;
   private static final byte FIRING_V1 = 1;
   private static final byte FIRING_V2 = 2;
   /** Extras flags (timer version 2). */
@@ -40,12 +47,14 @@ final class Codec {
   static final int PAUSED = 2;
   static final int HAS_END = 4;
   static final int HAS_JITTER = 8;
+  static final int HAS_CALLBACK = 16;
+  static final int HAS_BACKOFF = 32;
   private static final Kind[] KINDS = Kind.values();
   private static final Misfire[] MISFIRES = Misfire.values();
 
   private Codec() {}
 
-  /** Encodes a timer, payload and extras included (version 1 without extras, else version 2). */
+  /** Encodes a timer, payload and extras included (version 1 without extras, 3 with a callback, else 2). */
   static byte[] encodeTimer(Timer t) {
     byte[] id = utf8(t.id());
     byte[] topic = utf8(t.topic());
@@ -53,6 +62,7 @@ final class Codec {
     Timer.Extras x = t.extras();
     int flags = 0;
     byte[][] cron = null;
+    byte[] url = null;
     int extraLen = 0;
     if (x != null) {
       extraLen = 1;
@@ -76,10 +86,21 @@ final class Codec {
         flags |= HAS_JITTER;
         extraLen += 16;
       }
+      Callback cb = x.callback();
+      if (cb != null) {
+        flags |= HAS_CALLBACK;
+        url = utf8(cb.url());
+        extraLen += 4 + url.length + 8;
+        if (cb.hasBackoff()) {
+          flags |= HAS_BACKOFF;
+          extraLen += 16;
+        }
+      }
     }
     ByteBuffer b = ByteBuffer.allocate(1 + 1 + 1 + 8 * 7 + 4 + id.length + 4 + topic.length + 4
         + (payload == null ? 0 : payload.length) + extraLen);
-    b.put(x == null ? TIMER_V1 : TIMER_V2).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
+    byte version = x == null ? TIMER_V1 : x.callback() == null ? TIMER_V2 : TIMER_V3;
+    b.put(version).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
     b.putLong(t.delayMs()).putLong(t.periodMs()).putLong(t.maxFirings()).putLong(t.createdAt())
         .putLong(t.nextDueAt()).putLong(t.firings()).putLong(t.generation());
     putBytes(b, id);
@@ -98,6 +119,14 @@ final class Codec {
       if ((flags & HAS_JITTER) != 0) {
         b.putLong(x.jitterMs()).putLong(x.nominalAt());
       }
+      if (url != null) {
+        Callback cb = x.callback();
+        putBytes(b, url);
+        b.putInt(cb.timeoutMs()).putInt(cb.maxAttempts());
+        if ((flags & HAS_BACKOFF) != 0) {
+          b.putLong(cb.minBackoffMs()).putLong(cb.maxBackoffMs());
+        }
+      }
     }
     return b.array();
   }
@@ -106,7 +135,7 @@ final class Codec {
   static Timer decodeTimer(byte[] bytes) {
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
-    if (v != TIMER_V1 && v != TIMER_V2) {
+    if (v != TIMER_V1 && v != TIMER_V2 && v != TIMER_V3) {
       throw new IllegalArgumentException("unknown timer record version " + v);
     }
     Kind kind = KINDS[b.get()];
@@ -121,7 +150,7 @@ final class Codec {
     String id = getString(b);
     String topic = Topics.canonical(getString(b));
     String payload = getString(b);
-    Timer.Extras extras = v == TIMER_V2 ? decodeExtras(b) : null;
+    Timer.Extras extras = v != TIMER_V1 ? decodeExtras(b) : null;
     return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen, extras);
   }
 
@@ -143,7 +172,20 @@ final class Codec {
       jitter = b.getLong();
       nominal = b.getLong();
     }
-    return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal);
+    Callback callback = null;
+    if ((flags & HAS_CALLBACK) != 0) {
+      String url = getString(b);
+      int timeout = b.getInt();
+      int attempts = b.getInt();
+      long min = Callback.NO_BACKOFF;
+      long max = Callback.NO_BACKOFF;
+      if ((flags & HAS_BACKOFF) != 0) {
+        min = b.getLong();
+        max = b.getLong();
+      }
+      callback = new Callback(url, timeout, attempts, min, max);
+    }
+    return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal, callback);
   }
 
   private static <T> T wire(T value, String field, String name) {

@@ -214,6 +214,12 @@ public final class RocksDbTimerStore implements TimerStore {
     return submit(new WriteOp.SetTopicPaused(callerContext(), topic, paused));
   }
 
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
+    return submit(new WriteOp.WebhookSecret(callerContext(), generatedIfAbsent));
+  }
+
   private <T> Future<T> submit(WriteOp<T> op) {
     synchronized (lock) {
       if (closeOp != null) {

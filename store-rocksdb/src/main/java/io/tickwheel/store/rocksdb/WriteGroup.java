@@ -36,6 +36,8 @@ final class WriteGroup implements AutoCloseable {
   /** The oldest retained seq, or {@code lastSeq + 1} when the log is empty. */
   long firstRetained;
   private long opLastSeq;
+  /** The webhook secret as this group sees it, once one of its operations read or wrote it; else null. */
+  String webhookSecret;
   private long opFirstRetained;
 
   WriteGroup(Db db, EventLoopGuard guard, long lastSeq, long firstRetained) {

@@ -278,6 +278,30 @@ abstract class WriteOp<T> {
     }
   }
 
+  /** webhookSecret: set-if-absent of one {@code meta} key; the writer thread's order makes it atomic. */
+  static final class WebhookSecret extends WriteOp<String> {
+    private final String generatedIfAbsent;
+
+    WebhookSecret(Context c, String generatedIfAbsent) {
+      super(c);
+      this.generatedIfAbsent = generatedIfAbsent;
+    }
+
+    @Override
+    String apply(WriteGroup g) throws RocksDBException {
+      if (g.webhookSecret == null) {
+        byte[] stored = g.db.db.get(g.db.meta, Keys.WEBHOOK_SECRET);
+        if (stored != null) {
+          g.webhookSecret = new String(stored, java.nio.charset.StandardCharsets.UTF_8);
+        } else {
+          g.batch.put(g.db.meta, Keys.WEBHOOK_SECRET, generatedIfAbsent.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          g.webhookSecret = generatedIfAbsent;
+        }
+      }
+      return g.webhookSecret;
+    }
+  }
+
   /** The last call of a store: the writer thread writes everything queued before it, then closes. */
   static final class Close extends WriteOp<Void> {
     Close(Context c) {

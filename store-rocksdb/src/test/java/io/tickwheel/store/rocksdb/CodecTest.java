@@ -8,12 +8,14 @@ import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CodecTest {
@@ -66,6 +68,40 @@ class CodecTest {
     ZonedCron c = ZonedCron.of("0 */15 1-3 * * *", ZoneId.of("Australia/Lord_Howe"), DstGap.AUTO, DstOverlap.TWICE);
     return new Timer("c", "cal", Kind.CRON, 0, 0, 5, Misfire.FIRE_ALL, "[2]", 1, 1_000_500, 1, 2,
         new Timer.Extras(c, 2_000_000, 1000, true, 1_000_000));
+  }
+
+  /** {@code encodeTimer(cronTimer())} by the encoder before callbacks existed (version 2 without callback flags). */
+  private static final String CRON_BEFORE_CALLBACKS_HEX = "0203010000000000000000000000000000000000000000000000050000"
+      + "00000000000100000000000f44340000000000000001000000000000000200000001630000000363616c000000035b325d0f000000"
+      + "1030202a2f313520312d33202a202a202a000000134175737472616c69612f4c6f72645f486f7765000000046175746f000000057477"
+      + "69636500000000001e848000000000000003e800000000000f4240";
+
+  @Test
+  void aCalendarRecordWrittenBeforeCallbacksExistedDecodesWithoutCallbackAndIsStillWrittenSo() {
+    Timer decoded = Codec.decodeTimer(HexFormat.of().parseHex(CRON_BEFORE_CALLBACKS_HEX));
+    assertThat(decoded).isEqualTo(cronTimer());
+    assertThat(decoded.callback()).isNull();
+    assertThat(HexFormat.of().formatHex(Codec.encodeTimer(cronTimer()))).isEqualTo(CRON_BEFORE_CALLBACKS_HEX);
+  }
+
+  @Test
+  void callbacksRoundTripWithAndWithoutBackoffAloneAndBesideACalendar() {
+    Timer.Extras cron = cronTimer().extras();
+    List<Callback> callbacks = List.of(Callback.to("http://[2001:db8::1]:8080/h?q=é"),
+        new Callback("https://hooks.example.com/x", 1000, 20, 100, 86_400_000));
+    for (Callback cb : callbacks) {
+      Timer alone = PLAIN.withExtras(new Timer.Extras(null, Timer.NO_END, 0, false, 0, cb));
+      Timer beside = cronTimer().withExtras(new Timer.Extras(cron.cron(), cron.endAt(), cron.jitterMs(), cron.paused(),
+          cron.nominalAt(), cb));
+      for (Timer t : List.of(alone, beside)) {
+        byte[] bytes = Codec.encodeTimer(t);
+        assertThat(bytes[0]).as("version 3: a release that knows only 2 refuses it rather than drop the callback")
+            .isEqualTo((byte) 3);
+        Timer decoded = Codec.decodeTimer(bytes);
+        assertThat(decoded).isEqualTo(t);
+        assertThat(decoded.callback()).isEqualTo(cb);
+      }
+    }
   }
 
   @Test

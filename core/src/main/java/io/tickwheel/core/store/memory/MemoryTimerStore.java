@@ -44,6 +44,7 @@ public final class MemoryTimerStore implements TimerStore {
   private final NavigableSet<Timer> byDue = new TreeSet<>(LISTING);
   private final NavigableMap<Long, Firing> log = new TreeMap<>();
   private final Set<String> pausedTopics = new HashSet<>();
+  private String webhookSecret;
   private long lastSeq;
   private boolean closed;
 
@@ -281,6 +282,18 @@ public final class MemoryTimerStore implements TimerStore {
       return closedFuture();
     }
     return Future.succeededFuture(new HashSet<>(pausedTopics));
+  }
+
+  @Override
+  public synchronized Future<String> webhookSecret(String generatedIfAbsent) {
+    java.util.Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
+    if (closed) {
+      return closedFuture();
+    }
+    if (webhookSecret == null) {
+      webhookSecret = generatedIfAbsent;
+    }
+    return Future.succeededFuture(webhookSecret);
   }
 
   /** A timer that sorts exactly where the cursor points, to search the listing order with. */

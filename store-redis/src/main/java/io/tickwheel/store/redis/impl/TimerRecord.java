@@ -1,5 +1,6 @@
 package io.tickwheel.store.redis.impl;
 
+import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
@@ -21,7 +22,8 @@ import java.time.ZoneId;
  * before calendars existed, byte for byte, and such records of earlier releases read as plain timers):
  * space-separated {@code key=value} tokens for the fields that are not at their defaults, {@code z=ZONE g=GAP
  * o=OVERLAP} (zone id and DST policies as configured, wire names, {@code auto} included), {@code e=ENDAT},
- * {@code j=JITTERMS n=NOMINALAT}, {@code p=1} (paused), and last {@code c=} followed by the cron expression to the
+ * {@code j=JITTERMS n=NOMINALAT}, {@code p=1} (paused), the callback {@code u=URL t=TIMEOUTMS a=MAXATTEMPTS} with
+ * {@code b=MINBACKOFFMS m=MAXBACKOFFMS} when it has backoff bounds (a callback URL holds no whitespace), and last {@code c=} followed by the cron expression to the
  * end of the line (its single spaces included). The scripts never look past the fourth header field.
  *
  * The header is ASCII, space separated; generation and firing count are compared as decimal strings by the
@@ -100,6 +102,10 @@ public final class TimerRecord {
         throw new IllegalArgumentException("cron must not contain a line break, was \"" + c.expression() + "\"");
       }
     }
+    Callback cb = t.callback();
+    if (cb != null) {
+      checkToken("callback.url", cb.url());
+    }
   }
 
   private static void checkToken(String field, String v) {
@@ -151,6 +157,13 @@ public final class TimerRecord {
     if (x.paused()) {
       b.append(" p=1");
     }
+    Callback cb = x.callback();
+    if (cb != null) {
+      b.append(" u=").append(cb.url()).append(" t=").append(cb.timeoutMs()).append(" a=").append(cb.maxAttempts());
+      if (cb.hasBackoff()) {
+        b.append(" b=").append(cb.minBackoffMs()).append(" m=").append(cb.maxBackoffMs());
+      }
+    }
     if (c != null) {
       b.append(" c=").append(c.expression());
     }
@@ -167,6 +180,11 @@ public final class TimerRecord {
     long jitter = 0;
     long nominal = 0;
     boolean paused = false;
+    String url = null;
+    int timeout = Callback.DEFAULT_TIMEOUT_MS;
+    int attempts = Callback.DEFAULT_MAX_ATTEMPTS;
+    long minBackoff = Callback.NO_BACKOFF;
+    long maxBackoff = Callback.NO_BACKOFF;
     int i = 0;
     while (i < tail.length()) {
       if (tail.startsWith("c=", i)) {
@@ -191,6 +209,11 @@ public final class TimerRecord {
         case 'j' -> jitter = Long.parseLong(v);
         case 'n' -> nominal = Long.parseLong(v);
         case 'p' -> paused = "1".equals(v);
+        case 'u' -> url = v;
+        case 't' -> timeout = Integer.parseInt(v);
+        case 'a' -> attempts = Integer.parseInt(v);
+        case 'b' -> minBackoff = Long.parseLong(v);
+        case 'm' -> maxBackoff = Long.parseLong(v);
         default -> throw new IllegalArgumentException("unknown extras field \"" + token + "\"");
       }
     }
@@ -206,7 +229,8 @@ public final class TimerRecord {
       }
       cron = ZonedCron.of(expr, ZoneId.of(zone), g, o);
     }
-    return new Timer.Extras(cron, endAt, jitter, paused, nominal);
+    Callback callback = url == null ? null : new Callback(url, timeout, attempts, minBackoff, maxBackoff);
+    return new Timer.Extras(cron, endAt, jitter, paused, nominal, callback);
   }
 
   /**
