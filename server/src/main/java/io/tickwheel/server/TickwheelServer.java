@@ -18,6 +18,7 @@ import io.tickwheel.server.http.WheelView;
 import io.tickwheel.server.http.WsCommandHandler;
 import io.tickwheel.server.metrics.MeteredStore;
 import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.push.ClusterFiringFeed;
 import io.tickwheel.server.push.FiringHub;
 import io.tickwheel.server.push.PushOptions;
 import io.tickwheel.server.route.LocalTimers;
@@ -25,6 +26,7 @@ import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.SchedulerOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
@@ -216,6 +218,7 @@ public final class TickwheelServer extends VerticleBase {
     Future<ClusterCoordinator> opened = givenCoordinator != null ? Future.succeededFuture(givenCoordinator)
         : StoreFactory.openCoordinator(vertx, cfg);
     Router[] ready = new Router[1];
+    Promise<Void> joined = Promise.promise(); // the firing hub's feed reads the partitions once the node joined
     return opened.compose(c -> {
       coordinator = c;
       return cfg.webhooks().secret() != null ? Future.succeededFuture(cfg.webhooks().secret())
@@ -246,10 +249,13 @@ public final class TickwheelServer extends VerticleBase {
       cluster = new ClusterParts(vertx, context, cfg, coordinator, nodeId, address, clock, schedulerOptions, metrics,
           codec);
       // The node's own scheduler holds no timer in a cluster (the partitions' schedulers do): it backs the /v1
-      // recovery gate and the wheel view's clock. The firing streams are cl-stream's cluster-wide hub.
+      // recovery gate and the wheel view's clock. The firing streams are the cluster-wide hub: its feed reads every
+      // partition's log (whoever owns it) and tails them on the owners' "f <partition> <seq>" broadcasts.
       store = new MeteredStore(new io.tickwheel.core.store.memory.MemoryTimerStore(), metrics);
       scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
-      hub = new FiringHub(vertx, store, PushOptions.defaults(), metrics.registry());
+      ClusterFiringFeed feed = new ClusterFiringFeed(vertx, coordinator, cfg.cluster().partitions(), joined.future());
+      coordinator.onBroadcast(feed::onBroadcast);
+      hub = new FiringHub(vertx, feed, PushOptions.defaults(), metrics.registry());
       FiringHub h = hub;
       metrics.subscribersGauge(h::subscribers);
       TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true, cfg.webhooks().policy());
@@ -267,10 +273,14 @@ public final class TickwheelServer extends VerticleBase {
           cluster.health(clock.getAsLong() - startedAt, hub.subscribers()).toBuffer()));
       return scheduler.recover();
     }).compose(n -> cluster.start()).onSuccess(v -> {
+      joined.tryComplete();
       ready[0] = router;
       LOG.log(System.Logger.Level.INFO, "joined the cluster as " + cluster.node.localNodeId() + " ("
           + cfg.cluster().partitions() + " partitions, lease " + cfg.cluster().leaseMs() + " ms)");
-    }).recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
+    }).recover(e -> {
+      joined.tryFail(e);
+      return cleanup().transform(v -> Future.failedFuture(e));
+    });
   }
 
   /** This node's cluster runtime (cluster mode, after start), or {@code null}. */

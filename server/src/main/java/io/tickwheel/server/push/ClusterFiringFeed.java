@@ -41,6 +41,9 @@ public final class ClusterFiringFeed implements FiringFeed {
   public static final int DEFAULT_MAX_READS_IN_FLIGHT = 8;
 
   private final Vertx vertx;
+  private final ClusterCoordinator coordinator;
+  private final Future<?> joined;
+  /** Partition readers, taken on first use (a coordinator hands them out only once the node joined). */
   private final TimerStore[] readers;
   private final long catchUpMs;
   private final int readBatch;
@@ -58,9 +61,20 @@ public final class ClusterFiringFeed implements FiringFeed {
   /** Reads issued (tests and metrics). */
   long reads;
 
-  /** A feed with the default catch-up period, read batch and reads in flight. */
-  public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions) {
-    this(vertx, coordinator, partitions, DEFAULT_CATCH_UP_MS, DEFAULT_READ_BATCH, DEFAULT_MAX_READS_IN_FLIGHT);
+  /**
+   * The feed of a cluster node, with the default catch-up period, read batch and reads in flight.
+   *
+   * @param joined completes once the node joined the cluster (the coordinator hands out partition readers only
+   *               then): the hub's start waits for it
+   */
+  public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions, Future<?> joined) {
+    this(vertx, coordinator, partitions, DEFAULT_CATCH_UP_MS, DEFAULT_READ_BATCH, DEFAULT_MAX_READS_IN_FLIGHT, joined);
+  }
+
+  /** As the node's constructor, on a coordinator the node has already joined. */
+  public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions, long catchUpMs, int readBatch,
+      int maxReadsInFlight) {
+    this(vertx, coordinator, partitions, catchUpMs, readBatch, maxReadsInFlight, Future.succeededFuture());
   }
 
   /**
@@ -70,17 +84,15 @@ public final class ClusterFiringFeed implements FiringFeed {
    * @param maxReadsInFlight reads in flight at most ({@code > 0})
    */
   public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions, long catchUpMs, int readBatch,
-      int maxReadsInFlight) {
+      int maxReadsInFlight, Future<?> joined) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
-    Objects.requireNonNull(coordinator, "coordinator");
+    this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+    this.joined = Objects.requireNonNull(joined, "joined");
     if (partitions < 1 || catchUpMs <= 0 || readBatch <= 0 || maxReadsInFlight <= 0) {
       throw new IllegalArgumentException("partitions, catchUpMs, readBatch and maxReadsInFlight must be > 0, were "
           + partitions + ", " + catchUpMs + ", " + readBatch + ", " + maxReadsInFlight);
     }
     this.readers = new TimerStore[partitions];
-    for (int p = 0; p < partitions; p++) {
-      readers[p] = coordinator.partitionReader(p);
-    }
     this.catchUpMs = catchUpMs;
     this.readBatch = readBatch;
     this.maxReadsInFlight = maxReadsInFlight;
@@ -104,7 +116,7 @@ public final class ClusterFiringFeed implements FiringFeed {
   @Override
   public Future<long[]> ends() {
     long[] out = new long[readers.length];
-    Future<Void> chain = Future.succeededFuture();
+    Future<Void> chain = joined.mapEmpty();
     for (int from = 0; from < readers.length; from += maxReadsInFlight) {
       int lo = from;
       int hi = Math.min(readers.length, from + maxReadsInFlight);
@@ -112,7 +124,7 @@ public final class ClusterFiringFeed implements FiringFeed {
         List<Future<Long>> fs = new ArrayList<>(hi - lo);
         for (int p = lo; p < hi; p++) {
           int q = p;
-          fs.add(readers[p].lastSeq().onSuccess(s -> out[q] = s));
+          fs.add(reader(p).lastSeq().onSuccess(s -> out[q] = s));
         }
         return Future.all(fs).mapEmpty();
       });
@@ -122,7 +134,7 @@ public final class ClusterFiringFeed implements FiringFeed {
 
   @Override
   public Future<List<Firing>> read(int partition, long afterSeq, int limit) {
-    return readers[partition].readFirings(afterSeq, limit);
+    return reader(partition).readFirings(afterSeq, limit);
   }
 
   /** Starts tailing from the hub's current ends, into {@code hub}. */
@@ -187,6 +199,14 @@ public final class ClusterFiringFeed implements FiringFeed {
     return known[p];
   }
 
+  private TimerStore reader(int p) {
+    TimerStore r = readers[p];
+    if (r == null) {
+      r = readers[p] = coordinator.partitionReader(p);
+    }
+    return r;
+  }
+
   private void enqueue(int p) {
     if (!queued[p] && !closed) {
       queued[p] = true;
@@ -205,7 +225,7 @@ public final class ClusterFiringFeed implements FiringFeed {
       inFlight++;
       reads++;
       long after = known[p];
-      readers[p].readFirings(after, readBatch).onComplete(ar -> {
+      reader(p).readFirings(after, readBatch).onComplete(ar -> {
         reading[p] = false;
         inFlight--;
         if (closed) {
