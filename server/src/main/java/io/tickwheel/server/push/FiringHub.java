@@ -32,7 +32,7 @@ import java.util.Set;
  * Store reads complete on the owner context (the {@link TimerStore} contract).
  *
  * <h2>Ordering and delivery</h2>
- * {@link #publish} must be called in strictly increasing seq order, after the store recorded the firing. Each
+ * {@link #publish} must be called in strictly increasing seq order (per partition), after the log recorded the firing. Each
  * subscriber receives the firings of its topics in seq order, each at most once; one that resumes with
  * {@code from} gets every retained firing after it, then the live ones, exactly once (see {@link Subscriber}).
  * Firings already trimmed from the log are announced with a gap notice.
