@@ -4,6 +4,7 @@ import io.tickwheel.core.cluster.ClusterCoordinator;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.store.TimerStore;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -112,9 +113,36 @@ public final class ClusterFiringFeed implements FiringFeed {
     return true;
   }
 
-  /** Every partition's last seq, read {@code maxReadsInFlight} partitions at a time. */
+  /**
+   * Every partition's last seq, read {@code maxReadsInFlight} partitions at a time once the node joined; retried
+   * every {@link #ENDS_RETRY_MS} until it succeeds or the feed is closed (tailing from anything else would push
+   * whole logs to live subscribers).
+   */
   @Override
   public Future<long[]> ends() {
+    Promise<long[]> done = Promise.promise();
+    tryEnds(done);
+    return done.future();
+  }
+
+  /** How long to wait before reading the partitions' ends again after a failure, ms. */
+  static final long ENDS_RETRY_MS = 1_000;
+
+  private void tryEnds(Promise<long[]> done) {
+    readEnds().onComplete(ar -> {
+      if (ar.succeeded()) {
+        done.tryComplete(ar.result());
+      } else if (closed || joined.failed()) {
+        done.tryFail(ar.cause());
+      } else {
+        LOG.log(System.Logger.Level.WARNING, "reading the partitions' firing log ends failed, retrying in "
+            + ENDS_RETRY_MS + " ms: " + ar.cause());
+        vertx.setTimer(ENDS_RETRY_MS, id -> tryEnds(done));
+      }
+    });
+  }
+
+  private Future<long[]> readEnds() {
     long[] out = new long[readers.length];
     Future<Void> chain = joined.mapEmpty();
     for (int from = 0; from < readers.length; from += maxReadsInFlight) {
