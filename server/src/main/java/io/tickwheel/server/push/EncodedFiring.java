@@ -36,9 +36,8 @@ final class EncodedFiring {
     this.stamp = stamp;
     this.clustered = clustered;
     this.cursor = cursor;
-    String base = TimerJson.firingJson(f);
-    StringBuilder sb = new StringBuilder(base.length() + cursor.length() + 32);
-    sb.append(base, 0, base.length() - 1);
+    StringBuilder sb = new StringBuilder(160 + cursor.length() + (f.payload() == null ? 0 : f.payload().length()));
+    TimerJson.appendFiringFields(sb, f);
     if (clustered) {
       sb.append(",\"partition\":").append(partition);
     }
