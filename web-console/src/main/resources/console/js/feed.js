@@ -27,6 +27,7 @@ export class Feed {
     this.held = 0;            // received while paused
     this.received = 0;
     this.lastSeq = 0;
+    this.lastCursor = null;   // the cursor of the last firing: resumes on any node of a cluster
     this.rateWindow = [];     // [perfTime, received] pairs, a few seconds' worth
     this.retry = 0;
     this.backoff = 1000;
@@ -39,6 +40,7 @@ export class Feed {
       if (t === this.topics) return;
       this.topics = t;
       this.lastSeq = 0;       // a new filter starts live
+      this.lastCursor = null;
       this.connect();
     });
     this.pauseBtn.addEventListener('click', () => this.setPaused(!this.paused));
@@ -58,7 +60,8 @@ export class Feed {
     clearTimeout(this.retry);
     const params = {};
     if (this.topics) params.topic = this.topics;
-    if (this.lastSeq > 0) params.from = this.lastSeq;
+    if (this.lastCursor) params.from = this.lastCursor;
+    else if (this.lastSeq > 0) params.from = this.lastSeq;
     const es = new EventSource(streamUrl('v1/events', params));
     this.es = es;
     const onMsg = (e) => this.receive(e);
@@ -89,7 +92,8 @@ export class Feed {
     try { f = JSON.parse(e.data); } catch { return; }
     if (!f || (f.type && f.type !== 'fired')) return;
     this.received++;
-    if (Number.isFinite(f.seq) && f.seq > this.lastSeq) this.lastSeq = f.seq;
+    if (typeof f.cursor === 'string') this.lastCursor = f.cursor;
+    else if (Number.isFinite(f.seq) && f.seq > this.lastSeq) this.lastSeq = f.seq;
     if (this.onFiring) this.onFiring(f);
     this.queue.push(f);
     if (this.queue.length > MAX_ROWS) this.queue.splice(0, this.queue.length - MAX_ROWS);

@@ -10,6 +10,7 @@ import { Feed } from './feed.js';
 import { TimersTable } from './timers.js';
 import { TopicsView } from './topics.js';
 import { DeliveriesView } from './deliveries.js';
+import { NodesView } from './nodes.js';
 import { CreateForm } from './form.js';
 import { fmtClockSec, fmtSpan } from './format.js';
 
@@ -75,6 +76,7 @@ topics.load();
 
 const deliveries = new DeliveriesView();
 deliveries.load();
+new NodesView().load();
 
 const clock = $('server-clock');
 setInterval(() => {

@@ -381,6 +381,92 @@ class TransportTest {
     await(sub.close());
   }
 
+  @Test
+  void a_cluster_subscription_resumes_by_the_cursor_of_the_last_firing_it_handed_out() throws Exception {
+    server.onMessage = (ws, c, m) -> {
+      if (!"subscribe".equals(m.getString("op"))) {
+        return;
+      }
+      if (c == 1) {
+        ws.writeTextMessage(new JsonObject().put("type", "subscribed").put("topics", new JsonArray().add("*"))
+            .put("cursor", "cLIVE").encode());
+        ws.writeTextMessage(fired(7).put("partition", 3).put("cursor", "cP3S7").encode());
+        ws.writeTextMessage(fired(2).put("partition", 1).put("cursor", "cP1S2").encode());
+        ws.close((short) 1013, "subscriber too slow, resume with from");
+      } else {
+        ws.writeTextMessage(new JsonObject().put("type", "subscribed").put("topics", new JsonArray().add("*"))
+            .put("cursor", "cNEXT").encode());
+        ws.writeTextMessage(fired(8).put("partition", 3).put("cursor", "cP3S8").encode());
+      }
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
+    List<String> cursors = new CopyOnWriteArrayList<>();
+    Subscription sub = client.subscribe(List.of("*"), null, f -> cursors.add(f.cursor()));
+    await(sub.subscribed());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (cursors.size() < 3 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(cursors).containsExactly("cP3S7", "cP1S2", "cP3S8");
+    assertThat(server.received.get(0).containsKey("from")).isFalse();
+    assertThat(server.received.get(1).getValue("from")).as("a per-partition seq never resumes").isEqualTo("cP1S2");
+    assertThat(sub.lastCursor()).isEqualTo("cP3S8");
+    await(sub.close());
+  }
+
+  @Test
+  void before_any_firing_a_live_subscription_resumes_from_the_cursor_of_the_subscribed_answer() throws Exception {
+    server.onMessage = (ws, c, m) -> {
+      if ("subscribe".equals(m.getString("op"))) {
+        ws.writeTextMessage(new JsonObject().put("type", "subscribed").put("topics", new JsonArray().add("a"))
+            .put("cursor", "cSTART").encode());
+        if (c == 1) {
+          ws.close((short) 1001, "server shutting down");
+        }
+      }
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
+    Subscription sub = client.subscribe(List.of("a"), null, f -> { });
+    await(sub.subscribed());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (server.received.stream().filter(m -> "subscribe".equals(m.getString("op"))).count() < 2
+        && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    List<JsonObject> subscribes = server.received.stream().filter(m -> "subscribe".equals(m.getString("op"))).toList();
+    assertThat(subscribes).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(subscribes.get(1).getValue("from")).isEqualTo("cSTART");
+    await(sub.close());
+  }
+
+  @Test
+  void a_gap_notice_keeps_the_subscription_open_and_the_retained_firings_that_follow_are_delivered() throws Exception {
+    server.onMessage = (ws, c, m) -> {
+      if ("subscribe".equals(m.getString("op"))) {
+        ws.writeTextMessage(new JsonObject().put("type", "subscribed").put("topics", new JsonArray().add("*"))
+            .put("seq", 30).put("cursor", "30").encode());
+        ws.writeTextMessage(new JsonObject().put("type", "error").put("code", "gap").put("from", 1).put("to", 25)
+            .put("message", "firings 1..25 were trimmed").encode());
+        for (int s = 26; s <= 30; s++) {
+          ws.writeTextMessage(fired(s).put("cursor", Long.toString(s)).encode());
+        }
+      }
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
+    List<Long> seqs = new CopyOnWriteArrayList<>();
+    Subscription sub = client.subscribe(List.of("*"), 0L, f -> seqs.add(f.seq()));
+    await(sub.subscribed());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (seqs.size() < 5 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Thread.sleep(50);
+    assertThat(seqs).containsExactly(26L, 27L, 28L, 29L, 30L);
+    assertThat(sub.reconnects()).isZero();
+    assertThat(sub.lastCursor()).isEqualTo("30");
+    await(sub.close());
+  }
+
   private static JsonObject fired(long seq) {
     return new JsonObject().put("type", "fired").put("seq", seq).put("id", "t" + seq).put("topic", "a")
         .put("firing", 1).put("dueAt", 1000 + seq).put("firedAt", 1001 + seq);

@@ -20,11 +20,14 @@ import java.util.List;
 /**
  * A subscription on a WebSocket of its own. Where it resumes: the cursor of the last delivered firing if the server
  * sends cursors, else its seq; before any firing, the position it started from (the {@code from} given, or the
- * {@code seq} of the server's {@code subscribed} answer for a live-only start). A firing whose seq is not after the
+ * {@code cursor}, else {@code seq}, of the server's {@code subscribed} answer for a live-only start); so it resumes
+ * on any node of a cluster. A firing whose seq is not after the
  * last delivered one is dropped (single node: one seq per store; skipped for firings that name a
  * {@code partition}, whose seqs are per partition and resume by cursor). Every close other than {@link #close()}
  * leads to a reconnect after the backoff; an {@code error} answer to the subscribe (e.g. {@code from} after the
- * latest seq while the server is still behind) closes the socket and retries the same way. It pings every half of
+ * latest seq while the server is still behind) closes the socket and retries the same way; a gap notice
+ * ({@code error} with code {@code gap}: firings trimmed before they could be replayed) is logged and the retained
+ * firings that follow it are delivered. It pings every half of
  * {@code idleTimeoutMs} so an idle subscription stays open and a dead peer is noticed.
  *
  * <p>Volatile fields are read from any thread; everything else runs on the client's context.
@@ -139,9 +142,18 @@ final class SubscriptionImpl implements Subscription {
     } else if ("subscribed".equals(type)) {
       backoff.reset();
       if (lastSeq < 0 && lastCursor == null) {
-        lastSeq = m.getLong("seq", 0L); // a live start: a resume continues after the latest firing at that time
+        // a live start: a resume continues after the server's position at that time (a cluster sends no seq)
+        String cursor = m.getString("cursor");
+        if (cursor != null) {
+          lastCursor = cursor;
+        } else {
+          lastSeq = m.getLong("seq", 0L);
+        }
       }
       subscribed.tryComplete();
+    } else if ("error".equals(type) && "gap".equals(m.getString("code"))) {
+      // firings trimmed before they could be replayed; what is retained follows on this socket
+      LOG.log(System.Logger.Level.WARNING, "firings trimmed before they could be delivered: " + Answers.shorten(text));
     } else if ("error".equals(type)) {
       LOG.log(System.Logger.Level.WARNING, "subscribe refused, retrying: " + Answers.shorten(text));
       socket.close();

@@ -83,15 +83,23 @@ public final class TimerJson {
    */
   public static String firingJson(Firing f) {
     StringBuilder sb = new StringBuilder(128 + (f.payload() == null ? 0 : f.payload().length()));
-    sb.append("{\"type\":\"fired\",\"seq\":").append(f.seq())
+    return appendFiringFields(sb, f).append('}').toString();
+  }
+
+  /**
+   * Appends {@link #firingJson}'s text without its closing brace, so a caller can add fields (the push adds
+   * {@code partition} and {@code cursor}) without copying the payload again.
+   *
+   * @return {@code sb}
+   */
+  public static StringBuilder appendFiringFields(StringBuilder sb, Firing f) {
+    return sb.append("{\"type\":\"fired\",\"seq\":").append(f.seq())
         .append(",\"id\":\"").append(f.id()).append('"')          // ids and topics are [A-Za-z0-9._:-]: no escaping
         .append(",\"topic\":\"").append(f.topic()).append('"')
         .append(",\"firing\":").append(f.firing())
         .append(",\"dueAt\":").append(f.dueAt())
         .append(",\"nominalAt\":").append(f.nominalAt())
         .append(",\"firedAt\":").append(f.firedAt())
-        .append(",\"payload\":").append(f.payload() == null ? "null" : f.payload())
-        .append('}');
-    return sb.toString();
+        .append(",\"payload\":").append(f.payload() == null ? "null" : f.payload());
   }
 }

@@ -10,12 +10,28 @@ public final class ApiException extends RuntimeException {
   private final int status;
   private final String code;
   private final String field;
+  private final int retryAfterSeconds;
 
   public ApiException(int status, String code, String message, String field) {
+    this(status, code, message, field, 0);
+  }
+
+  private ApiException(int status, String code, String message, String field, int retryAfterSeconds) {
     super(message, null, false, false);
     this.status = status;
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** This error answered with {@code Retry-After: seconds} (0: none). */
+  public ApiException withRetryAfter(int seconds) {
+    return seconds == retryAfterSeconds ? this : new ApiException(status, code, getMessage(), field, seconds);
+  }
+
+  /** The {@code Retry-After} it is answered with, seconds; 0 for none. */
+  public int retryAfterSeconds() {
+    return retryAfterSeconds;
   }
 
   /** The HTTP status. */

@@ -22,6 +22,11 @@ public final class DeliveriesApi {
 
   private final DeliveryService deliveries;
 
+  /**
+   * @param deliveries the node's delivery service, or {@code null} on a node that delivers no callbacks (a cluster
+   *                   node: its parser refuses {@code callback}, so it never holds a delivery; listings are empty and
+   *                   an id is not found)
+   */
   public DeliveriesApi(DeliveryService deliveries) {
     this.deliveries = deliveries;
   }
@@ -62,17 +67,21 @@ public final class DeliveriesApi {
             + ErrorResponses.shorten(c) + "\"");
       }
     }
-    answer(rc, deliveries.list(state, after, limit));
+    answer(rc, deliveries == null
+        ? Future.succeededFuture(new DeliveryOutcome.Listed(new io.tickwheel.core.store.DeliveryPage(java.util.List.of(), -1)))
+        : deliveries.list(state, after, limit));
   }
 
   /** {@code GET /v1/deliveries/{id}}: 200 the delivery, 404. */
   public void get(RoutingContext rc) {
-    answer(rc, deliveries.get(rc.pathParam("id")));
+    answer(rc, deliveries == null ? Future.succeededFuture(new DeliveryOutcome.NotFound(rc.pathParam("id")))
+        : deliveries.get(rc.pathParam("id")));
   }
 
   /** {@code POST /v1/deliveries/{id}/retry}: 202 the re-queued delivery; 404; 409 when it is not dead; 429 full. */
   public void retry(RoutingContext rc) {
-    answer(rc, deliveries.retry(rc.pathParam("id")));
+    answer(rc, deliveries == null ? Future.succeededFuture(new DeliveryOutcome.NotFound(rc.pathParam("id")))
+        : deliveries.retry(rc.pathParam("id")));
   }
 
   private static void answer(RoutingContext rc, Future<DeliveryOutcome> f) {

@@ -40,6 +40,9 @@ public final class ErrorResponses {
       return;
     }
     res.setStatusCode(e.status()).putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    if (e.retryAfterSeconds() > 0) {
+      res.putHeader(HttpHeaders.RETRY_AFTER, Integer.toString(e.retryAfterSeconds()));
+    }
     if (e.status() == 401) {
       res.putHeader("WWW-Authenticate", "Bearer realm=\"tickwheel\"");
     }

@@ -37,7 +37,8 @@ public final class OutcomeMapping {
 
   /** The status of a successful read: 200. */
   public static int status(ReadOutcome success) {
-    if (success instanceof ReadOutcome.Found || success instanceof ReadOutcome.Listed) {
+    if (success instanceof ReadOutcome.Found || success instanceof ReadOutcome.Listed
+        || success instanceof ReadOutcome.Topics) {
       return 200;
     }
     throw new IllegalArgumentException("not a success: " + success);
@@ -103,6 +104,18 @@ public final class OutcomeMapping {
           : u.mayHaveApplied() ? " (the write may have been applied: read the timer before retrying)"
           : " (the write was not applied; retrying is safe)";
       return ApiException.unavailable("the store is unavailable" + effect + ": " + u.message());
+    }
+    if (r instanceof Refusal.NotOwner n) {
+      return ApiException.unavailable("partition " + n.partition()
+          + " is not served by this node (its owner changed); retry shortly").withRetryAfter(1);
+    }
+    if (r instanceof Refusal.Unrouted u) {
+      String effect = u.mayHaveApplied() ? " (the write may have been applied: read the timer before retrying)" : "";
+      return ApiException.unavailable("the call could not be routed to its partition's owner" + effect + ": "
+          + u.reason()).withRetryAfter(1);
+    }
+    if (r instanceof Refusal.Remote x) {
+      return new ApiException(x.status(), x.code(), x.message(), x.field()).withRetryAfter(x.retryAfterSeconds());
     }
     if (r instanceof Refusal.StoreFault f) {
       return ApiException.internal("the store failed: " + f.message());

@@ -41,13 +41,14 @@ public final class Routes {
    * @param subscribers   how many firing subscribers are connected
    * @param openapi       the OpenAPI document's text
    * @param startedAtMs   when the server started, epoch ms
+   * @param cluster       {@code GET /v1/cluster} ({@link ClusterApi})
    * @param webhookSecret {@code GET /v1/webhook-secret}
    */
   public record Deps(Vertx vertx, Scheduler scheduler, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
       WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
       Handler<ServerWebSocket> webSocket, Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
-      long startedAtMs, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
+      long startedAtMs, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
 
   private Routes() {}
 
@@ -154,6 +155,7 @@ public final class Routes {
         ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
     on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);
     on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(d.events());
+    on(router.get("/v1/cluster"), m.httpRoute("/v1/cluster")).handler(d.cluster());
     on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d));
     on(router.get("/v1/webhook-secret"), m.httpRoute("/v1/webhook-secret")).handler(d.webhookSecret()::get);
     DeliveriesApi dl = d.deliveries();

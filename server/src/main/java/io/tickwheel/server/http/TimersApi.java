@@ -9,7 +9,8 @@ import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
-import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.route.TimerWire;
+import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
@@ -25,9 +26,13 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Scheduler}, answer its outcome
- * (a refusal through {@link OutcomeMapping}). Thin: no scheduling logic here. Runs on the owner context (the
- * scheduler's); the JSON work of a batch runs on the codec workers.
+ * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Timers} (the node's scheduler, or
+ * the cluster's routing), answer its outcome (a refusal through {@link OutcomeMapping}). Thin: no scheduling logic
+ * here. Runs on the owner context; the JSON work of a batch runs on the codec workers.
+ *
+ * <p>A call another node forwarded ({@link TimerWire#FORWARDED}) is served by {@link Timers#direct()} (never
+ * forwarded again), and its timers are answered with the two fields the forwarding node needs to rebuild them
+ * ({@code generation}, {@code nominalAt}; a batch touch's items also carry their {@code timer}).
  */
 public final class TimersApi {
 
@@ -37,15 +42,15 @@ public final class TimersApi {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 1000;
 
-  private final Scheduler scheduler;
+  private final Timers timers;
   private final TimerParser parser;
   private final WorkerExecutor codec;
 
   /**
    * @param codec the workers that decode and encode batch bodies (off the owner event loop)
    */
-  public TimersApi(Scheduler scheduler, TimerParser parser, WorkerExecutor codec) {
-    this.scheduler = scheduler;
+  public TimersApi(Timers timers, TimerParser parser, WorkerExecutor codec) {
+    this.timers = timers;
     this.parser = parser;
     this.codec = codec;
   }
@@ -53,10 +58,10 @@ public final class TimersApi {
   /** {@code POST /v1/timers}: 201 with {@code Location}, 409 if the id exists. */
   public void create(RoutingContext rc) {
     TimerSpec spec = parse(JsonBodies.object(rc, false));
-    answer(rc, scheduler.create(spec), created -> {
+    answer(rc, timers(rc).create(spec), created -> {
       Timer t = timer(created);
       rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
-      ErrorResponses.json(rc, OutcomeMapping.status(created), TimerText.buffer(t));
+      ErrorResponses.json(rc, OutcomeMapping.status(created), render(rc, t));
     });
   }
 
@@ -67,25 +72,25 @@ public final class TimersApi {
     if (spec.id() != null && !spec.id().equals(id)) {
       throw ApiException.invalid("id", "the body's id \"" + spec.id() + "\" differs from the path's \"" + id + "\"");
     }
-    answer(rc, scheduler.upsert(spec.withId(id)), written -> {
+    answer(rc, timers(rc).upsert(spec.withId(id)), written -> {
       if (written instanceof WriteOutcome.Created) {
         rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + id);
       }
-      ErrorResponses.json(rc, OutcomeMapping.status(written), TimerText.buffer(timer(written)));
+      ErrorResponses.json(rc, OutcomeMapping.status(written), render(rc, timer(written)));
     });
   }
 
   /** {@code GET /v1/timers/{id}}: 200, 404. */
   public void get(RoutingContext rc) {
     String id = pathId(rc);
-    read(rc, scheduler.get(id), found ->
-        ErrorResponses.json(rc, OutcomeMapping.status(found), TimerText.buffer(((ReadOutcome.Found) found).timer())));
+    read(rc, timers(rc).get(id), found ->
+        ErrorResponses.json(rc, OutcomeMapping.status(found), render(rc, ((ReadOutcome.Found) found).timer())));
   }
 
   /** {@code DELETE /v1/timers/{id}}: 204, 404. */
   public void delete(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, scheduler.cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
+    answer(rc, timers(rc).cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
   }
 
   /** {@code POST /v1/timers/{id}/touch}, optional body {@code {"delayMs": n}}: 200, 404. */
@@ -97,29 +102,29 @@ public final class TimersApi {
     } catch (ValidationException e) {
       throw ErrorResponses.toApi(e, 400);
     }
-    answer(rc, scheduler.touch(id, delay), touched ->
-        ErrorResponses.json(rc, OutcomeMapping.status(touched), TimerText.buffer(timer(touched))));
+    answer(rc, timers(rc).touch(id, delay), touched ->
+        ErrorResponses.json(rc, OutcomeMapping.status(touched), render(rc, timer(touched))));
   }
 
   /** {@code POST /v1/timers/{id}/pause}: 200 (the paused timer), 404. */
   public void pause(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, scheduler.pause(id), paused ->
-        ErrorResponses.json(rc, OutcomeMapping.status(paused), TimerText.buffer(timer(paused))));
+    answer(rc, timers(rc).pause(id), paused ->
+        ErrorResponses.json(rc, OutcomeMapping.status(paused), render(rc, timer(paused))));
   }
 
   /** {@code POST /v1/timers/{id}/resume}: 200 (the resumed timer), 404. */
   public void resume(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, scheduler.resume(id), resumed ->
-        ErrorResponses.json(rc, OutcomeMapping.status(resumed), TimerText.buffer(timer(resumed))));
+    answer(rc, timers(rc).resume(id), resumed ->
+        ErrorResponses.json(rc, OutcomeMapping.status(resumed), render(rc, timer(resumed))));
   }
 
   /** {@code POST /v1/timers/{id}/fire}: 200 (the timer after its firing), 404. */
   public void fire(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, scheduler.fireNow(id), fired ->
-        ErrorResponses.json(rc, OutcomeMapping.status(fired), TimerText.buffer(timer(fired))));
+    answer(rc, timers(rc).fireNow(id), fired ->
+        ErrorResponses.json(rc, OutcomeMapping.status(fired), render(rc, timer(fired))));
   }
 
   /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
@@ -154,7 +159,7 @@ public final class TimersApi {
         throw ApiException.invalid("cursor", ErrorResponses.shorten(e.getMessage()));
       }
     }
-    read(rc, scheduler.list(topic, after, limit), listed -> {
+    read(rc, timers(rc).list(topic, after, limit), listed -> {
       TimerPage page = ((ReadOutcome.Listed) listed).page();
       StringBuilder sb = new StringBuilder(64 + 200 * page.timers().size()).append("{\"timers\":[");
       for (int i = 0; i < page.timers().size(); i++) {
@@ -180,14 +185,15 @@ public final class TimersApi {
    *
    * <p>Decoding and validating the body, and encoding the answer, run on the codec workers: a 10,000-timer batch
    * costs tens of milliseconds of JSON work, which must not delay the owner's firing turns. Only
-   * {@link Scheduler#createAll} runs on the owner.
+   * {@link Timers#createAll} runs on the owner.
    */
   public void batch(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
-    long now = scheduler.now();
+    long now = timers.now();
+    boolean fwd = forwarded(rc);
     Future<ParsedBatch> parsed = codec.executeBlocking(() -> parseBatch(body, now), false);
-    settle(rc, parsed.compose(p -> scheduler.createAll(p.specs)
-        .compose(outcomes -> codec.executeBlocking(() -> encodeBatch(p.invalid, outcomes), false))),
+    settle(rc, parsed.compose(p -> timers(rc).createAll(p.specs)
+        .compose(outcomes -> codec.executeBlocking(() -> encodeBatch(p.invalid, outcomes, fwd), false))),
         json -> ErrorResponses.json(rc, 200, json));
   }
 
@@ -231,7 +237,7 @@ public final class TimersApi {
    * Encodes a batch answer: per item its parse error, or else the next of {@code outcomes} (one per valid item).
    * Any thread (outcomes and errors are immutable).
    */
-  private static Buffer encodeBatch(ApiException[] invalid, List<WriteOutcome> outcomes) {
+  private static Buffer encodeBatch(ApiException[] invalid, List<WriteOutcome> outcomes, boolean forwarded) {
     int n = invalid.length;
     Iterator<WriteOutcome> created = outcomes.iterator();
     StringBuilder sb = new StringBuilder(32 + 200 * n).append("{\"results\":[");
@@ -242,7 +248,7 @@ public final class TimersApi {
       WriteOutcome o = invalid[i] == null ? created.next() : null;
       if (o != null && !(o instanceof Refusal)) {
         sb.append("{\"status\":").append(OutcomeMapping.status(o)).append(",\"timer\":");
-        TimerText.append(sb, timer(o)).append('}');
+        append(sb, timer(o), forwarded).append('}');
       } else {
         ApiException e = o == null ? invalid[i] : OutcomeMapping.error((Refusal) o);
         sb.append("{\"status\":").append(e.status()).append(",\"error\":")
@@ -260,9 +266,10 @@ public final class TimersApi {
    */
   public void touchBatch(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
+    boolean fwd = forwarded(rc);
     Future<TouchBatch> parsed = codec.executeBlocking(() -> parseTouchBatch(body), false);
-    settle(rc, parsed.compose(p -> scheduler.touchAll(p.ids, p.delayMs)
-        .compose(outcomes -> codec.executeBlocking(() -> encodeTouchBatch(p.ids, outcomes), false))),
+    settle(rc, parsed.compose(p -> timers(rc).touchAll(p.ids, p.delayMs)
+        .compose(outcomes -> codec.executeBlocking(() -> encodeTouchBatch(p.ids, outcomes, fwd), false))),
         json -> ErrorResponses.json(rc, 200, json));
   }
 
@@ -306,7 +313,7 @@ public final class TimersApi {
   }
 
   /** Encodes a batch touch answer. Any thread (outcomes are immutable). */
-  private static Buffer encodeTouchBatch(List<String> ids, List<WriteOutcome> outcomes) {
+  private static Buffer encodeTouchBatch(List<String> ids, List<WriteOutcome> outcomes, boolean forwarded) {
     StringBuilder sb = new StringBuilder(32 + 64 * ids.size()).append("{\"results\":[");
     for (int i = 0; i < ids.size(); i++) {
       if (i > 0) {
@@ -319,6 +326,9 @@ public final class TimersApi {
         sb.append(e.status()).append(",\"error\":").append(ErrorBody.detail(e.code(), e.getMessage(), e.field()).encode());
       } else {
         sb.append(OutcomeMapping.status(o)).append(",\"nextDueAt\":").append(timer(o).nextDueAt());
+        if (forwarded) {
+          append(sb.append(",\"timer\":"), timer(o), true);
+        }
       }
       sb.append('}');
     }
@@ -328,7 +338,7 @@ public final class TimersApi {
   // ------------------------------------------------------------------ helpers
 
   private TimerSpec parse(JsonObject body) {
-    return parseAt(body, scheduler.now());
+    return parseAt(body, timers.now());
   }
 
   private TimerSpec parseAt(JsonObject body, long now) {
@@ -340,6 +350,30 @@ public final class TimersApi {
       // A value the parser could not even read (e.g. a number beyond double range): still the client's input.
       throw ApiException.invalid(null, "invalid timer: " + ErrorResponses.shorten(String.valueOf(e.getMessage())));
     }
+  }
+
+  /** Whether another node forwarded this call. */
+  static boolean forwarded(RoutingContext rc) {
+    return rc.request().getHeader(TimerWire.FORWARDED) != null;
+  }
+
+  /** The timers this call is served by: the routing ones, or for a forwarded call the node's own. */
+  private Timers timers(RoutingContext rc) {
+    return forwarded(rc) ? timers.direct() : timers;
+  }
+
+  /** A timer's answer body: as the API shows it, plus the forwarding node's fields for a forwarded call. */
+  private static Buffer render(RoutingContext rc, Timer t) {
+    return forwarded(rc) ? Buffer.buffer(append(new StringBuilder(256), t, true).toString()) : TimerText.buffer(t);
+  }
+
+  private static StringBuilder append(StringBuilder sb, Timer t, boolean forwarded) {
+    TimerText.append(sb, t);
+    if (forwarded) {
+      sb.setLength(sb.length() - 1);
+      sb.append(",\"generation\":").append(t.generation()).append(",\"nominalAt\":").append(t.nominalAt()).append('}');
+    }
+    return sb;
   }
 
   private static String pathId(RoutingContext rc) {

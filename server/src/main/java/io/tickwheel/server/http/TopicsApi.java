@@ -2,8 +2,9 @@ package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.route.Timers;
+import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
-import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.vertx.core.json.JsonArray;
@@ -13,8 +14,9 @@ import java.util.List;
 
 /**
  * The {@code /v1/topics} handlers: {@code GET /v1/topics} (topics with their pending counts and paused state) and
- * {@code POST /v1/topics/{topic}/pause} and {@code /resume}. Thin: validate, call the {@link Scheduler}, answer its
- * outcome. Runs on the owner context.
+ * {@code POST /v1/topics/{topic}/pause} and {@code /resume}. Thin: validate, call the {@link Timers}, answer its
+ * outcome. Runs on the owner context. A listing another node forwarded counts this node's partitions only
+ * ({@link Timers#direct()}); the forwarding node sums them.
  */
 public final class TopicsApi {
 
@@ -22,15 +24,16 @@ public final class TopicsApi {
   public static final int DEFAULT_LIMIT = 1000;
   public static final int MAX_LIMIT = 10_000;
 
-  private final Scheduler scheduler;
+  private final Timers timers;
 
-  public TopicsApi(Scheduler scheduler) {
-    this.scheduler = scheduler;
+  public TopicsApi(Timers timers) {
+    this.timers = timers;
   }
 
   /**
-   * {@code GET /v1/topics?limit=&after=}: {@code {"topics":[{"topic","pending","paused"}…],"next"}} by name;
-   * {@code next} is the last name of a full page (pass it as {@code after}), else {@code null}.
+   * {@code GET /v1/topics?limit=&after=&topic=}: {@code {"topics":[{"topic","pending","paused"}…],"next"}} by name;
+   * {@code next} is the last name of a full page (pass it as {@code after}), else {@code null}. With {@code topic},
+   * only that topic (if it has pending timers or is paused).
    */
   public void list(RoutingContext rc) {
     String after = rc.request().getParam("after");
@@ -52,23 +55,37 @@ public final class TopicsApi {
             + ", was \"" + ErrorResponses.shorten(l) + "\"");
       }
     }
-    List<TopicInfo> page = scheduler.topics(after, limit);
-    JsonArray arr = new JsonArray();
-    page.forEach(t -> arr.add(json(t)));
-    Object next = page.size() == limit ? page.get(page.size() - 1).topic() : null;
-    ErrorResponses.json(rc, 200, new JsonObject().put("topics", arr).put("next", next).toBuffer());
+    String only = rc.request().getParam("topic");
+    if (only != null) {
+      checkTopic("topic", only);
+    }
+    int max = limit;
+    Timers t = TimersApi.forwarded(rc) ? timers.direct() : timers;
+    t.topics(after, limit, only).onComplete(ar -> {
+      if (ar.failed()) {
+        rc.fail(ar.cause());
+      } else if (ar.result() instanceof Refusal r) {
+        rc.fail(OutcomeMapping.error(r));
+      } else {
+        List<TopicInfo> page = ((ReadOutcome.Topics) ar.result()).topics();
+        JsonArray arr = new JsonArray();
+        page.forEach(x -> arr.add(json(x)));
+        Object next = page.size() == max ? page.get(page.size() - 1).topic() : null;
+        ErrorResponses.json(rc, 200, new JsonObject().put("topics", arr).put("next", next).toBuffer());
+      }
+    });
   }
 
   /** {@code POST /v1/topics/{topic}/pause}: 200 {@code {"topic","pending","paused":true}}. */
   public void pause(RoutingContext rc) {
     String topic = pathTopic(rc);
-    answer(rc, scheduler.pauseTopic(topic));
+    answer(rc, timers.pauseTopic(topic));
   }
 
   /** {@code POST /v1/topics/{topic}/resume}: 200 {@code {"topic","pending","paused":false}}. */
   public void resume(RoutingContext rc) {
     String topic = pathTopic(rc);
-    answer(rc, scheduler.resumeTopic(topic));
+    answer(rc, timers.resumeTopic(topic));
   }
 
   private static void answer(RoutingContext rc, io.vertx.core.Future<WriteOutcome> f) {

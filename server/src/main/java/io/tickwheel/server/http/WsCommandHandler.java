@@ -5,7 +5,7 @@ import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.push.WsCommands;
-import io.tickwheel.server.scheduler.Pipeline;
+import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.wire.ErrorBody;
@@ -18,21 +18,23 @@ import java.util.function.LongSupplier;
  * {@code put} as {@code PUT /v1/timers/{id}} (the id is {@code timer.id}), {@code touch} as
  * {@code POST /v1/timers/{id}/touch}, {@code cancel} as {@code DELETE /v1/timers/{id}}. Validation names the field
  * as the message has it ({@code timer.delayMs}, {@code id}); statuses and errors come from {@link OutcomeMapping}.
- * Writes go through the scheduler's {@link Pipeline}, so the commands of one event-loop turn share one store write.
+ * Writes go through {@link Timers#pipelined()}: locally, the scheduler's pipeline, so the commands of one event-loop
+ * turn share one store write; in a cluster, a command for a partition another node owns is forwarded to it (bounded
+ * by the forwarder's cap of calls in flight). Results come back by {@code ref}, in any order.
  *
  * <p>Owner context only, as the scheduler.
  */
 public final class WsCommandHandler implements WsCommands {
 
-  private final Pipeline pipeline;
+  private final Timers pipeline;
   private final TimerParser parser;
   private final LongSupplier clock;
 
-  /** @param clock the scheduler's clock, epoch ms (a timer's {@code delayMs} counts from it) */
-  public WsCommandHandler(Pipeline pipeline, TimerParser parser, LongSupplier clock) {
-    this.pipeline = pipeline;
+  /** @param timers the node's timers (their {@link Timers#pipelined()} view is used) */
+  public WsCommandHandler(Timers timers, TimerParser parser) {
+    this.pipeline = timers.pipelined();
     this.parser = parser;
-    this.clock = clock;
+    this.clock = timers::now;
   }
 
   @Override

@@ -32,7 +32,7 @@ import java.util.Set;
  * Store reads complete on the owner context (the {@link TimerStore} contract).
  *
  * <h2>Ordering and delivery</h2>
- * {@link #publish} must be called in strictly increasing seq order, after the store recorded the firing. Each
+ * {@link #publish} must be called in strictly increasing seq order (per partition), after the log recorded the firing. Each
  * subscriber receives the firings of its topics in seq order, each at most once; one that resumes with
  * {@code from} gets every retained firing after it, then the live ones, exactly once (see {@link Subscriber}).
  * Firings already trimmed from the log are announced with a gap notice.
@@ -70,7 +70,7 @@ public final class FiringHub {
   static final System.Logger LOG = System.getLogger(FiringHub.class.getName());
 
   final Vertx vertx;
-  final TimerStore store;
+  final FiringFeed feed;
   final PushOptions options;
   final PushMetrics metrics;
 
@@ -86,9 +86,12 @@ public final class FiringHub {
   WsCommands commands = (op, message) -> Future.succeededFuture(new WsCommands.Result(503, null,
       ErrorBody.detail("unavailable", "write commands are not served by this hub", null)));
 
-  /** The store's last seq when the hub started (0 until known). */
-  private long storeSeq;
-  private long lastPublished;
+  /** Per partition, the last seq published, or of the log when the hub started if greater. */
+  private final long[] latest;
+  /** Per partition, the last seq published (publish order check). */
+  private final long[] lastPublished;
+  /** Cluster: counts publishes, from 1 (the topic-filter stamp of a live firing). */
+  private long stamp = 1;
   private boolean publishing;
   private final List<Subscriber> deferredDetach = new ArrayList<>();
   private Future<Void> closed;
@@ -102,13 +105,28 @@ public final class FiringHub {
    * @throws IllegalStateException if not called on an event-loop context
    */
   public FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry) {
-    this(vertx, store, options, registry, SSE_HEARTBEAT_MS);
+    this(vertx, new StoreFiringFeed(store), options, registry, SSE_HEARTBEAT_MS);
+  }
+
+  /**
+   * A hub serving {@code feed} (a cluster node's: {@link ClusterFiringFeed}, which it then attaches, so the feed
+   * starts publishing into it). Created on the owner context, like the store one.
+   */
+  public FiringHub(Vertx vertx, FiringFeed feed, PushOptions options, MeterRegistry registry) {
+    this(vertx, feed, options, registry, SSE_HEARTBEAT_MS);
   }
 
   /** As the public constructor, with another heartbeat period (tests). */
   FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry, long heartbeatMs) {
+    this(vertx, new StoreFiringFeed(store), options, registry, heartbeatMs);
+  }
+
+  /** As the public constructor, with another heartbeat period (tests). */
+  FiringHub(Vertx vertx, FiringFeed feed, PushOptions options, MeterRegistry registry, long heartbeatMs) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
-    this.store = Objects.requireNonNull(store, "store");
+    this.feed = Objects.requireNonNull(feed, "feed");
+    this.latest = new long[feed.partitions()];
+    this.lastPublished = new long[feed.partitions()];
     this.options = Objects.requireNonNull(options, "options");
     Context ctx = Vertx.currentContext();
     if (ctx == null || !ctx.isEventLoopContext()) {
@@ -118,15 +136,22 @@ public final class FiringHub {
     this.owner = ctx;
     this.ownerThread = Thread.currentThread();
     this.metrics = new PushMetrics(Objects.requireNonNull(registry, "registry"));
-    this.ready = store.lastSeq()
-        .<Void>map(seq -> {
-          storeSeq = seq;
+    this.ready = feed.ends()
+        .<Void>map(ends -> {
+          for (int p = 0; p < latest.length && p < ends.length; p++) {
+            latest[p] = Math.max(latest[p], ends[p]);
+          }
           return null;
         })
         .recover(t -> {
-          LOG.log(System.Logger.Level.WARNING, "Could not read the store's last firing seq; subscribers are told "
+          LOG.log(System.Logger.Level.WARNING, "Could not read the firing log's last seq; subscribers are told "
               + "the last published seq instead", t);
           return Future.succeededFuture();
+        })
+        .onSuccess(v -> {
+          if (closed == null) {
+            feed.attach(this);
+          }
         });
     this.heartbeatTimer = vertx.setPeriodic(heartbeatMs, id -> {
       for (SseSubscriber s : sse) {
@@ -143,12 +168,29 @@ public final class FiringHub {
    * @throws IllegalArgumentException if {@code f.seq()} is not greater than the previous one
    */
   public void publish(Firing f) {
+    publish(0, f);
+  }
+
+  /**
+   * Delivers a recorded firing of partition {@code partition} (always 0 on a single node) to the subscribers of its
+   * topic, as {@link #publish(Firing)}. In a cluster the firing carries {@code partition} and the cursor of the
+   * hub's position in every partition after it (built once, O(partitions), only if someone receives it).
+   *
+   * @throws IllegalArgumentException if {@code f.seq()} is not greater than the partition's previous one, or the
+   *                                  partition is out of range
+   */
+  public void publish(int partition, Firing f) {
     checkOwner("publish");
-    if (f.seq() <= lastPublished) {
-      throw new IllegalArgumentException("publish must follow seq order: seq " + f.seq()
-          + " after " + lastPublished);
+    if (partition < 0 || partition >= latest.length) {
+      throw new IllegalArgumentException("partition " + partition + " is not in 0.." + (latest.length - 1));
     }
-    lastPublished = f.seq();
+    if (f.seq() <= lastPublished[partition]) {
+      throw new IllegalArgumentException("publish must follow seq order: seq " + f.seq()
+          + " after " + lastPublished[partition] + " in partition " + partition);
+    }
+    lastPublished[partition] = f.seq();
+    latest[partition] = Math.max(latest[partition], f.seq());
+    stamp++;
     if (closed != null) {
       return;
     }
@@ -157,7 +199,9 @@ public final class FiringHub {
     if (named.isEmpty() && wildcard.isEmpty()) {
       return;
     }
-    EncodedFiring e = EncodedFiring.of(f);
+    EncodedFiring e = feed.clustered()
+        ? EncodedFiring.of(f, partition, true, FiringCursor.encode(latest), stamp)
+        : EncodedFiring.single(f);
     publishing = true;
     try {
       for (Subscriber s : named) {
@@ -229,13 +273,10 @@ public final class FiringHub {
       return;
     }
     SseRequest request;
+    long[] from;
     try {
       request = SseRequest.parse(rc);
-      if (request.from() != null && request.from() > latestSeq()) {
-        String field = rc.request().getHeader(SseRequest.LAST_EVENT_ID) != null ? SseRequest.LAST_EVENT_ID : "from";
-        throw new ValidationException(field, field + " " + request.from() + " is after the latest firing seq "
-            + latestSeq());
-      }
+      from = request.from() == null ? null : parseFrom(request.fromField(), request.from());
     } catch (ValidationException e) {
       rc.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
           .end(ErrorBody.encode("invalid_argument", e.getMessage(), e.field()));
@@ -244,7 +285,7 @@ public final class FiringHub {
     SseSubscriber s = new SseSubscriber(this, rc);
     attach(s);
     sse.add(s);
-    s.start(request);
+    s.start(request, from);
   }
 
   /** How many subscribers are connected, both transports. Thread safe. */
@@ -263,6 +304,7 @@ public final class FiringHub {
       return closed;
     }
     vertx.cancelTimer(heartbeatTimer);
+    feed.close();
     List<Future<Void>> closing = new ArrayList<>(all.size());
     for (Subscriber s : new ArrayList<>(all)) {
       closing.add(s.shutdown());
@@ -279,9 +321,46 @@ public final class FiringHub {
 
   // ---- package-private: used by subscribers and tests ----
 
-  /** The latest seq a new subscriber is told about: the last published, or the store's at start. */
+  /** The latest seq a new subscriber is told about: the last published, or the store's at start (single node). */
   long latestSeq() {
-    return Math.max(lastPublished, storeSeq);
+    return latest[0];
+  }
+
+  /** Partition {@code p}'s latest seq: the last published, or its log's at start. */
+  long latestSeq(int p) {
+    return latest[p];
+  }
+
+  /** A copy of every partition's latest seq. */
+  long[] latestSeqs() {
+    return latest.clone();
+  }
+
+  /** The cursor of the hub's position now: where a subscriber that starts live now resumes from. */
+  String latestCursor() {
+    return feed.clustered() ? FiringCursor.encode(latest) : FiringCursor.single(latest[0]);
+  }
+
+  /**
+   * The topic-filter stamp now (see {@link TopicFilter}): a topic added now matches firings with a greater stamp.
+   * The latest seq on a single node, the publish count in a cluster.
+   */
+  long stamp() {
+    return feed.clustered() ? stamp : latest[0];
+  }
+
+  /**
+   * Parses a {@code from} cursor (or, on a single node, seq) given in {@code field}.
+   *
+   * @throws ValidationException naming the field: malformed, of another partition count, or (single node) after
+   *                             the latest seq
+   */
+  long[] parseFrom(String field, String value) {
+    long[] pos = FiringCursor.parse(field, value, latest.length, !feed.clustered());
+    if (!feed.clustered() && pos[0] > latest[0]) {
+      throw new ValidationException(field, field + " " + value + " is after the latest firing seq " + latest[0]);
+    }
+    return pos;
   }
 
   /** Runs {@code r} on the owner context in a later turn. */

@@ -13,16 +13,18 @@ import java.util.Set;
  * <ul>
  *   <li>{@code topic}: topic names separated by commas, the parameter may repeat; absent means all topics
  *       ({@code *} also does);</li>
- *   <li>{@code Last-Event-ID} header, else {@code from} query parameter: the last seq the client saw; it
- *       then gets every retained firing after it. The header wins because a browser's EventSource sends it
+ *   <li>{@code Last-Event-ID} header, else {@code from} query parameter: the cursor of the last firing the
+ *       client saw (on a single node also its integer seq); it then gets every retained firing after it. Parsed
+ *       by the hub, which knows the partitions ({@link FiringCursor}). The header wins because a browser's EventSource sends it
  *       on reconnection while the URL still carries the original {@code from}.</li>
  * </ul>
  * Other parameters ({@code access_token}, …) are not this class's business and are ignored.
  *
  * @param topics the topics, {@code ["*"]} for all
- * @param from   the seq to resume after, or {@code null} for new firings only
+ * @param from   the cursor to resume after, unparsed, or {@code null} for new firings only
+ * @param fromField where {@code from} came from: {@code Last-Event-ID} or {@code from}
  */
-record SseRequest(List<String> topics, Long from) {
+record SseRequest(List<String> topics, String from, String fromField) {
 
   static final String LAST_EVENT_ID = "Last-Event-ID";
 
@@ -43,33 +45,23 @@ record SseRequest(List<String> topics, Long from) {
     if (topics.isEmpty()) {
       topics.add(TopicFilter.ALL);
     }
-    Long from = null;
+    String from = null;
+    String field = null;
     String header = rc.request().getHeader(LAST_EVENT_ID);
     if (header != null && !header.isEmpty()) {
-      from = seq(LAST_EVENT_ID, header);
+      from = header;
+      field = LAST_EVENT_ID;
     } else {
       List<String> values = rc.queryParam("from");
       if (values.size() > 1) {
         throw new ValidationException("from", "from must be given once, was given " + values.size() + " times");
       }
       if (values.size() == 1) {
-        from = seq("from", values.get(0));
+        from = values.get(0);
+        field = "from";
       }
     }
-    return new SseRequest(List.copyOf(topics), from);
+    return new SseRequest(List.copyOf(topics), from, field);
   }
 
-  private static long seq(String field, String value) {
-    long v;
-    try {
-      v = Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      v = -1;
-    }
-    if (v < 0) {
-      throw new ValidationException(field, field + " must be an integer >= 0 (the last seq you saw), was "
-          + TopicRule.quote(value));
-    }
-    return v;
-  }
 }

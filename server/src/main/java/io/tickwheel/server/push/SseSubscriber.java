@@ -41,8 +41,7 @@ final class SseSubscriber extends Subscriber {
   }
 
   /** Sends the headers and starts the stream the request asks for. */
-  void start(SseRequest request) {
-    long latest = hub.latestSeq();
+  void start(SseRequest request, long[] from) {
     response.setChunked(true)
         .putHeader(HttpHeaders.CONTENT_TYPE, SseFormat.CONTENT_TYPE)
         .putHeader(HttpHeaders.CACHE_CONTROL, "no-store")
@@ -50,16 +49,17 @@ final class SseSubscriber extends Subscriber {
     response.drainHandler(v -> flush());
     response.closeHandler(v -> transportEnded());
     response.exceptionHandler(t -> FiringHub.LOG.log(System.Logger.Level.DEBUG, "SSE subscriber error", t));
-    long after = request.from() == null ? latest : request.from();
-    topics.add(request.topics(), after);
+    long since = from == null ? hub.stamp() : hub.feed.clustered() ? 0 : from[0];
+    topics.add(request.topics(), since);
     hub.reindex(this);
-    if (!sendControl(SseFormat.comment("connected, topics " + topics.sorted() + ", latest seq " + latest))) {
+    if (!sendControl(SseFormat.comment("connected, topics " + topics.sorted() + ", latest "
+        + (hub.feed.clustered() ? "cursor " + hub.latestCursor() : "seq " + hub.latestSeq())))) {
       return;
     }
-    if (request.from() == null) {
-      startLive(latest);
+    if (from == null) {
+      startLive(null);
     } else {
-      startReplay(request.from());
+      startReplay(from);
     }
   }
 
@@ -98,8 +98,9 @@ final class SseSubscriber extends Subscriber {
   }
 
   @Override
-  Object gapNotice(long fromSeq, long toSeq) {
-    return SseFormat.event(null, PushNotices.GAP, PushNotices.gap(fromSeq, toSeq));
+  Object gapNotice(int partition, long fromSeq, long toSeq) {
+    return SseFormat.event(null, PushNotices.GAP, hub.feed.clustered()
+        ? PushNotices.gap(partition, fromSeq, toSeq) : PushNotices.gap(fromSeq, toSeq));
   }
 
   @Override

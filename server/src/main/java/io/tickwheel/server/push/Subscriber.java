@@ -7,29 +7,36 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * One subscriber's ordered stream of firings, whatever its transport: replay from the firing log, switch to live
+ * One subscriber's ordered stream of firings, whatever its transport: replay from the firing log(s), switch to live
  * firings without a gap or a duplicate, bounded queues, slow-consumer cut-off. Subclasses put it on a socket.
  *
  * <h2>Stream</h2>
- * A stream starts either live ({@link #startLive}: only firings published from now on) or from a seq
- * ({@link #startReplay}). {@code cursor} is the highest seq the stream has accounted for (delivered, or passed
- * over as another topic's); the stream only ever moves forward, so every firing goes out at most once and in seq
- * order.
+ * A stream starts either live ({@link #startLive}: only firings published from now on) or from a position
+ * ({@link #startReplay}). {@code pos[p]} is the highest seq of partition {@code p} the stream has accounted for
+ * (delivered, or passed over as another topic's); the stream only ever moves forward, so every firing goes out at
+ * most once and in seq order per partition. A single node has one partition.
  *
  * <h2>Replay</h2>
- * While replaying, the subscriber reads the store in batches ({@code readFirings(cursor, replayBatch)}, one batch
- * per event-loop turn, the next one only once its queue has drained, so a slow reader only slows its own replay).
- * Live firings published meanwhile are buffered (at most {@code maxQueuedPerSubscriber} and
- * {@link FiringHub#MAX_QUEUED_BYTES_PER_SUBSCRIBER}). When a batch comes back short the log is exhausted: the
- * stream goes live with the buffered firings newer than {@code cursor} (older ones were replayed already).
- * Firings are published only after the store recorded them, so whatever was published before the buffering
- * started is in the log, and the short batch read after it covers it. If the buffer overflows it is dropped and
- * the replay simply goes on reading: only a short batch <em>issued after the last overflow</em> ends the replay.
+ * A replay first takes a <em>target</em>: the hub's latest seq of every partition, and from then on buffers the live
+ * firings published (at most {@code maxQueuedPerSubscriber} and {@link FiringHub#MAX_QUEUED_BYTES_PER_SUBSCRIBER}).
+ * It reads each partition that is behind its target, in partition order, in batches
+ * ({@code read(p, pos[p], replayBatch)}, one batch per event-loop turn, the next one only once its queue has
+ * drained, so a slow reader only slows its own replay), up to the target and no further. Firings are published only
+ * after the log recorded them, so everything up to the target is in the log and everything after it is in the
+ * buffer: once every partition reached its target the stream goes live with the buffered firings it has not
+ * accounted for. If the buffer overflows it is dropped and a new target taken: the replay simply reads further.
  * A replay never closes a subscriber for being slow.
  *
+ * <h2>Cursors</h2>
+ * A live firing carries the hub's cursor (its position in every partition at publish), shared by every subscriber:
+ * each has accounted for everything up to it. A replayed firing, and in a cluster a buffered one, carries the
+ * subscriber's own {@code pos}. In a cluster a subscriber may resume from a cursor of another node that is ahead of
+ * this node's feed; it then goes live only once the hub has published up to its position in every partition (the
+ * feed is asked to catch up), so that the shared cursors it gets never lie behind what it was given.
+ *
  * <h2>Gaps</h2>
- * If the log no longer holds the firings right after {@code cursor} (trimmed by retention), the subscriber is
- * sent a gap notice ({@link #gapNotice}) naming the missing seq range, then what is retained.
+ * If the log no longer holds the firings right after {@code pos[p]} (trimmed by retention), the subscriber is
+ * sent a gap notice ({@link #gapNotice}) naming the missing seq range (and partition), then what is retained.
  *
  * <h2>Live</h2>
  * A live firing is written at once if the socket's write queue has room, else queued; a subscriber with
@@ -56,13 +63,19 @@ abstract class Subscriber {
   private long bufferedBytes;
 
   private State state = State.IDLE;
-  private long cursor;
+  /** Per partition, the highest seq accounted for. */
+  private long[] pos;
+  /** Per partition, the seq a replay reads up to. */
+  private long[] target;
+  /** The topic-filter stamp of replayed firings (cluster): the hub's stamp when the target was taken. */
+  private long replayStamp;
   /** Bumped whenever the stream starts, stops or closes: a store read of an older stream is ignored. */
   private int stream;
   private boolean reading;
-  private boolean caughtUp;
-  private int overflows;
-  private int overflowsAtLastRead;
+  private boolean waitingForFeed;
+
+  /** How long a replayed subscriber waits before it looks again whether the feed reached its position, ms. */
+  static final long FEED_WAIT_MS = 50;
 
   Subscriber(FiringHub hub, PushMetrics.Transport meters) {
     this.hub = hub;
@@ -85,8 +98,8 @@ abstract class Subscriber {
   /** The size in bytes of a control message, for the byte bound. */
   abstract int controlSize(Object message);
 
-  /** A notice that firings {@code fromSeq..toSeq} were trimmed before this subscriber could get them. */
-  abstract Object gapNotice(long fromSeq, long toSeq);
+  /** A notice that firings {@code fromSeq..toSeq} of {@code partition} were trimmed before this subscriber could get them. */
+  abstract Object gapNotice(int partition, long fromSeq, long toSeq);
 
   /** Closes the socket of a subscriber that could not keep up (state is already {@link State#CLOSED}). */
   abstract void closeSlowTransport();
@@ -103,33 +116,40 @@ abstract class Subscriber {
     return state;
   }
 
-  /** Starts a stream of the firings published from now on, after {@code afterSeq}. */
-  final void startLive(long afterSeq) {
-    restart(State.LIVE, afterSeq);
+  /** Starts a stream of the firings published from now on, after {@code after} (a seq per partition). */
+  final void startLive(long[] after) {
+    restart(State.LIVE, after);
   }
 
-  /** Starts a stream that replays the retained firings after {@code afterSeq}, then goes live. */
-  final void startReplay(long afterSeq) {
-    restart(State.REPLAYING, afterSeq);
+  /** Starts a stream that replays the retained firings after {@code after} (a seq per partition), then goes live. */
+  final void startReplay(long[] after) {
+    restart(State.REPLAYING, after);
+    retarget();
     pump();
   }
 
   /** Stops the stream (nothing subscribed any more); what is queued still goes out. */
   final void stop() {
-    restart(State.IDLE, cursor);
+    restart(State.IDLE, pos);
   }
 
-  private void restart(State next, long afterSeq) {
+  private void restart(State next, long[] after) {
     if (state == State.CLOSED) {
       return;
     }
     stream++;
     state = next;
-    cursor = afterSeq;
+    pos = after == null ? hub.latestSeqs() : after.clone();
     reading = false;
-    caughtUp = false;
+    waitingForFeed = false;
     liveBuffer.clear();
     bufferedBytes = 0;
+  }
+
+  /** Takes the hub's position now as the replay's target; what is published from now on is buffered. */
+  private void retarget() {
+    target = hub.latestSeqs();
+    replayStamp = hub.stamp();
   }
 
   /**
@@ -138,27 +158,24 @@ abstract class Subscriber {
    * @return false if the subscriber had to be closed (too slow)
    */
   final boolean offer(EncodedFiring e) {
-    if (e.seq <= cursor || !topics.matches(e.topic, e.seq)) {
+    if (state == State.IDLE || state == State.CLOSED || e.seq <= pos[e.partition]
+        || !topics.matches(e.topic, e.stamp)) {
       return state != State.CLOSED;
     }
-    switch (state) {
-      case LIVE:
-        cursor = e.seq;
-        return send(e);
-      case REPLAYING:
-        if (liveBuffer.size() >= hub.options.maxQueuedPerSubscriber()
-            || bufferedBytes + e.size() > FiringHub.MAX_QUEUED_BYTES_PER_SUBSCRIBER) {
-          liveBuffer.clear();
-          bufferedBytes = 0;
-          overflows++;
-          hub.replayBufferOverflows++;
-        }
-        liveBuffer.add(e);
-        bufferedBytes += e.size();
-        return true;
-      default:
-        return state != State.CLOSED;
+    if (state == State.LIVE) {
+      pos[e.partition] = e.seq;
+      return send(e);
     }
+    if (liveBuffer.size() >= hub.options.maxQueuedPerSubscriber()
+        || bufferedBytes + e.size() > FiringHub.MAX_QUEUED_BYTES_PER_SUBSCRIBER) {
+      liveBuffer.clear();
+      bufferedBytes = 0;
+      hub.replayBufferOverflows++;
+      retarget(); // the dropped firings are in the log now: read up to here instead
+    }
+    liveBuffer.add(e);
+    bufferedBytes += e.size();
+    return true;
   }
 
   /**
@@ -234,24 +251,64 @@ abstract class Subscriber {
   }
 
   private void pump() {
-    if (state != State.REPLAYING || reading || !queue.isEmpty() || transportClosed() || transportFull()) {
+    if (state != State.REPLAYING || reading || waitingForFeed || !queue.isEmpty() || transportClosed()
+        || transportFull()) {
       return;
     }
-    if (caughtUp && overflowsAtLastRead == overflows) {
-      goLive();
+    int p = behind();
+    if (p < 0) {
+      if (feedBehind()) {
+        waitForFeed();
+      } else {
+        goLive();
+      }
       return;
     }
     reading = true;
     int s = stream;
     hub.onOwner(() -> {
       if (s == stream) {
-        int overflowsAtIssue = overflows;
-        hub.store.readFirings(cursor, hub.options.replayBatch()).onComplete(ar -> onBatch(s, overflowsAtIssue, ar));
+        // the target as the read is issued: a short batch says the log held nothing more up to it, not to a
+        // target taken later (an overflow while the read is in flight)
+        long upTo = target[p];
+        hub.feed.read(p, pos[p], hub.options.replayBatch()).onComplete(ar -> onBatch(s, p, upTo, ar));
       }
     });
   }
 
-  private void onBatch(int s, int overflowsAtIssue, AsyncResult<List<Firing>> ar) {
+  /** The first partition still behind its target, or -1. */
+  private int behind() {
+    for (int p = 0; p < pos.length; p++) {
+      if (pos[p] < target[p]) {
+        return p;
+      }
+    }
+    return -1;
+  }
+
+  /** Whether the hub has not published up to this subscriber's position in some partition (cluster). */
+  private boolean feedBehind() {
+    for (int p = 0; p < pos.length; p++) {
+      if (hub.latestSeq(p) < pos[p]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void waitForFeed() {
+    waitingForFeed = true;
+    hub.feed.catchUp();
+    int s = stream;
+    hub.vertx.setTimer(FEED_WAIT_MS, id -> {
+      if (s == stream) {
+        waitingForFeed = false;
+        pump();
+      }
+    });
+  }
+
+  private void onBatch(int s, int p, long upTo, AsyncResult<List<Firing>> ar) {
     if (s != stream || state != State.REPLAYING) {
       return;
     }
@@ -262,32 +319,45 @@ abstract class Subscriber {
       return;
     }
     List<Firing> batch = ar.result();
+    boolean clustered = hub.feed.clustered();
     for (Firing f : batch) {
-      if (f.seq() <= cursor) {
+      if (f.seq() <= pos[p]) {
         continue;
       }
-      if (f.seq() > cursor + 1) {
-        meters.gaps.increment();
-        enqueue(gapNotice(cursor + 1, f.seq() - 1));
+      if (f.seq() > upTo) {
+        if (pos[p] < upTo) { // all of pos+1..target was trimmed
+          meters.gaps.increment();
+          enqueue(gapNotice(p, pos[p] + 1, upTo));
+          pos[p] = upTo;
+        }
+        break;
       }
-      cursor = f.seq();
-      if (topics.matches(f.topic(), f.seq())) {
-        enqueue(EncodedFiring.of(f));
+      if (f.seq() > pos[p] + 1) {
+        meters.gaps.increment();
+        enqueue(gapNotice(p, pos[p] + 1, f.seq() - 1));
+      }
+      pos[p] = f.seq();
+      long stamp = clustered ? replayStamp : f.seq();
+      if (topics.matches(f.topic(), stamp)) {
+        enqueue(clustered ? EncodedFiring.of(f, p, true, FiringCursor.encode(pos), stamp) : EncodedFiring.single(f));
         meters.replayed.increment();
       }
     }
-    caughtUp = batch.size() < hub.options.replayBatch();
-    overflowsAtLastRead = overflowsAtIssue;
+    if (batch.size() < hub.options.replayBatch() || batch.get(batch.size() - 1).seq() > upTo) {
+      // the log holds nothing more up to the target (what follows it comes live)
+      pos[p] = Math.max(pos[p], upTo);
+    }
     flush();
   }
 
   private void goLive() {
     state = State.LIVE;
+    boolean clustered = hub.feed.clustered();
     while (!liveBuffer.isEmpty()) {
       EncodedFiring e = liveBuffer.poll();
-      if (e.seq > cursor && topics.matches(e.topic, e.seq)) {
-        cursor = e.seq;
-        if (!send(e)) {
+      if (e.seq > pos[e.partition] && topics.matches(e.topic, e.stamp)) {
+        pos[e.partition] = e.seq;
+        if (!send(clustered ? e.withCursor(FiringCursor.encode(pos)) : e)) {
           return;
         }
       }

@@ -18,7 +18,7 @@ import java.util.Set;
 sealed interface WsRequest {
 
   /** Subscribe to {@code topics} ({@code "*"} = all); {@code from} is the last seq the client saw, or {@code null}. */
-  record Subscribe(List<String> topics, Long from) implements WsRequest {}
+  record Subscribe(List<String> topics, String from) implements WsRequest {}
 
   /** Stop receiving {@code topics}. */
   record Unsubscribe(List<String> topics) implements WsRequest {}
@@ -103,15 +103,19 @@ sealed interface WsRequest {
     return List.copyOf(out);
   }
 
-  private static Long from(JsonObject o) {
+  /** The cursor as given (an integer seq as its decimal text); the hub parses it ({@link FiringCursor}). */
+  private static String from(JsonObject o) {
     Object v = o.getValue("from");
     if (v == null) {
       return null;
     }
     if ((v instanceof Integer || v instanceof Long) && ((Number) v).longValue() >= 0) {
-      return ((Number) v).longValue();
+      return Long.toString(((Number) v).longValue());
     }
-    throw new ValidationException("from", "from must be an integer >= 0 (the last seq you saw), was "
-        + TopicRule.quote(v));
+    if (v instanceof String str && !str.isEmpty()) {
+      return str;
+    }
+    throw new ValidationException("from", "from must be the cursor of a firing (a string) or, on a single node, "
+        + "the integer seq >= 0 of the last firing you saw, was " + TopicRule.quote(v));
   }
 }

@@ -195,36 +195,38 @@ final class WsSubscriber extends Subscriber {
     return sb.append('}').toString();
   }
 
-  private void subscribe(List<String> add, Long from) {
-    long latest = hub.latestSeq();
+  private void subscribe(List<String> add, String fromText) {
     int total = topics.size() + topics.countNew(add);
     if (total > FiringHub.MAX_TOPICS_PER_SUBSCRIBER) {
       sendControl(PushNotices.error("invalid_argument", "topics", "a socket may subscribe to at most "
           + FiringHub.MAX_TOPICS_PER_SUBSCRIBER + " topics, this would make " + total));
       return;
     }
-    if (from != null) {
+    if (fromText != null) {
       if (!topics.isEmpty()) {
         sendControl(PushNotices.error("invalid_argument", "from", "from is only accepted while nothing is subscribed on this socket"
             + " (subscribed: " + topics.sorted() + "); unsubscribe first or use another socket"));
         return;
       }
-      if (from > latest) {
-        sendControl(PushNotices.error("invalid_argument", "from", "from " + from + " is after the latest firing seq " + latest));
+      long[] from;
+      try {
+        from = hub.parseFrom("from", fromText);
+      } catch (ValidationException e) {
+        sendControl(PushNotices.error("invalid_argument", "from", e.getMessage()));
         return;
       }
-      topics.add(add, from);
+      topics.add(add, hub.feed.clustered() ? 0 : from[0]);
       hub.reindex(this);
-      if (sendControl(subscribed(latest))) {
+      if (sendControl(subscribed())) {
         startReplay(from);
       }
       return;
     }
     boolean fresh = topics.isEmpty();
-    topics.add(add, latest);
+    topics.add(add, hub.stamp());
     hub.reindex(this);
-    if (sendControl(subscribed(latest)) && fresh) {
-      startLive(latest);
+    if (sendControl(subscribed()) && fresh) {
+      startLive(null);
     }
   }
 
@@ -237,9 +239,13 @@ final class WsSubscriber extends Subscriber {
     sendControl(new JsonObject().put("type", "unsubscribed").put("topics", new JsonArray(topics.sorted())).encode());
   }
 
-  private String subscribed(long latest) {
-    return new JsonObject().put("type", "subscribed").put("topics", new JsonArray(topics.sorted()))
-        .put("seq", latest).encode();
+  /** The answer to a subscribe: the socket's topics and the hub's position now ({@code seq} on a single node). */
+  private String subscribed() {
+    JsonObject o = new JsonObject().put("type", "subscribed").put("topics", new JsonArray(topics.sorted()));
+    if (!hub.feed.clustered()) {
+      o.put("seq", hub.latestSeq());
+    }
+    return o.put("cursor", hub.latestCursor()).encode();
   }
 
   // ---- transport ----
@@ -274,8 +280,8 @@ final class WsSubscriber extends Subscriber {
   }
 
   @Override
-  Object gapNotice(long fromSeq, long toSeq) {
-    return PushNotices.gap(fromSeq, toSeq);
+  Object gapNotice(int partition, long fromSeq, long toSeq) {
+    return hub.feed.clustered() ? PushNotices.gap(partition, fromSeq, toSeq) : PushNotices.gap(fromSeq, toSeq);
   }
 
   @Override

@@ -5,12 +5,14 @@
  * <h2>WebSocket {@code /v1/ws}</h2>
  * Client to server, one JSON object per text message (at most {@code maxWsFrameBytes}, else close 1009):
  * <ul>
- *   <li>{@code {"op":"subscribe","topics":["a","b"],"from":SEQ?}}: adds the topics ({@code "*"} = all). With
- *       {@code from} (the last seq the client saw) the socket first gets every retained firing with a greater seq,
- *       then live ones; {@code from} is only accepted while nothing is subscribed on the socket (one ordered stream
- *       per socket) and must not be after the latest seq. Without {@code from}, a topic brings only firings
- *       published after the subscribe. Answer: {@code {"type":"subscribed","topics":[all the socket's topics,
- *       sorted, "*" first],"seq":latestSeq}}, before any firing of the subscription.</li>
+ *   <li>{@code {"op":"subscribe","topics":["a","b"],"from":CURSOR?}}: adds the topics ({@code "*"} = all). With
+ *       {@code from} (the {@code cursor} of the last firing the client saw, see
+ *       {@link io.tickwheel.server.push.FiringCursor}; on a single node also its integer seq) the socket first gets
+ *       every retained firing after it, then live ones; {@code from} is only accepted while nothing is subscribed
+ *       on the socket (one ordered stream per socket) and, on a single node, must not be after the latest seq.
+ *       Without {@code from}, a topic brings only firings published after the subscribe. Answer:
+ *       {@code {"type":"subscribed","topics":[all the socket's topics, sorted, "*" first],"seq"?:latestSeq,
+ *       "cursor":latestCursor}} ({@code seq} on a single node only), before any firing of the subscription.</li>
  *   <li>{@code {"op":"unsubscribe","topics":[…]}}: removes them ({@code "*"} removes the all-topics entry only).
  *       Answer: {@code {"type":"unsubscribed","topics":[the socket's remaining topics]}}.</li>
  *   <li>{@code {"op":"ping"}}: answer {@code {"type":"pong"}}.</li>
@@ -26,20 +28,21 @@
  *       {@code ref}.</li>
  * </ul>
  * Server to client: firings {@code {"type":"fired","seq":N,"id":…,"topic":…,"firing":n,"dueAt":ms,"nominalAt":ms,"firedAt":ms,
- * "payload":…}} in seq order; the replies above; errors {@code {"type":"error","code":…,"message":…,"field":…?}}
+ * "payload":…,"partition"?:p,"cursor":C}} in seq order (per partition in a cluster, where {@code partition} is
+ * set and every node streams every partition's firings, see {@link io.tickwheel.server.push.ClusterFiringFeed}); the replies above; errors {@code {"type":"error","code":…,"message":…,"field":…?}}
  * with code {@code invalid_argument} (bad JSON, unknown op, bad topics or from; the socket stays open and nothing
- * of the bad request is applied), {@code gap} (with {@code "from":a,"to":b}: firings a..b were trimmed from the
+ * of the bad request is applied), {@code gap} (with {@code "from":a,"to":b} and in a cluster {@code "partition":p}: firings a..b were trimmed from the
  * log before a resuming subscriber could get them; what is retained follows) or {@code unavailable} (the log
  * could not be read; the socket is then closed with 1011).
  * Close codes: 1013 "subscriber too slow, resume with from", 1009 message (or a single frame, over the HTTP
  * server's {@code maxWebSocketFrameSize}) too big, 1002/1007 malformed frame, 1001 server shutting down,
  * 1011 firing log unavailable.
  *
- * <h2>Server-Sent Events {@code GET /v1/events?topic=a,b&from=SEQ}</h2>
- * {@code text/event-stream}: each firing as {@code id: <seq>}, {@code event: fired}, {@code data: <firing JSON>};
+ * <h2>Server-Sent Events {@code GET /v1/events?topic=a,b&from=CURSOR}</h2>
+ * {@code text/event-stream}: each firing as {@code id: <cursor>}, {@code event: fired}, {@code data: <firing JSON>};
  * gap notices as {@code event: gap} (no id); a comment heartbeat every 15 s when idle; a slow client gets
  * {@code event: error} with code {@code slow_consumer} and the response ends. No {@code topic} means all topics.
- * Resumes after the {@code Last-Event-ID} header, else after {@code from}. A bad {@code topic}, {@code from} or
+ * Resumes after the {@code Last-Event-ID} header, else after {@code from} (a cursor; on a single node also a seq). A bad {@code topic}, {@code from} or
  * {@code Last-Event-ID} is a 400 {@code {"error":{"code":"invalid_argument","message":…,"field":…}}}.
  */
 package io.tickwheel.server.push;

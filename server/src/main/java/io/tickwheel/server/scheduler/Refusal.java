@@ -1,5 +1,6 @@
 package io.tickwheel.server.scheduler;
 
+import io.tickwheel.core.cluster.StoreFencedException;
 import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.StoreUnavailableException;
@@ -11,7 +12,7 @@ import io.tickwheel.core.store.StoreUnavailableException;
  */
 public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusal.NotFound, Refusal.Conflict,
     Refusal.CapacityExceeded, Refusal.TooManyPausedTopics, Refusal.Busy, Refusal.ChangedConcurrently, Refusal.Recovering,
-    Refusal.StoreUnavailable, Refusal.StoreFault {
+    Refusal.StoreUnavailable, Refusal.StoreFault, Refusal.NotOwner, Refusal.Unrouted, Refusal.Remote {
 
   /** There is no timer {@code id} (never was, cancelled, or ended after its last firing). */
   record NotFound(String id) implements Refusal {}
@@ -54,12 +55,44 @@ public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusa
   record StoreFault(String message) implements Refusal {}
 
   /**
+   * This node does not serve partition {@code partition} (any more): a call forwarded to it by another node, or a
+   * write its store refused as fenced (the lease moved). Nothing was written; the caller retries shortly (the
+   * routing node learns the new owner), never forwards again.
+   */
+  record NotOwner(int partition) implements Refusal {}
+
+  /**
+   * A call this node had to forward to the partition's owner could not be routed: no live node holds the partition
+   * (between a node's death and the take-over), this node has its cap of forwarded calls in flight, the owner could
+   * not be reached, or it did not answer in time. Whether a write was applied is {@code mayHaveApplied} (a request
+   * that was sent but not answered may have been).
+   *
+   * @param reason what happened, for the error message
+   */
+  record Unrouted(String reason, boolean mayHaveApplied) implements Refusal {}
+
+  /**
+   * The owner of the partition refused a forwarded call with a refusal this node has no exact domain form for (e.g.
+   * its capacity or store refusals): carried verbatim so the answer is the owner's, whichever node is asked.
+   *
+   * @param status            the owner's HTTP status (4xx/5xx)
+   * @param code              its error code
+   * @param message           its error message
+   * @param field             its error field, or {@code null}
+   * @param retryAfterSeconds its {@code Retry-After}, or 0
+   */
+  record Remote(int status, String code, String message, String field, int retryAfterSeconds) implements Refusal {}
+
+  /**
    * The refusal for a failed store call: {@link StoreUnavailable} when the backend is unreachable or the store closed, else
    * {@link StoreFault} (logged with its stack trace). The one place that classifies store exceptions.
    *
    * @param write whether the call was a write (only a write "may have been applied")
    */
   static Refusal ofStoreFailure(Throwable t, boolean write) {
+    if (t instanceof StoreFencedException f) {
+      return new NotOwner(f.partition());         // the lease moved: nothing applied, the new owner serves it
+    }
     if (t instanceof StoreUnavailableException || t instanceof StoreClosedException) {
       // any I/O failure, and a store closed under a request during shutdown: unavailable, retry elsewhere/later
       return new StoreUnavailable(t.getMessage(), write, write && ((StoreException) t).mayHaveApplied());

@@ -196,6 +196,20 @@ public final class Scheduler {
     return topics.list(after, limit);
   }
 
+  /** The state of {@code topic} now (pending 0 and not paused: this scheduler has nothing of it). From memory. */
+  public TopicInfo topicInfo(String topic) {
+    return topics.info(topic);
+  }
+
+  /**
+   * Applies the cluster's set of paused topics (read from the coordinator after a {@code "t"} broadcast, or
+   * periodically): topics in {@code paused} are paused here, the others resumed (their held-back timers armed
+   * again). Nothing is written: the set is already durable in the coordinator.
+   */
+  public void applyPausedTopics(java.util.Set<String> paused) {
+    topics.apply(paused);
+  }
+
   /** A copy of the wheel's shape, for the console. */
   public WheelSnapshot wheelSnapshot() {
     return pending.snapshot();

@@ -86,6 +86,21 @@ final class TopicPauses {
     });
   }
 
+  /** See {@link Scheduler#applyPausedTopics}. */
+  void apply(Set<String> clusterPaused) {
+    List<String> resumed = new ArrayList<>();
+    for (String t : paused) {
+      if (!clusterPaused.contains(t)) {
+        resumed.add(t);
+      }
+    }
+    paused.addAll(clusterPaused);
+    for (String t : resumed) {
+      paused.remove(t);
+      rearm(t);
+    }
+  }
+
   /** Arms the parked timers of {@code topic} again, a bounded number per task, unless it was paused again. */
   private void rearm(String topic) {
     if (isPaused(topic)) {

@@ -31,4 +31,15 @@ public final class PushNotices {
             + " be replayed; what is retained follows")
         .put("from", fromSeq).put("to", toSeq).encode();
   }
+
+  /**
+   * The gap notice of a cluster: firings {@code fromSeq..toSeq} (inclusive) of {@code partition} were trimmed
+   * before they could be replayed.
+   */
+  public static String gap(int partition, long fromSeq, long toSeq) {
+    return new JsonObject().put("type", "error").put("code", GAP)
+        .put("message", "firings " + fromSeq + ".." + toSeq + " of partition " + partition + " were trimmed from the"
+            + " firing log before they could be replayed; what is retained follows")
+        .put("partition", partition).put("from", fromSeq).put("to", toSeq).encode();
+  }
 }

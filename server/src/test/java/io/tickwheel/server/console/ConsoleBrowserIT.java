@@ -316,6 +316,17 @@ class ConsoleBrowserIT {
   }
 
   @Test
+  @Order(4)
+  void theNodesViewShowsTheServingNodeOwningEveryPartitionAndSaysWhoseWheelIsDrawn() {
+    openConsole();
+    By row = By.cssSelector("#nodes-body tr[data-node='local']");
+    WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    assertThat(tr.getText()).contains("this console").contains(base);
+    assertThat(driver.findElements(By.cssSelector("#partition-map i[data-owner='local']"))).hasSize(1);
+    assertThat(text("#wheel-node")).contains("the wheel of node local").contains("serving this console");
+  }
+
+  @Test
   @Order(5)
   void aRejectedFieldShowsTheServersMessageNextToThatField() {
     openConsole();

@@ -138,6 +138,14 @@ class OpenApiDocumentTest {
   void aPushedFiringIsCheckedAgainstTheFiringSchema() {
     OpenApiValidator.served().validateSchema("Firing", "{\"type\":\"fired\",\"seq\":1,\"id\":\"a\",\"topic\":\"t\","
         + "\"firing\":1,\"dueAt\":10,\"nominalAt\":10,\"firedAt\":12,\"payload\":null}");
+    // as pushed in a cluster: partition and a cluster cursor
+    OpenApiValidator.served().validateSchema("Firing", "{\"type\":\"fired\",\"seq\":1,\"id\":\"a\",\"topic\":\"t\","
+        + "\"firing\":1,\"dueAt\":10,\"nominalAt\":10,\"firedAt\":12,\"payload\":null,\"partition\":3,"
+        + "\"cursor\":\"cBAICAgI\"}");
+    assertThatThrownBy(() -> OpenApiValidator.served().validateSchema("Firing", "{\"type\":\"fired\",\"seq\":1,"
+        + "\"id\":\"a\",\"topic\":\"t\",\"firing\":1,\"dueAt\":10,\"nominalAt\":10,\"firedAt\":12,\"payload\":null,"
+        + "\"cursor\":\"not a cursor\"}"))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("cursor");
     assertThatThrownBy(() -> OpenApiValidator.served().validateSchema("Firing",
         "{\"type\":\"fired\",\"id\":\"a\",\"topic\":\"t\",\"firing\":1,\"dueAt\":10,\"firedAt\":12,\"payload\":1}"))
         .isInstanceOf(AssertionError.class).hasMessageContaining("seq");

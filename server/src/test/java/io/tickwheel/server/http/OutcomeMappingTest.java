@@ -41,7 +41,13 @@ class OutcomeMappingTest {
           "the store is unavailable (the write was not applied; retrying is safe): not connected"),
       new Row(new Refusal.StoreUnavailable("connection reset", false, false), 503, "unavailable", null,
           "the store is unavailable: connection reset"),
-      new Row(new Refusal.StoreFault("corrupt"), 500, "internal", null, "the store failed: corrupt"));
+      new Row(new Refusal.StoreFault("corrupt"), 500, "internal", null, "the store failed: corrupt"),
+      new Row(new Refusal.NotOwner(7), 503, "unavailable", null,
+          "partition 7 is not served by this node (its owner changed); retry shortly"),
+      new Row(new Refusal.Unrouted("no live node holds partition 3 now", false), 503, "unavailable", null,
+          "the call could not be routed to its partition's owner: no live node holds partition 3 now"),
+      new Row(new Refusal.Remote(429, "resource_exhausted", "full", "topic", 0), 429, "resource_exhausted", "topic",
+          "full"));
 
   @Test
   void everyRefusalMapsToItsStatusCodeFieldAndMessage() {
@@ -52,6 +58,17 @@ class OutcomeMappingTest {
       assertThat(e.field()).as("%s", r.refusal()).isEqualTo(r.field());
       assertThat(e.getMessage()).as("%s", r.refusal()).isEqualTo(r.message());
     }
+  }
+
+  @Test
+  void routingRefusalsAskToRetryAfterOneSecondAndARemoteOneKeepsTheOwnersRetryAfter() {
+    assertThat(OutcomeMapping.error(new Refusal.NotOwner(1)).retryAfterSeconds()).isEqualTo(1);
+    assertThat(OutcomeMapping.error(new Refusal.Unrouted("x", true)).retryAfterSeconds()).isEqualTo(1);
+    assertThat(OutcomeMapping.error(new Refusal.Unrouted("x", true)).getMessage())
+        .isEqualTo("the call could not be routed to its partition's owner (the write may have been applied: read the "
+            + "timer before retrying): x");
+    assertThat(OutcomeMapping.error(new Refusal.Remote(503, "unavailable", "m", null, 2)).retryAfterSeconds()).isEqualTo(2);
+    assertThat(OutcomeMapping.error(new Refusal.Busy("a")).retryAfterSeconds()).isZero();
   }
 
   @Test
@@ -79,6 +96,7 @@ class OutcomeMappingTest {
     assertThat(OutcomeMapping.status(new WriteOutcome.TopicChanged(new TopicInfo("t", 1, true)))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new ReadOutcome.Found(T))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new ReadOutcome.Listed(new TimerPage(List.of(T), null)))).isEqualTo(200);
+    assertThat(OutcomeMapping.status(new ReadOutcome.Topics(List.of()))).isEqualTo(200);
   }
 
   @Test

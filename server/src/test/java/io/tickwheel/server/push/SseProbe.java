@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tickwheel.server.testing.OpenApiValidator;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -59,8 +60,13 @@ final class SseProbe implements AutoCloseable {
   }
 
   static SseProbe open(PushServer server, HttpClientOptions options, String uri, String... headerPairs) {
-    HttpClient client = server.vertx.createHttpClient(options);
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1").setPort(server.port)
+    return open(server.vertx, server.port, options, uri, headerPairs);
+  }
+
+  /** A probe on any server on the loopback (e.g. a cluster node's hub). */
+  static SseProbe open(Vertx vertx, int port, HttpClientOptions options, String uri, String... headerPairs) {
+    HttpClient client = vertx.createHttpClient(options);
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.GET).setHost("127.0.0.1").setPort(port)
         .setURI(uri);
     for (int i = 0; i < headerPairs.length; i += 2) {
       ro.addHeader(headerPairs[i], headerPairs[i + 1]);
@@ -70,7 +76,7 @@ final class SseProbe implements AutoCloseable {
     // arrives. Started from the test thread instead, the callback could run after a short answer (a 503) had
     // already ended, and setting a handler on an ended response throws IllegalStateException.
     Promise<SseProbe> opened = Promise.promise();
-    server.vertx.getOrCreateContext().runOnContext(v -> client.request(ro).compose(req -> req.send()).map(resp -> {
+    vertx.getOrCreateContext().runOnContext(v -> client.request(ro).compose(req -> req.send()).map(resp -> {
       SseProbe p = new SseProbe(client, resp, uri);
       resp.handler(p::feed);
       resp.endHandler(e -> p.ended.complete(null));

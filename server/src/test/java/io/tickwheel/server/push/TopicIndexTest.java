@@ -37,7 +37,7 @@ class TopicIndexTest {
       }
 
       @Override
-      Object gapNotice(long fromSeq, long toSeq) {
+      Object gapNotice(int partition, long fromSeq, long toSeq) {
         return null;
       }
 

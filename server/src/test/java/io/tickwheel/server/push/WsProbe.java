@@ -37,12 +37,16 @@ final class WsProbe implements AutoCloseable {
   }
 
   static WsProbe connect(PushServer server, WebSocketClientOptions options) {
-    Vertx vertx = server.vertx;
+    return connect(server.vertx, server.port, options);
+  }
+
+  /** A probe on {@code /v1/ws} of any server on the loopback (e.g. a cluster node's hub). */
+  static WsProbe connect(Vertx vertx, int port, WebSocketClientOptions options) {
     WebSocketClient client = vertx.createWebSocketClient(options);
     LinkedBlockingQueue<JsonObject> messages = new LinkedBlockingQueue<>();
     CompletableFuture<Short> closed = new CompletableFuture<>();
     WebSocket ws = PushServer.await(client.connect(new WebSocketConnectOptions()
-            .setHost("127.0.0.1").setPort(server.port).setURI("/v1/ws"))
+            .setHost("127.0.0.1").setPort(port).setURI("/v1/ws"))
         .map(w -> {
           w.textMessageHandler(text -> messages.add(new JsonObject(text)));
           w.closeHandler(v -> closed.complete(w.closeStatusCode()));
@@ -59,6 +63,12 @@ final class WsProbe implements AutoCloseable {
 
   void subscribe(String... topics) {
     send(new JsonObject().put("op", "subscribe").put("topics", new JsonArray(List.of((Object[]) topics))));
+  }
+
+  /** Subscribes from a cursor (a string). */
+  void subscribeFrom(String cursor, String... topics) {
+    send(new JsonObject().put("op", "subscribe").put("topics", new JsonArray(List.of((Object[]) topics)))
+        .put("from", cursor));
   }
 
   void subscribeFrom(long from, String... topics) {

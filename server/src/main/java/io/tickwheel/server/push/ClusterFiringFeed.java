@@ -1,0 +1,283 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.store.TimerStore;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A cluster node's feed: every partition's firing log, read through
+ * {@link ClusterCoordinator#partitionReader(int)} whichever node owns the partition, and tailed into the hub, so
+ * every node's subscribers get every partition's firings, each once, in seq order per partition.
+ *
+ * <h2>Tailing</h2>
+ * The feed keeps, per partition, the last seq it published to the hub. It reads a partition after it
+ * ({@code readFirings(known, readBatch)}) when a {@code "f <partition> <seq>"} broadcast says the log grew
+ * ({@link #onBroadcast}, to be called with every broadcast the node gets; other messages are ignored), and for
+ * every partition every {@code catchUpMs} (hints may be lost: the log is the truth). A read that came back full,
+ * or a hint beyond what it read, queues the partition again.
+ *
+ * <h2>Bounds</h2>
+ * At most one read per partition and {@code maxReadsInFlight} reads in all are in flight; each completes in its own
+ * turn and publishes at most {@code readBatch} firings; the partitions waiting for a read are a set (at most
+ * {@code partitions} entries), so repeated hints cost nothing.
+ *
+ * <p>Not thread safe: the hub's owner context only (the constructor may run anywhere).
+ */
+public final class ClusterFiringFeed implements FiringFeed {
+
+  static final System.Logger LOG = System.getLogger(ClusterFiringFeed.class.getName());
+
+  /** Default period of the catch-up read of every partition, ms. */
+  public static final long DEFAULT_CATCH_UP_MS = 1_000;
+  /** Default firings per tail read. */
+  public static final int DEFAULT_READ_BATCH = 512;
+  /** Default reads in flight. */
+  public static final int DEFAULT_MAX_READS_IN_FLIGHT = 8;
+
+  private final Vertx vertx;
+  private final ClusterCoordinator coordinator;
+  private final Future<?> joined;
+  /** Partition readers, taken on first use (a coordinator hands them out only once the node joined). */
+  private final TimerStore[] readers;
+  private final long catchUpMs;
+  private final int readBatch;
+  private final int maxReadsInFlight;
+
+  private final long[] known;
+  private final long[] hinted;
+  private final boolean[] reading;
+  private final boolean[] queued;
+  private final ArrayDeque<Integer> queue = new ArrayDeque<>();
+  private int inFlight;
+  private FiringHub hub;
+  private long timer = -1;
+  private boolean closed;
+  /** Reads issued (tests and metrics). */
+  long reads;
+
+  /**
+   * The feed of a cluster node, with the default catch-up period, read batch and reads in flight.
+   *
+   * @param joined completes once the node joined the cluster (the coordinator hands out partition readers only
+   *               then): the hub's start waits for it
+   */
+  public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions, Future<?> joined) {
+    this(vertx, coordinator, partitions, DEFAULT_CATCH_UP_MS, DEFAULT_READ_BATCH, DEFAULT_MAX_READS_IN_FLIGHT, joined);
+  }
+
+  /** As the node's constructor, on a coordinator the node has already joined. */
+  public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions, long catchUpMs, int readBatch,
+      int maxReadsInFlight) {
+    this(vertx, coordinator, partitions, catchUpMs, readBatch, maxReadsInFlight, Future.succeededFuture());
+  }
+
+  /**
+   * @param partitions       the cluster's partition count
+   * @param catchUpMs        how often every partition is read even without a hint, ms ({@code > 0})
+   * @param readBatch        firings per read ({@code > 0})
+   * @param maxReadsInFlight reads in flight at most ({@code > 0})
+   */
+  public ClusterFiringFeed(Vertx vertx, ClusterCoordinator coordinator, int partitions, long catchUpMs, int readBatch,
+      int maxReadsInFlight, Future<?> joined) {
+    this.vertx = Objects.requireNonNull(vertx, "vertx");
+    this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+    this.joined = Objects.requireNonNull(joined, "joined");
+    if (partitions < 1 || catchUpMs <= 0 || readBatch <= 0 || maxReadsInFlight <= 0) {
+      throw new IllegalArgumentException("partitions, catchUpMs, readBatch and maxReadsInFlight must be > 0, were "
+          + partitions + ", " + catchUpMs + ", " + readBatch + ", " + maxReadsInFlight);
+    }
+    this.readers = new TimerStore[partitions];
+    this.catchUpMs = catchUpMs;
+    this.readBatch = readBatch;
+    this.maxReadsInFlight = maxReadsInFlight;
+    this.known = new long[partitions];
+    this.hinted = new long[partitions];
+    this.reading = new boolean[partitions];
+    this.queued = new boolean[partitions];
+  }
+
+  @Override
+  public int partitions() {
+    return readers.length;
+  }
+
+  @Override
+  public boolean clustered() {
+    return true;
+  }
+
+  /**
+   * Every partition's last seq, read {@code maxReadsInFlight} partitions at a time once the node joined; retried
+   * every {@link #ENDS_RETRY_MS} until it succeeds or the feed is closed (tailing from anything else would push
+   * whole logs to live subscribers).
+   */
+  @Override
+  public Future<long[]> ends() {
+    Promise<long[]> done = Promise.promise();
+    tryEnds(done);
+    return done.future();
+  }
+
+  /** How long to wait before reading the partitions' ends again after a failure, ms. */
+  static final long ENDS_RETRY_MS = 1_000;
+
+  private void tryEnds(Promise<long[]> done) {
+    readEnds().onComplete(ar -> {
+      if (ar.succeeded()) {
+        done.tryComplete(ar.result());
+      } else if (closed || joined.failed()) {
+        done.tryFail(ar.cause());
+      } else {
+        LOG.log(System.Logger.Level.WARNING, "reading the partitions' firing log ends failed, retrying in "
+            + ENDS_RETRY_MS + " ms: " + ar.cause());
+        vertx.setTimer(ENDS_RETRY_MS, id -> tryEnds(done));
+      }
+    });
+  }
+
+  private Future<long[]> readEnds() {
+    long[] out = new long[readers.length];
+    Future<Void> chain = joined.mapEmpty();
+    for (int from = 0; from < readers.length; from += maxReadsInFlight) {
+      int lo = from;
+      int hi = Math.min(readers.length, from + maxReadsInFlight);
+      chain = chain.compose(v -> {
+        List<Future<Long>> fs = new ArrayList<>(hi - lo);
+        for (int p = lo; p < hi; p++) {
+          int q = p;
+          fs.add(reader(p).lastSeq().onSuccess(s -> out[q] = s));
+        }
+        return Future.all(fs).mapEmpty();
+      });
+    }
+    return chain.map(v -> out);
+  }
+
+  @Override
+  public Future<List<Firing>> read(int partition, long afterSeq, int limit) {
+    return reader(partition).readFirings(afterSeq, limit);
+  }
+
+  /** Starts tailing from the hub's current ends, into {@code hub}. */
+  @Override
+  public void attach(FiringHub hub) {
+    this.hub = hub;
+    for (int p = 0; p < known.length; p++) {
+      known[p] = Math.max(known[p], hub.latestSeq(p));
+    }
+    timer = vertx.setPeriodic(catchUpMs, id -> catchUp());
+  }
+
+  /** Queues every partition for a read. */
+  @Override
+  public void catchUp() {
+    for (int p = 0; p < known.length; p++) {
+      enqueue(p);
+    }
+    pump();
+  }
+
+  /**
+   * A broadcast this node received: {@code "f <partition> <seq>"} queues a read of the partition if it is beyond
+   * what was published; anything else (other messages, bad numbers) is ignored. Owner context.
+   */
+  public void onBroadcast(String message) {
+    if (message == null || message.length() < 5 || !message.startsWith("f ")) {
+      return;
+    }
+    int sp = message.indexOf(' ', 2);
+    if (sp < 0) {
+      return;
+    }
+    int p;
+    long seq;
+    try {
+      p = Integer.parseInt(message, 2, sp, 10);
+      seq = Long.parseLong(message, sp + 1, message.length(), 10);
+    } catch (NumberFormatException e) {
+      return;
+    }
+    if (p < 0 || p >= known.length || seq <= known[p]) {
+      return;
+    }
+    hinted[p] = Math.max(hinted[p], seq);
+    enqueue(p);
+    pump();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+      timer = -1;
+    }
+    queue.clear();
+  }
+
+  /** The last seq published to the hub for partition {@code p} (tests). */
+  long known(int p) {
+    return known[p];
+  }
+
+  private TimerStore reader(int p) {
+    TimerStore r = readers[p];
+    if (r == null) {
+      r = readers[p] = coordinator.partitionReader(p);
+    }
+    return r;
+  }
+
+  private void enqueue(int p) {
+    if (!queued[p] && !closed) {
+      queued[p] = true;
+      queue.add(p);
+    }
+  }
+
+  private void pump() {
+    while (hub != null && !closed && inFlight < maxReadsInFlight && !queue.isEmpty()) {
+      int p = queue.poll();
+      queued[p] = false;
+      if (reading[p]) {
+        continue; // its read's completion queues it again if needed
+      }
+      reading[p] = true;
+      inFlight++;
+      reads++;
+      long after = known[p];
+      reader(p).readFirings(after, readBatch).onComplete(ar -> {
+        reading[p] = false;
+        inFlight--;
+        if (closed) {
+          return;
+        }
+        if (ar.failed()) {
+          LOG.log(System.Logger.Level.DEBUG, "reading partition " + p + "'s firing log failed; retried at the "
+              + "next catch-up", ar.cause());
+        } else {
+          List<Firing> batch = ar.result();
+          for (Firing f : batch) {
+            if (f.seq() > known[p]) {
+              known[p] = f.seq();
+              hub.publish(p, f);
+            }
+          }
+          if (batch.size() >= readBatch || (hinted[p] > known[p] && !batch.isEmpty())) {
+            enqueue(p);
+          } else {
+            hinted[p] = Math.min(hinted[p], known[p]); // a hint the log does not bear out is not chased further
+          }
+        }
+        pump();
+      });
+    }
+  }
+}

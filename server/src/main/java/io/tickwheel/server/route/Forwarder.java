@@ -1,0 +1,137 @@
+package io.tickwheel.server.route;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+/**
+ * Sends calls to the node that owns a partition, over pooled HTTP/1.1 keep-alive connections: marked with
+ * {@link TimerWire#FORWARDED} (so the receiver never forwards them again), with the cluster's bearer token, at most
+ * {@link RouteOptions#maxInFlight()} at once, each reset after {@link RouteOptions#timeoutMs()}.
+ *
+ * <p>Owner context only (the in-flight count is not synchronized); futures complete there. A future fails only with
+ * {@link Failure} (not routed: full, unreachable, timed out), never otherwise.
+ */
+public final class Forwarder {
+
+  /** The owner's answer: status, body (whole), and its {@code Retry-After} seconds (0 for none). */
+  public record Answer(int status, Buffer body, int retryAfter) {}
+
+  /** Why a call was not answered by the owner. */
+  public static final class Failure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    /** The meter outcome: {@code full}, {@code timeout} or {@code unreachable}. */
+    public final String outcome;
+    /** Whether the owner may have applied it (the request was sent, the answer did not come). */
+    public final boolean mayHaveApplied;
+
+    Failure(String outcome, String message, boolean mayHaveApplied) {
+      super(message, null, false, false);
+      this.outcome = outcome;
+      this.mayHaveApplied = mayHaveApplied;
+    }
+  }
+
+  private final Vertx vertx;
+  private final HttpClientAgent client;
+  private final RouteOptions opts;
+  private final String nodeId;
+  private final String token;
+  private final RouteMetrics metrics;
+  private int inFlight;
+
+  /**
+   * @param nodeId this node's id (the {@link TimerWire#FORWARDED} header's value)
+   * @param token  the bearer token every node takes ({@code --token}), or {@code null}
+   */
+  public Forwarder(Vertx vertx, RouteOptions opts, String nodeId, String token, RouteMetrics metrics) {
+    this.vertx = vertx;
+    this.opts = opts;
+    this.nodeId = nodeId;
+    this.token = token;
+    this.metrics = metrics;
+    this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(opts.connectTimeoutMs())
+        .setKeepAlive(true).setTcpNoDelay(true)
+        .setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(opts.poolSize()));
+    metrics.inFlightGauge(() -> inFlight);
+  }
+
+  /** Forwarded calls in flight now. */
+  public int inFlight() {
+    return inFlight;
+  }
+
+  /**
+   * Sends {@code method path} with {@code body} (JSON, or {@code null}) to the node at {@code base} (its advertised
+   * URL, e.g. {@code http://10.0.0.5:8080}).
+   */
+  public Future<Answer> send(String base, HttpMethod method, String path, Buffer body) {
+    if (inFlight >= opts.maxInFlight()) {
+      return Future.failedFuture(new Failure("full", "this node has its maximum of " + opts.maxInFlight()
+          + " forwarded calls in flight", false));
+    }
+    inFlight++;
+    long t0 = System.nanoTime();
+    Promise<Answer> done = Promise.promise();
+    RequestOptions ro = new RequestOptions().setMethod(method).setAbsoluteURI(base + path)
+        .setConnectTimeout(opts.connectTimeoutMs()).setIdleTimeout(opts.timeoutMs())
+        .putHeader(TimerWire.FORWARDED, nodeId);
+    if (token != null) {
+      ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+    if (body != null) {
+      ro.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    }
+    boolean[] sent = {false};
+    long timer = vertx.setTimer(opts.timeoutMs(), id -> done.tryFail(new Failure("timeout", "the owner at " + base
+        + " did not answer within " + opts.timeoutMs() + " ms", sent[0])));
+    client.request(ro).onComplete(ar -> {
+      if (ar.failed()) {
+        done.tryFail(new Failure("unreachable", "the owner at " + base + " could not be reached: "
+            + ar.cause().getMessage(), false));
+        return;
+      }
+      var req = ar.result();
+      done.future().onFailure(e -> req.reset());      // a timeout resets the request (a no-op once answered)
+      sent[0] = true;
+      Future<io.vertx.core.http.HttpClientResponse> res = body == null ? req.send() : req.send(body);
+      res.compose(r -> r.body().map(b -> new Answer(r.statusCode(), b, retryAfter(r.getHeader(HttpHeaders.RETRY_AFTER)))))
+          .onComplete(a -> {
+            if (a.succeeded()) {
+              done.tryComplete(a.result());
+            } else {
+              done.tryFail(new Failure("unreachable", "the owner at " + base + " failed the call: "
+                  + a.cause().getMessage(), true));
+            }
+          });
+    });
+    return done.future().andThen(ar -> {
+      vertx.cancelTimer(timer);
+      inFlight--;
+      metrics.forwarded(System.nanoTime() - t0);
+    });
+  }
+
+  private static int retryAfter(String h) {
+    if (h == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(h.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** Closes the connections. */
+  public Future<Void> close() {
+    return client.close();
+  }
+}

@@ -1,0 +1,449 @@
+package io.tickwheel.server.route;
+
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.cluster.PartitionOwners;
+import io.tickwheel.server.scheduler.Ids;
+import io.tickwheel.server.scheduler.ReadOutcome;
+import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.scheduler.TopicInfo;
+import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.wire.BodyLimit;
+import io.vertx.core.Future;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+
+/**
+ * A cluster node's {@link Timers}: each call goes to the partition of its id ({@link PartitionOwners#partitionOf}):
+ * a partition this node serves → its {@link Scheduler} (through its pipeline for {@link #pipelined()}); another →
+ * forwarded to its owner ({@link Forwarder}), whose answer becomes the same domain outcome ({@link ForwardedAnswers}).
+ * Batches are split by partition: one scheduler call per local partition, one forwarded sub-batch per owner, all in
+ * parallel, outcomes merged back in request order; the JSON of forwarded sub-batches is encoded and decoded on the
+ * codec workers, as the batch endpoint's own. Listings read every partition's store ({@link MergedListing});
+ * the topic listing asks each owner for its partitions' counts and sums them; topic pauses go through
+ * {@link ClusterTopics}.
+ *
+ * <p>Routing refusals: no live owner → {@link Refusal.Unrouted} (503, Retry-After 1); a call another node forwarded
+ * here ({@link #direct()}) for a partition this node does not serve → {@link Refusal.NotOwner} (503, Retry-After 1),
+ * never forwarded again, so a call never loops; the forward cap full, an owner unreachable or too slow →
+ * {@link Refusal.Unrouted}.
+ *
+ * <p><b>Owner context only</b> (the node's event loop, where its partition schedulers run); futures complete there and
+ * never fail.
+ */
+public final class RoutedTimers implements Timers {
+
+  private final PartitionOwners owners;
+  private final Forwarder forwarder;
+  private final MergedListing listing;
+  private final ClusterTopics topics;
+  private final LongSupplier clock;
+  private final RouteMetrics metrics;
+  private final WorkerExecutor codec;
+  private final boolean pipelined;
+  private final boolean direct;
+  private final RoutedTimers plain;
+  private RoutedTimers pipelinedView;
+  private RoutedTimers directView;
+
+  /**
+   * @param reader partition {@code p}'s store for reading ({@code ClusterCoordinator.partitionReader}); kept open
+   * @param clock  the node's clock, epoch ms
+   * @param codec  the workers that encode forwarded sub-batches and decode their answers (off the event loop)
+   */
+  public RoutedTimers(PartitionOwners owners, Forwarder forwarder, IntFunction<TimerStore> reader, ClusterTopics topics,
+      LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec) {
+    this(owners, forwarder, new MergedListing(owners.partitions(), reader), topics, clock, metrics, codec, false, false,
+        null);
+  }
+
+  private RoutedTimers(PartitionOwners owners, Forwarder forwarder, MergedListing listing, ClusterTopics topics,
+      LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec, boolean pipelined, boolean direct,
+      RoutedTimers plain) {
+    this.owners = owners;
+    this.forwarder = forwarder;
+    this.listing = listing;
+    this.topics = topics;
+    this.clock = clock;
+    this.metrics = metrics;
+    this.codec = codec;
+    this.pipelined = pipelined;
+    this.direct = direct;
+    this.plain = plain == null ? this : plain;
+  }
+
+  @Override
+  public Timers pipelined() {
+    if (pipelined) {
+      return this;
+    }
+    if (pipelinedView == null) {
+      pipelinedView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, true, direct, plain);
+    }
+    return pipelinedView;
+  }
+
+  @Override
+  public Timers direct() {
+    if (direct) {
+      return this;
+    }
+    if (directView == null) {
+      directView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, pipelined, true, plain);
+    }
+    return directView;
+  }
+
+  @Override
+  public long now() {
+    return clock.getAsLong();
+  }
+
+  // ------------------------------------------------------------------ single calls
+
+  @Override
+  public Future<WriteOutcome> create(TimerSpec spec) {
+    TimerSpec s = spec.id() != null ? spec : spec.withId(Ids.random());    // the id decides the partition
+    return write(s.id(), x -> pipelined ? x.pipeline().create(s) : x.create(s),
+        HttpMethod.POST, "/v1/timers", spec(s), WriteOutcome.Replaced::new);
+  }
+
+  @Override
+  public Future<WriteOutcome> upsert(TimerSpec spec) {
+    return write(spec.id(), x -> pipelined ? x.pipeline().upsert(spec) : x.upsert(spec),
+        HttpMethod.PUT, "/v1/timers/" + spec.id(), spec(spec), WriteOutcome.Replaced::new);
+  }
+
+  @Override
+  public Future<ReadOutcome> get(String id) {
+    int p = owners.partitionOf(id);
+    Scheduler s = owners.local(p);
+    if (s != null) {
+      metrics.routed("local", 1);
+      return s.get(id);
+    }
+    Refusal r = unroutable(p);
+    if (r != null) {
+      return Future.succeededFuture(r);
+    }
+    return forwarder.send(owners.ownerAddress(p), HttpMethod.GET, "/v1/timers/" + id, null)
+        .transform(ar -> Future.succeededFuture(ar.failed() ? failed(ar.cause(), false) : forwarded(ForwardedAnswers.read(id, ar.result()))));
+  }
+
+  @Override
+  public Future<WriteOutcome> cancel(String id) {
+    return write(id, x -> pipelined ? x.pipeline().cancel(id) : x.cancel(id), HttpMethod.DELETE, "/v1/timers/" + id,
+        null, t -> { throw new IllegalArgumentException("a cancel answers 204"); });
+  }
+
+  @Override
+  public Future<WriteOutcome> touch(String id, Long delayOverride) {
+    Buffer body = delayOverride == null ? null : Buffer.buffer("{\"delayMs\":" + delayOverride + "}");
+    return write(id, x -> pipelined ? x.pipeline().touch(id, delayOverride) : x.touch(id, delayOverride),
+        HttpMethod.POST, "/v1/timers/" + id + "/touch", body, WriteOutcome.Touched::new);
+  }
+
+  @Override
+  public Future<WriteOutcome> pause(String id) {
+    return write(id, x -> x.pause(id), HttpMethod.POST, "/v1/timers/" + id + "/pause", null, WriteOutcome.Paused::new);
+  }
+
+  @Override
+  public Future<WriteOutcome> resume(String id) {
+    return write(id, x -> x.resume(id), HttpMethod.POST, "/v1/timers/" + id + "/resume", null, WriteOutcome.Resumed::new);
+  }
+
+  @Override
+  public Future<WriteOutcome> fireNow(String id) {
+    return write(id, x -> x.fireNow(id), HttpMethod.POST, "/v1/timers/" + id + "/fire", null, WriteOutcome.FiredNow::new);
+  }
+
+  /** A write of one id: its local scheduler, or forwarded to its owner ({@code success}: the outcome of a 200). */
+  private Future<WriteOutcome> write(String id, Function<Scheduler, Future<WriteOutcome>> local, HttpMethod method,
+      String path, Buffer body, Function<Timer, WriteOutcome> success) {
+    int p = owners.partitionOf(id);
+    Scheduler s = owners.local(p);
+    if (s != null) {
+      metrics.routed("local", 1);
+      return local.apply(s);
+    }
+    Refusal r = unroutable(p);
+    if (r != null) {
+      return Future.succeededFuture(r);
+    }
+    return forwarder.send(owners.ownerAddress(p), method, path, body).transform(ar -> Future.succeededFuture(
+        ar.failed() ? failed(ar.cause(), true) : forwarded(ForwardedAnswers.write(id, ar.result(), success))));
+  }
+
+  /** Why partition {@code p} (not served here) cannot be forwarded, or {@code null} if it can. */
+  private Refusal unroutable(int p) {
+    if (direct) {
+      metrics.routed("not_owner", 1);
+      return new Refusal.NotOwner(p);
+    }
+    if (owners.ownerAddress(p) == null) {
+      metrics.routed("no_owner", 1);
+      return new Refusal.Unrouted("no live node holds partition " + p + " now (a take-over is under way)", false);
+    }
+    return null;
+  }
+
+  private <T> T forwarded(T outcome) {
+    metrics.routed("forwarded", 1);
+    return outcome;
+  }
+
+  private Refusal failed(Throwable e, boolean write) {
+    if (e instanceof Forwarder.Failure f) {
+      metrics.routed(f.outcome, 1);
+      return new Refusal.Unrouted(f.getMessage(), write && f.mayHaveApplied);
+    }
+    System.getLogger(RoutedTimers.class.getName()).log(System.Logger.Level.ERROR, "forwarding failed", e);
+    metrics.routed("unreachable", 1);
+    return new Refusal.Unrouted("forwarding failed: " + e, write);
+  }
+
+  private static Buffer spec(TimerSpec s) {
+    return Buffer.buffer(TimerWire.appendSpec(new StringBuilder(256), s).toString());
+  }
+
+  // ------------------------------------------------------------------ batches
+
+  @Override
+  public Future<List<WriteOutcome>> createAll(List<TimerSpec> specs) {
+    List<TimerSpec> withIds = new ArrayList<>(specs.size());
+    for (TimerSpec s : specs) {
+      withIds.add(s.id() != null ? s : s.withId(Ids.random()));
+    }
+    return split(withIds, TimerSpec::id, Scheduler::createAll,
+        s -> TimerWire.appendSpec(new StringBuilder(128), s).toString(), "{\"timers\":[", "]}", "/v1/timers/batch");
+  }
+
+  @Override
+  public Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
+    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride),
+        id -> '"' + id + '"', "{\"ids\":[",                              // valid ids need no escaping
+        delayOverride == null ? "]}" : "],\"delayMs\":" + delayOverride + "}", "/v1/timers/touch");
+  }
+
+  /** Items of one forwarded sub-batch (their indexes in the request) and its body. */
+  private record Chunk(List<Integer> idx, Buffer body) {}
+
+  /** Largest forwarded body: the receiving node's body limit, less a margin. */
+  private static final long MAX_FORWARD_BYTES = BodyLimit.MAX_BODY_BYTES - 4096;
+
+  /**
+   * Splits a batch by partition: each local partition's items through one scheduler call, each owner's items as one
+   * forwarded sub-batch (more than one only if its JSON would pass the receiving node's body limit), in parallel; the
+   * outcomes merged back in request order.
+   *
+   * @param item   an item's JSON text in a forwarded body (pure; runs on the codec workers)
+   * @param prefix the forwarded body up to its first item; {@code suffix} after its last
+   */
+  private <T> Future<List<WriteOutcome>> split(List<T> items, Function<T, String> idOf,
+      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<T, String> item, String prefix,
+      String suffix, String path) {
+    WriteOutcome[] out = new WriteOutcome[items.size()];
+    Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
+    Map<String, List<Integer>> byOwner = new LinkedHashMap<>();
+    Map<Integer, Refusal> unroutable = new HashMap<>();
+    for (int i = 0; i < items.size(); i++) {
+      int p = owners.partitionOf(idOf.apply(items.get(i)));
+      if (owners.local(p) != null) {
+        byPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(i);
+      } else if (direct || owners.ownerAddress(p) == null) {
+        out[i] = unroutable.computeIfAbsent(p, this::unroutable);
+      } else {
+        byOwner.computeIfAbsent(owners.ownerAddress(p), k -> new ArrayList<>()).add(i);
+      }
+    }
+    List<Future<Void>> parts = new ArrayList<>(byPartition.size() + byOwner.size());
+    byPartition.forEach((p, idx) -> {
+      metrics.routed("local", idx.size());
+      parts.add(local.apply(owners.local(p), pick(items, idx)).map(os -> fill(out, idx, os)));
+    });
+    boolean touch = path.endsWith("/touch");
+    byOwner.forEach((addr, idx) -> {
+      List<T> sub = pick(items, idx);
+      parts.add(codec.executeBlocking(() -> chunks(sub, idx, item, prefix, suffix), false).compose(chunks -> {
+        List<Future<Void>> sent = new ArrayList<>(chunks.size());
+        for (Chunk c : chunks) {
+          List<String> ids = new ArrayList<>(c.idx().size());
+          c.idx().forEach(i -> ids.add(idOf.apply(items.get(i))));
+          sent.add(forwarder.send(addr, HttpMethod.POST, path, c.body())
+              .compose(answer -> codec.executeBlocking(() -> ForwardedAnswers.batch(ids, answer, touch), false))
+              .transform(ar -> {
+                Object got = ar.failed() ? failed(ar.cause(), true) : ar.result();
+                if (got instanceof Refusal r) {
+                  c.idx().forEach(i -> out[i] = r);
+                } else {
+                  @SuppressWarnings("unchecked")
+                  List<WriteOutcome> os = (List<WriteOutcome>) got;
+                  fill(out, c.idx(), os);
+                  metrics.routed("forwarded", c.idx().size());
+                }
+                return Future.<Void>succeededFuture();
+              }));
+        }
+        return Future.join(sent).<Void>mapEmpty();
+      }).recover(e -> {
+        Refusal r = failed(e, true);
+        idx.forEach(i -> out[i] = out[i] == null ? r : out[i]);
+        return Future.succeededFuture();
+      }));
+    });
+    return Future.join(parts).transform(ar -> Future.succeededFuture(Arrays.asList(out)));
+  }
+
+  /** The forwarded bodies of one owner's items, each under {@link #MAX_FORWARD_BYTES}. Any thread (pure). */
+  private static <T> List<Chunk> chunks(List<T> sub, List<Integer> idx, Function<T, String> item, String prefix,
+      String suffix) {
+    List<Chunk> out = new ArrayList<>(1);
+    StringBuilder sb = new StringBuilder(64 + 160 * sub.size()).append(prefix);
+    List<Integer> in = new ArrayList<>();
+    long bytes = prefix.length() + suffix.length();
+    for (int k = 0; k < sub.size(); k++) {
+      String text = item.apply(sub.get(k));
+      long len = text.getBytes(StandardCharsets.UTF_8).length + 1L;
+      if (!in.isEmpty() && bytes + len > MAX_FORWARD_BYTES) {
+        out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString())));
+        sb.setLength(0);
+        sb.append(prefix);
+        in = new ArrayList<>();
+        bytes = prefix.length() + suffix.length();
+      }
+      (in.isEmpty() ? sb : sb.append(',')).append(text);
+      in.add(idx.get(k));
+      bytes += len;
+    }
+    out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString())));
+    return out;
+  }
+
+  private static <T> List<T> pick(List<T> items, List<Integer> idx) {
+    List<T> sub = new ArrayList<>(idx.size());
+    idx.forEach(i -> sub.add(items.get(i)));
+    return sub;
+  }
+
+  private static Void fill(WriteOutcome[] out, List<Integer> idx, List<WriteOutcome> os) {
+    for (int k = 0; k < idx.size(); k++) {
+      out[idx.get(k)] = os.get(k);
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ listings and topics
+
+  @Override
+  public Future<ReadOutcome> list(String topic, TimerCursor after, int limit) {
+    return listing.page(topic, after, limit);
+  }
+
+  @Override
+  public Future<ReadOutcome> topics(String after, int limit, String only) {
+    TreeMap<String, long[]> merged = new TreeMap<>();        // name → {pending, paused 0/1}, at most limit names
+    Set<String> remote = new LinkedHashSet<>();
+    Set<Scheduler> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (int p = 0; p < owners.partitions(); p++) {
+      Scheduler s = owners.local(p);
+      if (s != null) {
+        if (seen.add(s)) {
+          add(merged, LocalTimers.topicsOf(s, after, limit, only), limit);
+        }
+      } else if (!direct && owners.ownerAddress(p) != null) {
+        remote.add(owners.ownerAddress(p));
+      }
+    }
+    if (remote.isEmpty()) {
+      return Future.succeededFuture(new ReadOutcome.Topics(infos(merged)));
+    }
+    StringBuilder q = new StringBuilder("/v1/topics?limit=").append(limit);
+    if (after != null) {
+      q.append("&after=").append(URLEncoder.encode(after, StandardCharsets.UTF_8));
+    }
+    if (only != null) {
+      q.append("&topic=").append(URLEncoder.encode(only, StandardCharsets.UTF_8));
+    }
+    List<Future<Object>> asked = new ArrayList<>(remote.size());
+    for (String addr : remote) {
+      asked.add(forwarder.send(addr, HttpMethod.GET, q.toString(), null).transform(ar -> Future.succeededFuture(
+          ar.failed() ? failed(ar.cause(), false) : ForwardedAnswers.topics(ar.result()))));
+    }
+    return Future.join(asked).transform(ar -> {
+      for (Future<Object> f : asked) {
+        Object got = f.result();
+        if (got instanceof Refusal r) {
+          return Future.succeededFuture(r);        // a partial count would differ from node to node: refuse instead
+        }
+        @SuppressWarnings("unchecked")
+        List<TopicInfo> list = (List<TopicInfo>) got;
+        add(merged, list, limit);
+      }
+      metrics.routed("forwarded", asked.size());
+      return Future.succeededFuture(new ReadOutcome.Topics(infos(merged)));
+    });
+  }
+
+  private static void add(TreeMap<String, long[]> merged, List<TopicInfo> page, int limit) {
+    for (TopicInfo t : page) {
+      long[] v = merged.computeIfAbsent(t.topic(), k -> new long[2]);
+      v[0] += t.pending();
+      v[1] |= t.paused() ? 1 : 0;
+      if (merged.size() > limit) {
+        merged.pollLastEntry();
+      }
+    }
+  }
+
+  private static List<TopicInfo> infos(TreeMap<String, long[]> merged) {
+    List<TopicInfo> out = new ArrayList<>(merged.size());
+    merged.forEach((name, v) -> out.add(new TopicInfo(name, v[0], v[1] != 0)));
+    return out;
+  }
+
+  @Override
+  public Future<WriteOutcome> pauseTopic(String topic) {
+    return setTopic(topic, true);
+  }
+
+  @Override
+  public Future<WriteOutcome> resumeTopic(String topic) {
+    return setTopic(topic, false);
+  }
+
+  private Future<WriteOutcome> setTopic(String topic, boolean paused) {
+    return topics.set(topic, paused).compose(refused -> {
+      if (refused != null) {
+        return Future.succeededFuture(refused);
+      }
+      return plain.topics(null, 1, topic).map(listed -> {
+        if (listed instanceof Refusal r) {
+          return r;
+        }
+        List<TopicInfo> t = ((ReadOutcome.Topics) listed).topics();
+        return new WriteOutcome.TopicChanged(t.isEmpty() ? new TopicInfo(topic, 0, paused)
+            : new TopicInfo(topic, t.get(0).pending(), paused));
+      });
+    });
+  }
+}

@@ -1,0 +1,141 @@
+package io.tickwheel.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.TickwheelServer;
+import io.tickwheel.server.testing.TestVertx;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cluster-wide firing stream through real servers in one JVM (three nodes over a {@link MemoryCoordinator}, the
+ * real clock, each node's hub on its {@code ClusterFiringFeed} as {@link TickwheelServer}'s cluster mode wires it):
+ * timers created through one node are pushed to a subscriber of another, and a cursor taken there resumes on a third.
+ */
+class ClusterStreamTest {
+
+  static final int P = 16;
+
+  Vertx vertx;
+  WebClient http;
+  WebSocketClient wsClient;
+  final List<TickwheelServer> servers = new ArrayList<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = TestVertx.create();
+    http = WebClient.create(vertx);
+    wsClient = vertx.createWebSocketClient();
+    MemoryCoordinator coord = new MemoryCoordinator(System::currentTimeMillis, P);
+    for (int i = 0; i < 3; i++) {
+      ServerConfig cfg = ServerConfig.defaults().withStore("redis").withPort(0)
+          .withCluster(new ClusterOptions(true, "n" + i, null, P, 2000));
+      TickwheelServer s = new TickwheelServer(cfg, coord, System::currentTimeMillis, null);
+      servers.add(s);
+      TestVertx.await(vertx.deployVerticle(s));
+    }
+    long until = System.currentTimeMillis() + 10_000;
+    while (System.currentTimeMillis() < until) {
+      HttpResponse<Buffer> r = TestVertx.await(http.get(servers.get(0).actualPort(), "127.0.0.1", "/v1/cluster").send());
+      if (r.statusCode() == 200 && r.bodyAsJsonObject().getJsonArray("owners").size() == P
+          && r.bodyAsJsonObject().getJsonArray("nodes").size() == 3) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    TestVertx.close(vertx);
+  }
+
+  record Socket(WebSocket ws, LinkedBlockingQueue<JsonObject> in) {
+    JsonObject next(String type) throws InterruptedException {
+      JsonObject m = in.poll(20, TimeUnit.SECONDS);
+      assertThat(m).as("a %s message within 20 s", type).isNotNull();
+      assertThat(m.getString("type")).as("%s", m).isEqualTo(type);
+      return m;
+    }
+  }
+
+  Socket subscribe(int node, Object from) {
+    LinkedBlockingQueue<JsonObject> in = new LinkedBlockingQueue<>();
+    WebSocket ws = TestVertx.await(wsClient.connect(new WebSocketConnectOptions().setHost("127.0.0.1")
+        .setPort(servers.get(node).actualPort()).setURI("/v1/ws")));
+    ws.textMessageHandler(t -> in.add(new JsonObject(t)));
+    JsonObject sub = new JsonObject().put("op", "subscribe").put("topics", new JsonArray().add("*"));
+    if (from != null) {
+      sub.put("from", from);
+    }
+    TestVertx.await(ws.writeTextMessage(sub.encode()));
+    return new Socket(ws, in);
+  }
+
+  void create(int node, int from, int to) {
+    for (int i = from; i < to; i++) {
+      HttpResponse<Buffer> r = TestVertx.await(http.post(servers.get(node).actualPort(), "127.0.0.1", "/v1/timers")
+          .sendJsonObject(new JsonObject().put("id", "s-" + i).put("delayMs", 100)));
+      assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    }
+  }
+
+  @Test
+  void firingsOfTimersCreatedThroughOneNodeReachAnotherNodesSubscriberAndACursorResumesOnAThird()
+      throws Exception {
+    Socket onB = subscribe(1, null);
+    JsonObject subscribed = onB.next("subscribed");
+    assertThat(subscribed.getString("cursor")).startsWith("c");
+    assertThat(subscribed.containsKey("seq")).as("no single seq in a cluster").isFalse();
+
+    create(0, 0, 60);
+    List<JsonObject> first = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      first.add(onB.next("fired"));
+    }
+    Set<String> ids = new HashSet<>();
+    for (JsonObject m : first) {
+      assertThat(ids.add(m.getString("id"))).as("%s once", m.getString("id")).isTrue();
+      assertThat(m.getInteger("partition")).isBetween(0, P - 1);
+    }
+    String cursor = first.get(39).getString("cursor");
+    TestVertx.await(onB.ws().close());
+
+    create(2, 60, 80);
+    Socket onC = subscribe(2, cursor);
+    onC.next("subscribed");
+    Set<String> resumed = new HashSet<>();
+    for (int i = 0; i < 40; i++) {
+      JsonObject m = onC.next("fired");
+      assertThat(resumed.add(m.getString("id"))).as("%s once", m.getString("id")).isTrue();
+    }
+    Set<String> before = new HashSet<>();
+    for (int i = 0; i < 40; i++) {
+      before.add(first.get(i).getString("id"));
+    }
+    assertThat(resumed).doesNotContainAnyElementsOf(before);
+    Set<String> all = new HashSet<>(before);
+    all.addAll(resumed);
+    assertThat(all).hasSize(80);
+    Thread.sleep(300);
+    assertThat(onC.in()).as("nothing more").isEmpty();
+  }
+}

@@ -1,0 +1,76 @@
+package io.tickwheel.server.push;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import java.util.function.Supplier;
+
+/**
+ * One cluster node's push side for the in-process cluster tests: a verticle with a {@link ClusterFiringFeed} over a
+ * shared coordinator, a {@link FiringHub} serving it, {@code /v1/ws} and {@code /v1/events} on a free loopback port,
+ * and (unless told otherwise) the coordinator's broadcasts wired to the feed, as the cluster runtime does.
+ *
+ * <p>The helper methods block the calling (test) thread; never call them on a Vert.x thread.
+ */
+final class ClusterPushNode {
+
+  final Vertx vertx;
+  volatile ClusterFiringFeed feed;
+  volatile FiringHub hub;
+  volatile Context context;
+  volatile int port;
+
+  private ClusterPushNode(Vertx vertx) {
+    this.vertx = vertx;
+  }
+
+  /**
+   * @param hints whether the node gets the coordinator's broadcasts (false: every hint is lost, only the periodic
+   *              catch-up finds firings)
+   */
+  static ClusterPushNode start(Vertx vertx, ClusterCoordinator coordinator, int partitions, boolean hints,
+      long catchUpMs, PushOptions options) {
+    ClusterPushNode n = new ClusterPushNode(vertx);
+    PushServer.await(vertx.deployVerticle(new VerticleBase() {
+      @Override
+      public Future<?> start() {
+        n.context = context;
+        n.feed = new ClusterFiringFeed(vertx, coordinator, partitions, catchUpMs, 64, 4);
+        n.hub = new FiringHub(vertx, n.feed, options, new SimpleMeterRegistry(), FiringHub.SSE_HEARTBEAT_MS);
+        if (hints) {
+          coordinator.onBroadcast(n.feed::onBroadcast);
+        }
+        Router router = Router.router(vertx);
+        router.get("/v1/events").handler(n.hub::handleSse);
+        return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+            .requestHandler(router)
+            .webSocketHandler(n.hub::handleWebSocket)
+            .listen().onSuccess(h -> n.port = h.actualPort());
+      }
+    }));
+    return n;
+  }
+
+  /** Runs {@code action} on the node's context and waits for its future. */
+  <T> T call(Supplier<Future<T>> action) {
+    Promise<T> p = Promise.promise();
+    context.runOnContext(v -> {
+      try {
+        action.get().onComplete(p);
+      } catch (RuntimeException e) {
+        p.fail(e);
+      }
+    });
+    return PushServer.await(p.future());
+  }
+
+  WsProbe ws() {
+    return WsProbe.connect(vertx, port, new io.vertx.core.http.WebSocketClientOptions());
+  }
+}
