@@ -45,12 +45,15 @@ final class ClusterParts {
     PartitionFactory factory = new PartitionFactory() {
       @Override
       public Scheduler open(int partition, TimerStore store) {
-        Scheduler s = new Scheduler(vertx, owner, new MeteredStore(store, metrics), clock, options, metrics);
-        // the cluster's paused topics apply to the new partition's scheduler (read again from the coordinator)
+        return new Scheduler(vertx, owner, new MeteredStore(store, metrics), clock, options, metrics);
+      }
+
+      @Override
+      public void recovered(int partition, Scheduler scheduler) {
+        // the cluster's paused topics, as routing knows them, apply to the partition's new scheduler too
         if (routingBox[0] != null) {
           routingBox[0].topics().refresh();
         }
-        return s;
       }
     };
     LeaseKeeper keeper = new LeaseKeeper(vertx, coordinator, nodeId, address, c.partitions(), c.leaseMs(), clock,

@@ -243,7 +243,11 @@ public final class LeaseKeeper {
     Scheduler s = factory.open(p, store);
     HeldPartition h = new HeldPartition(p, epoch, deadline, s, store);
     held[p] = h;
-    s.recover().onFailure(e -> lose(h, "its recovery failed: " + e.getMessage()));
+    s.recover().onSuccess(n -> {
+      if (!h.stopping) {
+        factory.recovered(p, s);
+      }
+    }).onFailure(e -> lose(h, "its recovery failed: " + e.getMessage()));
     coord.broadcast("m");
   }
 

@@ -18,6 +18,9 @@ public interface PartitionFactory {
    */
   Scheduler open(int partition, TimerStore store);
 
+  /** Called once the scheduler of {@code partition} recovered and serves; default nothing. */
+  default void recovered(int partition, Scheduler scheduler) {}
+
   /** Called after the scheduler of {@code partition} stopped (it serves nothing more); default nothing. */
   default void closed(int partition, Scheduler scheduler) {}
 }
