@@ -97,6 +97,12 @@ public interface ClusterCoordinator {
   /** The cluster's paused topics. */
   Future<Set<String>> pausedTopics();
 
+  /**
+   * The cluster's webhook secret: stores {@code generatedIfAbsent} if the cluster has none yet and returns the stored
+   * one, so every node signs with the same secret (a partition store's {@code webhookSecret} is this one).
+   */
+  Future<String> webhookSecret(String generatedIfAbsent);
+
   /** Closes the connection(s) to the shared store. */
   Future<Void> close();
 }

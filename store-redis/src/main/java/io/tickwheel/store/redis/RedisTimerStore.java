@@ -1,10 +1,13 @@
 package io.tickwheel.store.redis;
 
+import io.tickwheel.core.cluster.ClusterConfigException;
+import io.tickwheel.core.cluster.StoreFencedException;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
+import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
@@ -12,6 +15,7 @@ import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.store.redis.impl.RedisLink;
 import io.tickwheel.store.redis.impl.Script;
+import io.tickwheel.store.redis.impl.ScriptRefusal;
 import io.tickwheel.store.redis.impl.TimerRecord;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -57,7 +61,10 @@ import java.util.function.Function;
  *   <li>{@code {tw}:webhook-secret} — string, the webhook secret ({@code SET NX} then {@code GET}, one
  *       transaction).</li>
  * </ul>
- * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
+ * A cluster's partition store ({@link #partition}, made by {@code RedisClusterCoordinator}) has the same keys under
+ * {@code {PREFIX:p:P}}, beside the partition's lease hash, and runs every write script behind the fence
+ * ({@code fence.lua}); its topic pauses are the cluster's.
+ * <p> * Every write touching more than one key is one Lua script ({@code SCRIPT LOAD}ed at every connect, run by
  * {@code EVALSHA}, reloaded and retried once after {@code NOSCRIPT}): {@code put}/{@code putAll} (one script call
  * for the whole batch), {@code update} (keeps the stored payload), {@code remove}, {@code recordFirings} (one call
  * for the whole batch; per request, in list order: check generation and firing count, take the next seq,
@@ -132,16 +139,34 @@ public final class RedisTimerStore implements TimerStore {
   private final String log;
   private final String pausedTopicsKey;
   private final String webhookSecretKey;
+  /** The partition's lease hash when writes are fenced, else {@code null}. */
+  private final String leaseKey;
+  private final int partition;
+  private final long epoch;
+  private final boolean readOnly;
+  /** Whether {@link #close()} closes the link (false for a partition store on the coordinator's shared link). */
+  private final boolean ownsLink;
+  private volatile boolean closed;
 
   private RedisTimerStore(RedisLink link, String keyPrefix) {
+    this(link, "{" + keyPrefix + "}:", "{" + keyPrefix + "}:", null, -1, 0, false, true);
+  }
+
+  private RedisTimerStore(RedisLink link, String prefix, String sharedPrefix, String leaseKey, int partition,
+      long epoch, boolean readOnly, boolean ownsLink) {
     this.link = link;
-    this.prefix = "{" + keyPrefix + "}:";
+    this.prefix = prefix;
+    this.leaseKey = leaseKey;
+    this.partition = partition;
+    this.epoch = epoch;
+    this.readOnly = readOnly;
+    this.ownsLink = ownsLink;
     this.timersKey = prefix + "timers";
     this.dueKey = prefix + "due";
     this.seqKey = prefix + "seq";
     this.log = prefix + "log";
-    this.pausedTopicsKey = prefix + "paused-topics";
-    this.webhookSecretKey = prefix + "webhook-secret";
+    this.pausedTopicsKey = sharedPrefix + "paused-topics";
+    this.webhookSecretKey = sharedPrefix + "webhook-secret";
     this.timerKeys = List.of(timersKey, dueKey);
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log);
     this.logKey = List.of(log);
@@ -160,8 +185,15 @@ public final class RedisTimerStore implements TimerStore {
     RedisStoreOptions opts = new RedisStoreOptions(Objects.requireNonNull(options, "options"));
     Context ctx = Vertx.currentContext();
     String meta = "{" + opts.getKeyPrefix() + "}:meta";
+    String clusterMeta = clusterMetaKey(opts.getKeyPrefix());
     Future<RedisTimerStore> f = RedisLink.open(vertx, opts, link ->
-            link.eval(Script.INIT, List.of(meta), List.of(DATA_FORMAT, UPGRADES_FORMAT), Response::toString)
+            link.eval(Script.INIT, List.of(meta, clusterMeta), List.of(DATA_FORMAT, UPGRADES_FORMAT),
+                    Response::toString)
+                .recover(e -> Future.failedFuture(e instanceof ScriptRefusal r && r.code().equals("CLUSTER")
+                    ? new ClusterConfigException(link.where() + " is used by a tickwheel cluster (" + r.reply()
+                        + ") under {" + opts.getKeyPrefix() + "}: start this node with --cluster (and the cluster's"
+                        + " --partitions), or give it another Redis or key prefix")
+                    : e))
                 .compose(format -> DATA_FORMAT.equals(format) ? Future.succeededFuture()
                     : Future.failedFuture(new StoreFaultException(link.where() + " holds timer data of format "
                         + format + " under {" + opts.getKeyPrefix() + "}; this version reads formats "
@@ -170,9 +202,76 @@ public final class RedisTimerStore implements TimerStore {
     return onContext(ctx, f);
   }
 
+  /** The hash holding a cluster's configuration under {@code keyPrefix} (a single node refuses a prefix with it). */
+  public static String clusterMetaKey(String keyPrefix) {
+    return "{" + keyPrefix + "}:cluster";
+  }
+
+  /**
+   * Partition {@code p}'s store of the cluster under {@code keyPrefix}, on the cluster coordinator's shared link (for
+   * {@code RedisClusterCoordinator}; applications use the coordinator). Its data lives under the hash tag
+   * {@code {PREFIX:p:P}}, together with the partition's lease hash {@code {PREFIX:p:P}:lease}; topic pauses are the
+   * cluster's ({@code {PREFIX}:paused-topics}). With {@code readOnly}, every write fails with
+   * {@link StoreFaultException}; otherwise every write is fenced by {@code epoch}: it applies only while the lease's
+   * epoch is {@code epoch} and the lease has not expired (Redis {@code TIME}), checked in the same script, and else
+   * fails with {@link StoreFencedException} having changed nothing. {@link #close()} leaves the link open.
+   */
+  public static RedisTimerStore partition(RedisLink link, String keyPrefix, int p, long epoch, boolean readOnly) {
+    String tag = partitionTag(keyPrefix, p);
+    return new RedisTimerStore(link, tag + ":", "{" + keyPrefix + "}:", tag + ":lease", p, epoch,
+        readOnly, false);
+  }
+
+  /** The hash tag of partition {@code p}'s keys under {@code keyPrefix}: {@code {PREFIX:p:P}}. */
+  public static String partitionTag(String keyPrefix, int p) {
+    return "{" + keyPrefix + ":p:" + p + "}";
+  }
+
   @Override
   public String name() {
-    return "redis";
+    return leaseKey == null ? "redis" : "redis-partition-" + partition;
+  }
+
+  // ---------------------------------------------------------------- sending, with the fence of a partition store
+
+  /** A write script: plain on a single node, its fenced twin on a partition store. */
+  private <T> Future<T> writeScript(Script plain, Script fenced, List<String> keys, List<?> args,
+      Function<Response, T> map) {
+    Future<T> refused = refuseWrite();
+    if (refused != null) {
+      return refused;
+    }
+    if (leaseKey == null) {
+      return link.eval(plain, keys, args, map);
+    }
+    List<String> k = new ArrayList<>(keys.size() + 1);
+    k.addAll(keys);
+    k.add(leaseKey);
+    List<Object> a = new ArrayList<>(args.size() + 1);
+    a.addAll(args);
+    a.add(Long.toString(epoch));
+    return link.eval(fenced, k, a, map).recover(e -> Future.failedFuture(
+        e instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)
+            ? new StoreFencedException(partition, epoch) : e));
+  }
+
+  /** A failed future if this handle may not write now (closed, or a reader), else {@code null}. */
+  private <T> Future<T> refuseWrite() {
+    if (closed && !ownsLink) {
+      return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
+    }
+    if (readOnly) {
+      return Future.failedFuture(new StoreFaultException("partition " + partition
+          + " reader: writes are not allowed", null, false));
+    }
+    return null;
+  }
+
+  private <T> Future<T> read(Request request, Function<Response, T> map) {
+    if (closed && !ownsLink) {
+      return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
+    }
+    return link.read(request, map);
   }
 
   /** Whether the store is connected to Redis right now (false while it reconnects). */
@@ -187,7 +286,7 @@ public final class RedisTimerStore implements TimerStore {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return link.eval(Script.PUT, timerKeys,
+    return writeScript(Script.PUT, Script.PUT_FENCED, timerKeys,
         List.of(t.id(), TimerRecord.member(t.nextDueAt(), t.id()), TimerRecord.encode(t)), r -> null);
   }
 
@@ -207,7 +306,7 @@ public final class RedisTimerStore implements TimerStore {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return link.eval(Script.PUT, timerKeys, args, r -> null);
+    return writeScript(Script.PUT, Script.PUT_FENCED, timerKeys, args, r -> null);
   }
 
   /**
@@ -224,6 +323,9 @@ public final class RedisTimerStore implements TimerStore {
   public Future<Void> createAll(List<Timer> timers) {
     if (timers.isEmpty()) {
       return Future.succeededFuture();
+    }
+    if (leaseKey != null || readOnly) {
+      return putAll(timers); // a transaction cannot check the fence: the fenced put script does the same here
     }
     List<Timer> ts = distinctIds(timers);
     Request zadd = Request.cmd(Command.ZADD).arg(dueKey);
@@ -276,8 +378,9 @@ public final class RedisTimerStore implements TimerStore {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return link.eval(Script.UPDATE, timerKeys, List.of(next.id(), Long.toString(expectedGeneration),
-        TimerRecord.member(next.nextDueAt(), next.id()), TimerRecord.header(next)),
+    return writeScript(Script.UPDATE, Script.UPDATE_FENCED, timerKeys,
+        List.of(next.id(), Long.toString(expectedGeneration), TimerRecord.member(next.nextDueAt(), next.id()),
+            TimerRecord.header(next)),
         r -> r == null ? null : next.withPayload(TimerRecord.payloadOf(r.toBytes(), 0)));
   }
 
@@ -308,7 +411,7 @@ public final class RedisTimerStore implements TimerStore {
       return Future.succeededFuture(List.of());
     }
     List<Timer> ts = List.copyOf(next);
-    return link.eval(Script.UPDATE_ALL, timerKeys, args, r -> {
+    return writeScript(Script.UPDATE_ALL, Script.UPDATE_ALL_FENCED, timerKeys, args, r -> {
       List<Timer> out = new ArrayList<>(ts.size());
       for (int i = 0; i < ts.size(); i++) {
         Response seg = r.get(i);
@@ -320,13 +423,13 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Timer> get(String id) {
-    return link.read(Request.cmd(Command.HGET).arg(timersKey).arg(id),
+    return read(Request.cmd(Command.HGET).arg(timersKey).arg(id),
         r -> r == null ? null : TimerRecord.decode(id, r.toBytes()));
   }
 
   @Override
   public Future<Boolean> remove(String id) {
-    return link.eval(Script.REMOVE, timerKeys, List.of(id), r -> r.toInteger() == 1);
+    return writeScript(Script.REMOVE, Script.REMOVE_FENCED, timerKeys, List.of(id), r -> r.toInteger() == 1);
   }
 
   @Override
@@ -351,7 +454,7 @@ public final class RedisTimerStore implements TimerStore {
       args.add(next == null ? "" : TimerRecord.member(next.nextDueAt(), next.id()));
       args.add(next == null ? "" : TimerRecord.header(next));
     }
-    return link.eval(Script.FIRE, fireKeys, args, r -> {
+    return writeScript(Script.FIRE, Script.FIRE_FENCED, fireKeys, args, r -> {
       List<FiringResult> out = new ArrayList<>(requests.size());
       for (int i = 0; i < requests.size(); i++) {
         long st = r.get(3 * i).toLong();
@@ -428,7 +531,7 @@ public final class RedisTimerStore implements TimerStore {
   private Future<Page> loadPage(String start, int batchSize) {
     Request range = Request.cmd(Command.ZRANGE).arg(dueKey).arg(start).arg("+").arg("BYLEX").arg("LIMIT").arg(0)
         .arg(batchSize);
-    return link.read(range, r -> {
+    return read(range, r -> {
       List<String> members = new ArrayList<>(r == null ? 0 : r.size());
       if (r != null) {
         for (Response m : r) {
@@ -444,7 +547,7 @@ public final class RedisTimerStore implements TimerStore {
       for (String m : members) {
         get.arg(TimerRecord.idOfMember(m));
       }
-      return link.read(get, r -> {
+      return read(get, r -> {
         List<Timer> ts = new ArrayList<>(members.size());
         for (int i = 0; i < members.size(); i++) {
           Response v = r.get(i);
@@ -512,6 +615,9 @@ public final class RedisTimerStore implements TimerStore {
   private record Page(List<Timer> timers, boolean exhausted, String lastMember) {}
 
   private Future<Page> page(String start, int want, String topic, int budget) {
+    if (closed && !ownsLink) {
+      return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
+    }
     return link.eval(Script.PAGE, timerKeys,
         List.of(start, Integer.toString(want), topic, Integer.toString(budget)), r -> {
           boolean exhausted = r.get(0).toLong() == 1;
@@ -535,7 +641,7 @@ public final class RedisTimerStore implements TimerStore {
       return Future.succeededFuture(List.of());
     }
     String start = afterSeq < 0 ? "-" : (afterSeq + 1) + "-0";
-    return link.read(Request.cmd(Command.XRANGE).arg(log).arg(start).arg("+").arg("COUNT").arg(limit), r -> {
+    return read(Request.cmd(Command.XRANGE).arg(log).arg(start).arg("+").arg("COUNT").arg(limit), r -> {
       List<Firing> out = new ArrayList<>(r == null ? 0 : r.size());
       if (r == null) {
         return out;
@@ -593,7 +699,7 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Long> lastSeq() {
-    return link.read(Request.cmd(Command.GET).arg(seqKey), r -> r == null ? 0L : r.toLong());
+    return read(Request.cmd(Command.GET).arg(seqKey), r -> r == null ? 0L : r.toLong());
   }
 
   /**
@@ -617,7 +723,7 @@ public final class RedisTimerStore implements TimerStore {
   }
 
   private void trimStep(long maxCount, long cutoff, long removed, Promise<Long> done) {
-    link.eval(Script.TRIM, logKey, List.of(Long.toString(maxCount), Long.toString(cutoff),
+    writeScript(Script.TRIM, Script.TRIM_FENCED, logKey, List.of(Long.toString(maxCount), Long.toString(cutoff),
         Integer.toString(TRIM_BUDGET)), r -> new long[] {r.get(0).toLong(), r.get(1).toLong()})
         .onComplete(ar -> {
           if (ar.failed()) {
@@ -633,12 +739,16 @@ public final class RedisTimerStore implements TimerStore {
   @Override
   public Future<Void> setTopicPaused(String topic, boolean paused) {
     Objects.requireNonNull(topic, "topic");
+    Future<Void> refused = refuseWrite();
+    if (refused != null) {
+      return refused;
+    }
     return link.write(Request.cmd(paused ? Command.SADD : Command.SREM).arg(pausedTopicsKey).arg(topic), r -> null);
   }
 
   @Override
   public Future<Set<String>> pausedTopics() {
-    return link.read(Request.cmd(Command.SMEMBERS).arg(pausedTopicsKey), r -> {
+    return read(Request.cmd(Command.SMEMBERS).arg(pausedTopicsKey), r -> {
       Set<String> out = new HashSet<>();
       if (r != null) {
         for (Response m : r) {
@@ -660,7 +770,8 @@ public final class RedisTimerStore implements TimerStore {
 
   @Override
   public Future<Void> close() {
-    return link.close();
+    closed = true;
+    return ownsLink ? link.close() : Future.succeededFuture();
   }
 
   /** {@code f}, completing on {@code ctx} when there is one. */

@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * One partition of a {@link MemoryCoordinator}: every write runs under the coordinator's lock after checking the
  * partition's lease (epoch current, not expired), so the check and the write are one atomic step; a refused write
  * fails with {@link StoreFencedException} and changes nothing. A reader ({@code readOnly}) fails every write. Topic
- * pauses are the cluster's ({@link MemoryCoordinator#setTopicPaused}). {@link #close()} ends this handle only (later
+ * pauses and the webhook secret are the cluster's ({@link MemoryCoordinator#setTopicPaused}). {@link #close()} ends this handle only (later
  * calls fail with {@link StoreClosedException}), not the shared data.
  *
  * <p>Thread safe.
@@ -149,6 +149,11 @@ final class FencedMemoryStore implements TimerStore {
   @Override
   public Future<Void> setTopicPaused(String topic, boolean paused) {
     return write(() -> coordinator.setTopicPaused(topic, paused));
+  }
+
+  @Override
+  public Future<String> webhookSecret(String generatedIfAbsent) {
+    return read(() -> coordinator.webhookSecret(generatedIfAbsent));
   }
 
   @Override

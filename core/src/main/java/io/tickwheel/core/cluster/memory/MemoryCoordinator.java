@@ -42,6 +42,7 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   private final TreeSet<String> pausedTopics = new TreeSet<>();
   private final CopyOnWriteArrayList<Handler> handlers = new CopyOnWriteArrayList<>();
   private boolean closed;
+  private String webhookSecret;
 
   private record Handler(Context context, Consumer<String> consumer) {}
 
@@ -237,6 +238,17 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   @Override
   public synchronized Future<Set<String>> pausedTopics() {
     return Future.succeededFuture(Set.copyOf(pausedTopics));
+  }
+
+  @Override
+  public synchronized Future<String> webhookSecret(String generatedIfAbsent) {
+    if (closed) {
+      return closedFailure();
+    }
+    if (webhookSecret == null) {
+      webhookSecret = generatedIfAbsent;
+    }
+    return Future.succeededFuture(webhookSecret);
   }
 
   @Override

@@ -86,6 +86,11 @@ final class RedisFailures {
         return new StoreUnavailableException(where + " is unavailable for " + what
             + ": the connection was lost while the call was in flight (" + lost + ")", null, write);
       }
+      int sp = msg.indexOf(' ');
+      String code = sp > 0 ? msg.substring(0, sp) : msg;
+      if (ScriptRefusal.CODES.contains(code)) {
+        return new ScriptRefusal(code, sp > 0 ? msg.substring(sp + 1) : "", where + " refused " + what + ": " + msg);
+      }
       if (unavailableCode(msg)) {
         return new StoreUnavailableException(where + " is unavailable for " + what + ": " + msg, null, false);
       }

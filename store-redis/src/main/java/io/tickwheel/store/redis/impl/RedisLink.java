@@ -38,6 +38,13 @@ import java.util.function.Function;
  * guarantee for free (the client writes commands to the socket in call order, Redis answers in order).
  * Commands are pipelined: many can be in flight, so the round-trip time does not cap throughput.
  *
+ * <p>Several stores may share one link: the cluster coordinator's membership, leases and all its partition stores go
+ * over one (their keys are in many slots; on a Cluster the client routes each command to its slot's master over its
+ * own per-master connection). On a Cluster the client itself follows {@code MOVED}/{@code ASK} (refreshing its slot
+ * map) and retries {@code TRYAGAIN}/{@code CLUSTERDOWN}, all within this link's per-call timeout; a {@code NOSCRIPT}
+ * (script cache flushed, or a replica promoted that never loaded the scripts) reloads the script on every master
+ * and retries once.
+ *
  * <h2>Failures</h2>
  * Every call is bounded by {@link RedisStoreOptions#getCommandTimeoutMs()}. While disconnected a call fails at
  * once. Reachability problems ({@code LOADING}, {@code BUSY}, {@code CLUSTERDOWN}, …, a connection closed or reset
@@ -84,12 +91,7 @@ public final class RedisLink {
     this.where = (options.isCluster() ? "redis cluster " : "redis ")
         + String.join(",", endpoints.stream().map(RedisUris::mask).toList());
     this.failures = new RedisFailures(where);
-    NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
-        : new NetClientOptions(options.getNetClientOptions());
-    net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
-    if (options.getNetClientOptions() == null || net.getHostnameVerificationAlgorithm() == null) {
-      net.setHostnameVerificationAlgorithm("HTTPS"); // rediss:// checks the server's name unless told otherwise
-    }
+    NetClientOptions net = netOptions(options);
     RedisOptions ro = new RedisOptions()
         .setType(options.isCluster() ? RedisClientType.CLUSTER : RedisClientType.STANDALONE)
         .setEndpoints(endpoints)
@@ -100,6 +102,17 @@ public final class RedisLink {
     this.client = Redis.createClient(vertx, ro);
     long tick = Math.max(5, Math.min(100, timeoutMs / 10));
     this.sweeper = vertx.setPeriodic(tick, id -> sweep());
+  }
+
+  /** The socket options of every connection to Redis of {@code options} (timeouts, keep-alive, TLS name check). */
+  public static NetClientOptions netOptions(RedisStoreOptions options) {
+    NetClientOptions net = options.getNetClientOptions() == null ? new NetClientOptions()
+        : new NetClientOptions(options.getNetClientOptions());
+    net.setConnectTimeout((int) options.getConnectTimeoutMs()).setTcpKeepAlive(true).setTcpNoDelay(true);
+    if (options.getNetClientOptions() == null || net.getHostnameVerificationAlgorithm() == null) {
+      net.setHostnameVerificationAlgorithm("HTTPS"); // rediss:// checks the server's name unless told otherwise
+    }
+    return net;
   }
 
   /**

@@ -21,10 +21,26 @@ public enum Script {
   FIRE("fire.lua", true),
   PAGE("page.lua", false),
   TRIM("trim.lua", true),
-  INIT("init.lua", true);
+  INIT("init.lua", true),
+  /** {@link #PUT} behind the partition fence (see {@code fence.lua}): extra last KEY lease hash, last ARGV epoch. */
+  PUT_FENCED("put.lua", true, true),
+  UPDATE_FENCED("update.lua", true, true),
+  UPDATE_ALL_FENCED("update_all.lua", true, true),
+  REMOVE_FENCED("remove.lua", true, true),
+  FIRE_FENCED("fire.lua", true, true),
+  TRIM_FENCED("trim.lua", true, true),
+  JOIN("cluster/join.lua", true),
+  LEASE_ACQUIRE("cluster/lease_acquire.lua", true),
+  LEASE_RENEW("cluster/lease_renew.lua", true),
+  LEASE_RELEASE("cluster/lease_release.lua", true),
+  /** Heartbeat (3 ARGV, writes) or members (no ARGV, reads only). */
+  HEARTBEAT("cluster/heartbeat.lua", true);
 
   /** All scripts, to load on every (re)connect. */
   public static final List<Script> ALL = List.of(values());
+
+  /** The error code the fence prologue refuses a write with. */
+  public static final String FENCED_CODE = "FENCED";
 
   private final String file;
   private final String body;
@@ -32,21 +48,29 @@ public enum Script {
   private final boolean writes;
 
   Script(String file, boolean writes) {
-    this.file = file;
+    this(file, writes, false);
+  }
+
+  Script(String file, boolean writes, boolean fenced) {
+    this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
-    try (InputStream in = Script.class.getResourceAsStream("/io/tickwheel/store/redis/" + file)) {
-      if (in == null) {
-        throw new IllegalStateException("script resource " + file + " is missing from the jar");
-      }
-      this.body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read script " + file, e);
-    }
+    this.body = fenced ? resource("fence.lua") + resource(file) : resource(file);
     try {
       this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
           .digest(body.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static String resource(String file) {
+    try (InputStream in = Script.class.getResourceAsStream("/io/tickwheel/store/redis/" + file)) {
+      if (in == null) {
+        throw new IllegalStateException("script resource " + file + " is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read script " + file, e);
     }
   }
 

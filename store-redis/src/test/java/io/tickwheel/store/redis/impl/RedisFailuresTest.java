@@ -121,4 +121,16 @@ class RedisFailuresTest {
     assertThat(RedisFailures.describe(new IOException("cannot reach redis://:s3cret@10.0.0.1:6379")))
         .isEqualTo("IOException: cannot reach redis://***@10.0.0.1:6379");
   }
+
+  @Test
+  void aScriptsOwnRefusalIsAScriptRefusalWithItsCodeThatWasNotApplied() {
+    StoreException e = write(ErrorType.create("FENCED lease epoch 17 is not current (stored 18, expires 5, now 6)"));
+    assertThat(e).isInstanceOf(ScriptRefusal.class);
+    assertThat(((ScriptRefusal) e).code()).isEqualTo("FENCED");
+    assertThat(((ScriptRefusal) e).reply()).startsWith("lease epoch 17");
+    assertThat(e.mayHaveApplied()).isFalse();
+    StoreException c = read(ErrorType.create("CLUSTER a tickwheel cluster with 256 partitions uses this store"));
+    assertThat(((ScriptRefusal) c).code()).isEqualTo("CLUSTER");
+    assertThat(write(ErrorType.create("ERR FENCED is not a code here"))).isNotInstanceOf(ScriptRefusal.class);
+  }
 }
