@@ -55,9 +55,10 @@ public final class Main {
       deploymentId = vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get();
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-      err.println("tickwheel: cannot start: " + oneLine(cause));
+      boolean config = cause instanceof io.tickwheel.core.cluster.ClusterConfigException;
+      err.println("tickwheel: " + (config ? "refusing to start: " : "cannot start: ") + oneLine(cause));
       closeQuietly(vertx);
-      System.exit(EXIT_START);
+      System.exit(config ? EXIT_CONFIG : EXIT_START);
       return;
     }
     installShutdown(vertx, deploymentId);

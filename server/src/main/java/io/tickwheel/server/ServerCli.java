@@ -1,10 +1,12 @@
 package io.tickwheel.server;
 
+import io.tickwheel.core.cluster.Partitions;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.cluster.ClusterOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
@@ -126,6 +128,28 @@ public final class ServerCli {
       description = "address block callbacks may reach although private (e.g. 10.1.0.0/16); repeatable or a comma "
           + "list")
   private List<String> webhookAllowCidr = new ArrayList<>();
+
+  @Option(names = "--cluster", arity = "0..1", fallbackValue = "true", defaultValue = "false", paramLabel = "BOOL",
+      description = "join a cluster of equal nodes sharing the Redis of --redis (needs --store redis)")
+  private boolean cluster;
+
+  @Option(names = "--node-id", paramLabel = "ID",
+      description = "cluster: this node's id (default HOSTNAME-PORT, stable across restarts on the same port)")
+  private String nodeId;
+
+  @Option(names = "--advertise", paramLabel = "URL",
+      description = "cluster: base URL the other nodes route to (default this server's URL; required with a "
+          + "wildcard --host)")
+  private String advertise;
+
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "" + Partitions.DEFAULT,
+      description = "cluster: partitions, 1.." + Partitions.MAX + ", fixed by the first node (default ${DEFAULT-VALUE})")
+  private int partitions;
+
+  @Option(names = "--lease-ms", paramLabel = "MS", defaultValue = "" + ClusterOptions.DEFAULT_LEASE_MS,
+      description = "cluster: partition lease in ms, " + ClusterOptions.MIN_LEASE_MS + ".." + ClusterOptions.MAX_LEASE_MS
+          + "; failover takes about this + 2 s (default ${DEFAULT-VALUE})")
+  private long leaseMs;
 
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
@@ -267,8 +291,9 @@ public final class ServerCli {
         throw ConfigException.field("dataDir", "is not a path, was '" + dataDir + "'");
       }
       WebhookOptions webhooks = WebhookOptions.parse(webhookSecret, webhookAllowPrivate, webhookAllowCidr);
+      ClusterOptions co = new ClusterOptions(cluster, blankToNull(nodeId), blankToNull(advertise), partitions, leaseMs);
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
-          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks);
+          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());
@@ -278,6 +303,10 @@ public final class ServerCli {
           + "' without a token: set --token (or " + ENV_PREFIX + "TOKEN), or bind 127.0.0.1");
     }
     return c;
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
   }
 
   /** The flag whose field is the {@link ServerConfig} component {@code field}. */

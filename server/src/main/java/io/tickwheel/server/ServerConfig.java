@@ -5,6 +5,7 @@ import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.cluster.ClusterOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,6 +37,8 @@ import java.util.regex.Pattern;
  * @param allowedOrigins     browser origins allowed by CORS and the WebSocket Origin check (besides the server's
  *                           own): each {@code *} or {@code http(s)://host[:port]}
  * @param webhooks           callback settings: the secret, which private addresses callbacks may reach
+ * @param cluster            the cluster flags ({@link ClusterOptions#none()} for a single node); {@code --cluster}
+ *                           needs {@code store} {@code redis}, and a wildcard {@code host} needs {@code --advertise}
  */
 public record ServerConfig(
     String host,
@@ -51,7 +54,8 @@ public record ServerConfig(
     long logRetentionCount,
     long logRetentionMs,
     List<String> allowedOrigins,
-    WebhookOptions webhooks) {
+    WebhookOptions webhooks,
+    ClusterOptions cluster) {
 
   /** Default {@code host}: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -107,6 +111,25 @@ public record ServerConfig(
     if (webhooks == null) {
       throw ConfigException.field("webhookSecret", "webhook options must not be null");
     }
+    if (cluster == null) {
+      throw ConfigException.field("cluster", "must not be null");
+    }
+    if (cluster.enabled() && !store.equals("redis")) {
+      throw ConfigException.field("cluster", "needs --store redis (the nodes share Redis), but the store is '" + store
+          + "'");
+    }
+    if (cluster.enabled() && cluster.advertise() == null && ClusterOptions.isWildcard(host)) {
+      throw new ConfigException("--advertise is required with --cluster when --host is the wildcard '" + host
+          + "': set the URL the other nodes reach this one at, e.g. http://10.0.0.5:8080");
+    }
+  }
+
+  /** A single-node configuration (no cluster flags). */
+  public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
+      boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
+      List<String> allowedOrigins, WebhookOptions webhooks) {
+    this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
+        logRetentionMs, allowedOrigins, webhooks, ClusterOptions.none());
   }
 
   /** A configuration with the default callback settings ({@link WebhookOptions#DEFAULTS}). */
@@ -114,7 +137,7 @@ public record ServerConfig(
       boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
       List<String> allowedOrigins) {
     this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
-        logRetentionMs, allowedOrigins, WebhookOptions.DEFAULTS);
+        logRetentionMs, allowedOrigins, WebhookOptions.DEFAULTS, ClusterOptions.none());
   }
 
   /**
@@ -144,37 +167,49 @@ public record ServerConfig(
   /** This configuration on another port (tests use 0). */
   public ServerConfig withPort(int p) {
     return new ServerConfig(host, p, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
   }
 
   /** This configuration with another store kind. */
   public ServerConfig withStore(String s) {
     return new ServerConfig(host, port, s, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
   }
 
   /** This configuration with another token ({@code null} for none). */
   public ServerConfig withToken(String t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, t, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
   }
 
   /** This configuration with another pending-timer cap. */
   public ServerConfig withMaxPending(long m) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, m, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
   }
 
   /** This configuration with other allowed origins. */
   public ServerConfig withAllowedOrigins(List<String> o) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, o, webhooks);
+        logRetentionCount, logRetentionMs, o, webhooks, cluster);
   }
 
   /** This configuration with other callback settings. */
   public ServerConfig withWebhooks(WebhookOptions w) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, w);
+        logRetentionCount, logRetentionMs, allowedOrigins, w, cluster);
+  }
+
+  /** This configuration with other cluster flags. */
+  public ServerConfig withCluster(ClusterOptions c) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, c);
+  }
+
+  /** This configuration with another Redis connection string. */
+  public ServerConfig withRedis(String r) {
+    return new ServerConfig(host, port, store, dataDir, r, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
   }
 
   @Override
@@ -183,7 +218,7 @@ public record ServerConfig(
         + ", redis=" + redactUrl(redis) + ", tickMs=" + tickMs + ", token=" + (token == null ? "none" : "set")
         + ", fsync=" + fsync + ", maxPending=" + maxPending + ", misfireThresholdMs=" + misfireThresholdMs
         + ", logRetentionCount=" + logRetentionCount + ", logRetentionMs=" + logRetentionMs
-        + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + "]";
+        + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + ", cluster=" + cluster + "]";
   }
 
   /** A Redis URL without its password. */

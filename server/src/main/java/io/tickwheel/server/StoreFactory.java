@@ -1,6 +1,8 @@
 package io.tickwheel.server;
 
+import io.tickwheel.core.cluster.ClusterCoordinator;
 import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.store.redis.RedisTimerStore;
@@ -13,6 +15,12 @@ import io.vertx.core.Vertx;
 public final class StoreFactory {
 
   private StoreFactory() {}
+
+  /** Opens the cluster's coordinator on the Redis {@code --redis} names ({@code --cluster}). */
+  public static Future<ClusterCoordinator> openCoordinator(Vertx vertx, ServerConfig cfg) {
+    return RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(cfg.redis()))
+        .map(c -> (ClusterCoordinator) c);
+  }
 
   /** Opens the configured store; the future completes on the caller's context. */
   public static Future<TimerStore> open(Vertx vertx, ServerConfig cfg) {

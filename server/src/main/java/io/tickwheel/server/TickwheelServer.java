@@ -1,11 +1,13 @@
 package io.tickwheel.server;
 
 import io.tickwheel.core.callback.WebhookSecret;
+import io.tickwheel.core.cluster.ClusterCoordinator;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.http.ClusterApi;
+import io.tickwheel.server.http.ErrorResponses;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
@@ -63,10 +65,13 @@ public final class TickwheelServer extends VerticleBase {
   private WorkerExecutor codec;
   private volatile int port = -1;
   private volatile WebhookSecret webhookSecret;
+  private final ClusterCoordinator givenCoordinator;
+  private ClusterParts cluster;
+  private ClusterCoordinator coordinator;
 
   /** A server that opens the store {@code cfg} names and reads the system clock. */
   public TickwheelServer(ServerConfig cfg) {
-    this(cfg, null, System::currentTimeMillis, null);
+    this(cfg, (TimerStore) null, System::currentTimeMillis, null);
   }
 
   /**
@@ -75,7 +80,22 @@ public final class TickwheelServer extends VerticleBase {
    * @param schedulerOptions scheduler options, or {@code null} for those derived from {@code cfg}
    */
   public TickwheelServer(ServerConfig cfg, TimerStore givenStore, LongSupplier clock, SchedulerOptions schedulerOptions) {
+    this(cfg, givenStore, null, clock, schedulerOptions);
+  }
+
+  /**
+   * A cluster node ({@code cfg.cluster().enabled()}) on a coordinator given in code (in-process clusters: several
+   * servers on one {@link io.tickwheel.core.cluster.memory.MemoryCoordinator}); not closed on stop.
+   */
+  public TickwheelServer(ServerConfig cfg, ClusterCoordinator coordinator, LongSupplier clock,
+      SchedulerOptions schedulerOptions) {
+    this(cfg, null, coordinator, clock, schedulerOptions);
+  }
+
+  private TickwheelServer(ServerConfig cfg, TimerStore givenStore, ClusterCoordinator givenCoordinator,
+      LongSupplier clock, SchedulerOptions schedulerOptions) {
     this.cfg = cfg;
+    this.givenCoordinator = givenCoordinator;
     this.givenStore = givenStore;
     this.clock = clock;
     this.schedulerOptions = schedulerOptions != null ? schedulerOptions : optionsFrom(cfg);
@@ -111,6 +131,9 @@ public final class TickwheelServer extends VerticleBase {
 
   @Override
   public Future<?> start() {
+    if (cfg.cluster().enabled()) {
+      return startCluster();
+    }
     long startedAt = clock.getAsLong();
     Future<TimerStore> opened = givenStore != null ? Future.succeededFuture(givenStore) : StoreFactory.open(vertx, cfg);
     OriginCheck origins = new OriginCheck(cfg.allowedOrigins());
@@ -182,12 +205,111 @@ public final class TickwheelServer extends VerticleBase {
     return webhookSecret;
   }
 
+  /**
+   * A cluster node: open the coordinator → listen (answering 503 until the routes are built) → build the node (its id
+   * and address need the port) and the routed edge → join (the coordinator refuses a store a single node uses, or
+   * another partition count) → keep leases: partitions are served as they are acquired.
+   */
+  private Future<?> startCluster() {
+    long startedAt = clock.getAsLong();
+    OriginCheck origins = new OriginCheck(cfg.allowedOrigins());
+    Future<ClusterCoordinator> opened = givenCoordinator != null ? Future.succeededFuture(givenCoordinator)
+        : StoreFactory.openCoordinator(vertx, cfg);
+    Router[] ready = new Router[1];
+    return opened.compose(c -> {
+      coordinator = c;
+      return cfg.webhooks().secret() != null ? Future.succeededFuture(cfg.webhooks().secret())
+          : c.webhookSecret(WebhookSecret.generate(new SecureRandom()).text()).map(WebhookSecret::parse);
+    }).compose(secret -> {
+      webhookSecret = secret;
+      http = vertx.createHttpServer(new HttpServerOptions()
+              .setHost(cfg.host())
+              .setPort(cfg.port())
+              .setIdleTimeout(0)
+              .setMaxWebSocketMessageSize(64 * 1024))
+          .requestHandler(req -> {
+            if (ready[0] != null) {
+              ready[0].handle(req);
+            } else {
+              req.response().setStatusCode(503).putHeader("Retry-After", "1").end();
+            }
+          });
+      return http.listen();
+    }).compose(server -> {
+      port = server.actualPort();
+      origins.own(cfg.url(port));
+      return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
+    }).compose(openapi -> {
+      String address = cfg.cluster().advertise() != null ? cfg.cluster().advertise() : cfg.url(port);
+      String nodeId = cfg.cluster().nodeIdFor(port);
+      codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
+      cluster = new ClusterParts(vertx, context, cfg, coordinator, nodeId, address, clock, schedulerOptions, metrics,
+          codec);
+      // The node's own scheduler holds no timer in a cluster (the partitions' schedulers do): it backs the /v1
+      // recovery gate and the wheel view's clock. The firing streams are cl-stream's cluster-wide hub.
+      store = new MeteredStore(new io.tickwheel.core.store.memory.MemoryTimerStore(), metrics);
+      scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
+      hub = new FiringHub(vertx, store, PushOptions.defaults(), metrics.registry());
+      FiringHub h = hub;
+      metrics.subscribersGauge(h::subscribers);
+      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true, cfg.webhooks().policy());
+      Timers timers = cluster.routing.timers();
+      hub.useCommands(new WsCommandHandler(timers, parser));
+      WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
+      wheelStream = new WheelStream(vertx, view);
+      Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, new TimersApi(timers, parser, codec),
+          new TopicsApi(timers), view, wheelStream, cfg.token(), cfg.allowedOrigins(), origins, hub::handleWebSocket,
+          hub::handleSse, hub::subscribers, openapi, startedAt,
+          rc -> ErrorResponses.json(rc, 200, cluster.node.describe().toBuffer()),
+          new WebhookSecretApi(this::webhookSecret));
+      router = Routes.router(deps);
+      router.get("/health").order(-1).handler(rc -> ErrorResponses.json(rc, 200,
+          cluster.health(clock.getAsLong() - startedAt, hub.subscribers()).toBuffer()));
+      return scheduler.recover();
+    }).compose(n -> cluster.start()).onSuccess(v -> {
+      ready[0] = router;
+      LOG.log(System.Logger.Level.INFO, "joined the cluster as " + cluster.node.localNodeId() + " ("
+          + cfg.cluster().partitions() + " partitions, lease " + cfg.cluster().leaseMs() + " ms)");
+    }).recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
+  }
+
+  /** This node's cluster runtime (cluster mode, after start), or {@code null}. */
+  public io.tickwheel.server.cluster.ClusterNode clusterNode() {
+    return cluster != null ? cluster.node : null;
+  }
+
   @Override
   public Future<?> stop() {
     return cleanup();
   }
 
   private Future<Void> cleanup() {
+    if (cluster != null) {
+      // hand the partitions over first (stop their schedulers, release the leases, leave), then close the rest
+      ClusterParts c = cluster;
+      cluster = null;
+      return c.shutdown().otherwiseEmpty().compose(v -> onOwner(this::cleanupLocal))
+          .compose(v -> givenCoordinator == null ? coordinator.close().otherwiseEmpty() : Future.succeededFuture());
+    }
+    if (coordinator != null && givenCoordinator == null) {
+      ClusterCoordinator c = coordinator;
+      coordinator = null;
+      return cleanupLocal().compose(v -> c.close().otherwiseEmpty());
+    }
+    return cleanupLocal();
+  }
+
+  /** Runs {@code body} on this verticle's context (futures of other components may complete elsewhere). */
+  private Future<Void> onOwner(java.util.function.Supplier<Future<Void>> body) {
+    if (io.vertx.core.Vertx.currentContext() == context) {
+      return body.get();
+    }
+    io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+    context.runOnContext(x -> body.get().onComplete(p));
+    return p.future();
+  }
+
+  private Future<Void> cleanupLocal() {
     // subscribers first, so WebSocket clients get close 1001 and SSE streams end cleanly rather than
     // seeing their connection dropped by the HTTP server's close; the hub ignores later publishes
     if (wheelStream != null) {

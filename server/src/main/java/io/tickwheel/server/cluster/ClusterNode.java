@@ -1,0 +1,137 @@
+package io.tickwheel.server.cluster;
+
+import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.cluster.Lease;
+import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * This node's part in a cluster: it joins (the coordinator checks the partition count and that no single node uses
+ * the store), keeps its leases with a {@link LeaseKeeper}, answers who serves which partition
+ * ({@link PartitionOwners}) and what {@code GET /v1/cluster} shows, and on SIGTERM hands its partitions over.
+ *
+ * <p>Owner context only (not thread safe), like the keeper.
+ */
+public final class ClusterNode implements PartitionOwners {
+
+  private final ClusterCoordinator coord;
+  private final LeaseKeeper keeper;
+
+  public ClusterNode(ClusterCoordinator coord, LeaseKeeper keeper) {
+    this.coord = coord;
+    this.keeper = keeper;
+  }
+
+  /**
+   * Joins the cluster and starts keeping leases. Fails with {@link io.tickwheel.core.cluster.ClusterConfigException}
+   * when the store belongs to a single node or to a cluster with another partition count.
+   */
+  public Future<Void> start() {
+    return coord.join(keeper.nodeId(), keeper.address(), keeper.partitions()).map(n -> {
+      coord.onBroadcast(this::onBroadcast);
+      keeper.start();
+      return null;
+    });
+  }
+
+  /** A broadcast from any node: {@code "m"} (ownership changed) runs a round shortly; others are not ours. */
+  void onBroadcast(String message) {
+    if (message.equals("m")) {
+      keeper.nudge();
+    }
+  }
+
+  /** Hands every partition over and leaves (SIGTERM); see {@link LeaseKeeper#shutdown()}. */
+  public Future<Void> shutdown() {
+    return keeper.shutdown();
+  }
+
+  public LeaseKeeper keeper() {
+    return keeper;
+  }
+
+  @Override
+  public int partitions() {
+    return keeper.partitions();
+  }
+
+  @Override
+  public int partitionOf(String id) {
+    return Partitions.of(id, keeper.partitions());
+  }
+
+  @Override
+  public String localNodeId() {
+    return keeper.nodeId();
+  }
+
+  @Override
+  public Scheduler local(int p) {
+    return keeper.local(p);
+  }
+
+  /** This node's address when it serves {@code p}; else the live holder of {@code p}'s lease as last read. */
+  @Override
+  public String ownerAddress(int p) {
+    if (keeper.local(p) != null) {
+      return keeper.address();
+    }
+    Lease l = keeper.liveLease(p);
+    if (l == null || l.nodeId().equals(keeper.nodeId())) {
+      return null;
+    }
+    for (Member m : keeper.members()) {
+      if (m.nodeId().equals(l.nodeId())) {
+        return m.address();
+      }
+    }
+    return null;
+  }
+
+  /** How many partitions this node serves now. */
+  public int owned() {
+    return keeper.owned();
+  }
+
+  /**
+   * The contract's {@code GET /v1/cluster} body: {@code {"nodeId","partitions","nodes":[{"id","address","partitions",
+   * "lastSeenAt"}],"owners":[{"partition","node","epoch"}]}}, from the last round (live members; owners are the live
+   * holders of leases, this node's own from what it serves now).
+   */
+  public JsonObject describe() {
+    Map<String, Integer> count = new HashMap<>();
+    JsonArray owners = new JsonArray();
+    for (int p = 0; p < keeper.partitions(); p++) {
+      String node = null;
+      long epoch = 0;
+      if (keeper.local(p) != null) {
+        node = keeper.nodeId();
+        epoch = keeper.epoch(p);
+      } else {
+        Lease l = keeper.liveLease(p);
+        if (l != null && !l.nodeId().equals(keeper.nodeId())) {
+          node = l.nodeId();
+          epoch = l.epoch();
+        }
+      }
+      if (node != null) {
+        count.merge(node, 1, Integer::sum);
+        owners.add(new JsonObject().put("partition", p).put("node", node).put("epoch", epoch));
+      }
+    }
+    JsonArray nodes = new JsonArray();
+    for (Member m : keeper.members()) {
+      nodes.add(new JsonObject().put("id", m.nodeId()).put("address", m.address())
+          .put("partitions", count.getOrDefault(m.nodeId(), 0)).put("lastSeenAt", m.lastSeenAt()));
+    }
+    return new JsonObject().put("nodeId", keeper.nodeId()).put("partitions", keeper.partitions()).put("nodes", nodes)
+        .put("owners", owners);
+  }
+}

@@ -1,0 +1,458 @@
+package io.tickwheel.server.cluster;
+
+import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.cluster.Lease;
+import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * Keeps this node's partition leases: one <em>round</em> about every lease/4 (heartbeat with ttl = lease, renew every
+ * held lease in one call, read the leases, then hand over the partitions this node should no longer own and acquire
+ * free ones it should), and serves each held partition with its own {@link Scheduler}.
+ *
+ * <h2>Never two owners</h2>
+ * A partition is served only while its <em>local deadline</em> has not passed: the local send time of the last
+ * acquire/renew that succeeded + lease − {@link #marginMs()}. The store started the lease after that send time, so the
+ * lease ends after the deadline; a renewal answered after the deadline is not trusted (the partition is stopped).
+ * A watchdog timer stops a partition at its deadline when renewals fail (Redis down, this node cut off or paused),
+ * and every round checks the deadlines first. A write the store refuses as fenced stops the partition at once.
+ * The store's fence is the backstop for what is in flight when a partition stops.
+ *
+ * <h2>Hand-over</h2>
+ * A partition this node should no longer own (another node joined and wins it) is stopped first (the scheduler waits for
+ * its firing batch in flight), then released, then {@code "m"} is broadcast so the new owner acquires it at once rather
+ * than on its next round. A stopping partition serves nothing and is not acquired again until it has stopped.
+ *
+ * <h2>Time and threads</h2>
+ * Times are this node's injected clock (epoch ms). Owner context only (not thread safe): every method runs there and
+ * the coordinator's futures complete there. {@link #start} drives itself with Vert.x timers; tests call
+ * {@link #round()} and {@link #checkDeadlines()} with a manual clock instead.
+ */
+public final class LeaseKeeper {
+
+  private static final System.Logger LOG = System.getLogger(LeaseKeeper.class.getName());
+
+  /** Most acquire calls one round starts (bounded work per round); the rest follow on the next rounds. */
+  public static final int MAX_ACQUIRES_PER_ROUND = 64;
+  /** Delay of the next round when a wanted partition's lease had not yet expired, or after an {@code "m"} hint. */
+  static final long RETRY_SOON_MS = 200;
+
+  private final Vertx vertx;
+  private final ClusterCoordinator coord;
+  private final String nodeId;
+  private final String address;
+  private final int partitions;
+  private final long leaseMs;
+  private final long periodMs;
+  private final long marginMs;
+  private final LongSupplier clock;
+  private final PartitionFactory factory;
+  private final ClusterMetrics metrics;
+  private final HeldPartition[] held;
+  private final boolean[] acquiring;
+  private final MemberView view;
+  private List<Lease> leases = List.of();
+
+  private boolean running;
+  private boolean drive;
+  private boolean roundInFlight;
+  private boolean retrySoon;
+  private long loopTimer = -1;
+  private long deadlineTimer = -1;
+
+  /**
+   * @param address this node's base URL (what the others route to)
+   * @param leaseMs the lease, ms; rounds every lease/4, a member counts after one round period
+   */
+  public LeaseKeeper(Vertx vertx, ClusterCoordinator coord, String nodeId, String address, int partitions, long leaseMs,
+      LongSupplier clock, PartitionFactory factory, ClusterMetrics metrics) {
+    this.vertx = vertx;
+    this.coord = coord;
+    this.nodeId = nodeId;
+    this.address = address;
+    this.partitions = partitions;
+    this.leaseMs = leaseMs;
+    this.periodMs = Math.max(1, leaseMs / 4);
+    this.marginMs = Math.max(100, leaseMs / 10);
+    this.clock = clock;
+    this.factory = factory;
+    this.metrics = metrics;
+    this.held = new HeldPartition[partitions];
+    this.acquiring = new boolean[partitions];
+    this.view = new MemberView(nodeId, periodMs);
+    metrics.ownedGauge(this::owned);
+  }
+
+  /** Starts the rounds (the first at once) and the deadline watchdog. */
+  public void start() {
+    running = true;
+    drive = true;
+    scheduleRound(0);
+  }
+
+  /** Runs without timers: the caller turns {@link #round()} and {@link #checkDeadlines()} (tests). */
+  void startManual() {
+    running = true;
+  }
+
+  /** The time between rounds (lease/4), ms. */
+  public long periodMs() {
+    return periodMs;
+  }
+
+  /** The safety margin before a lease's end at which a partition stops: max(100, lease/10), ms. */
+  public long marginMs() {
+    return marginMs;
+  }
+
+  // ------------------------------------------------------------------ the round
+
+  /** One round: deadlines, heartbeat, renew, leases, hand-overs, acquires. A round in flight makes this a no-op. */
+  public Future<Void> round() {
+    if (!running || roundInFlight) {
+      return Future.succeededFuture();
+    }
+    roundInFlight = true;
+    retrySoon = false;
+    checkDeadlines();
+    long hbSent = clock.getAsLong();
+    return coord.heartbeat(nodeId, address, leaseMs)
+        .onSuccess(ms -> view.update(ms, hbSent))
+        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cluster heartbeat failed: " + e.getMessage()))
+        .<Void>mapEmpty().otherwiseEmpty()
+        .compose(v -> renew())
+        .compose(v -> coord.leases().onSuccess(l -> leases = l).<Void>mapEmpty().otherwiseEmpty())
+        .compose(v -> rebalance())
+        .eventually(() -> {
+          roundInFlight = false;
+          armDeadline();
+          return Future.succeededFuture();
+        });
+  }
+
+  private Future<Void> renew() {
+    List<HeldPartition> hs = serving();
+    if (hs.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    int[] ps = new int[hs.size()];
+    long[] es = new long[hs.size()];
+    for (int i = 0; i < ps.length; i++) {
+      ps[i] = hs.get(i).partition;
+      es[i] = hs.get(i).epoch;
+    }
+    long sent = clock.getAsLong();
+    long t0 = System.nanoTime();
+    return coord.renew(nodeId, ps, es, leaseMs).map(answers -> {
+      metrics.renewed(System.nanoTime() - t0);
+      long now = clock.getAsLong();
+      for (int i = 0; i < ps.length; i++) {
+        HeldPartition h = held[ps[i]];
+        if (h == null || h.epoch != es[i] || h.stopping) {
+          continue;
+        }
+        Lease l = answers.get(i);
+        if (l == null) {
+          lose(h, "its lease was taken or had expired");
+        } else if (now > h.deadline) {
+          lose(h, "the renewal was answered after the local deadline");
+        } else {
+          h.deadline = sent + leaseMs - marginMs;
+        }
+      }
+      return (Void) null;
+    }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "lease renewal failed: " + e.getMessage()))
+        .otherwiseEmpty();
+  }
+
+  private Future<Void> rebalance() {
+    if (!running) {
+      return Future.succeededFuture();
+    }
+    String[] want = Rendezvous.assign(view.eligible(clock.getAsLong()), partitions);
+    List<Future<Void>> work = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      HeldPartition h = held[p];
+      if (h != null && !h.stopping && !nodeId.equals(want[p])) {
+        handOver(h);
+      }
+    }
+    int started = 0;
+    for (int p = 0; p < partitions && started < MAX_ACQUIRES_PER_ROUND; p++) {
+      if (nodeId.equals(want[p]) && held[p] == null && !acquiring[p] && mayAcquire(p)) {
+        started++;
+        work.add(acquire(p));
+      }
+    }
+    if (started == MAX_ACQUIRES_PER_ROUND) {
+      retrySoon = true;
+    }
+    return Future.join(work).<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  /**
+   * Whether to try {@code p}: not while another live node holds a lease that had not ended at the last heartbeat (it
+   * hands the partition over when it counts this node, and broadcasts {@code "m"}).
+   */
+  private boolean mayAcquire(int p) {
+    Lease l = p < leases.size() ? leases.get(p) : null;
+    return l == null || l.nodeId() == null || l.nodeId().equals(nodeId) || !view.isLive(l.nodeId())
+        || l.expiresAt() <= view.coordinatorTime();
+  }
+
+  /** The live holder of {@code p}'s lease as last read (another node's, not ended at the last heartbeat), or null. */
+  public Lease liveLease(int p) {
+    Lease l = p < leases.size() ? leases.get(p) : null;
+    if (l == null || l.nodeId() == null || !view.isLive(l.nodeId()) || l.expiresAt() <= view.coordinatorTime()) {
+      return null;
+    }
+    return l;
+  }
+
+  private Future<Void> acquire(int p) {
+    acquiring[p] = true;
+    long sent = clock.getAsLong();
+    return coord.acquire(p, nodeId, leaseMs).map(l -> {
+      acquiring[p] = false;
+      if (l == null) {
+        retrySoon = true;        // a dead node's lease that has not quite expired: try again shortly
+        return (Void) null;
+      }
+      long deadline = sent + leaseMs - marginMs;
+      if (!running || held[p] != null || clock.getAsLong() >= deadline) {
+        coord.release(p, nodeId, l.epoch());
+        return (Void) null;
+      }
+      serve(p, l.epoch(), deadline);
+      return (Void) null;
+    }).onFailure(e -> {
+      acquiring[p] = false;
+      LOG.log(System.Logger.Level.WARNING, "acquiring partition " + p + " failed: " + e.getMessage());
+    }).otherwiseEmpty();
+  }
+
+  private void serve(int p, long epoch, long deadline) {
+    TimerStore store = new WatchedStore(coord.partitionStore(p, epoch), () -> fenced(p, epoch),
+        seq -> coord.broadcast("f " + p + " " + seq));
+    Scheduler s = factory.open(p, store);
+    HeldPartition h = new HeldPartition(p, epoch, deadline, s, store);
+    held[p] = h;
+    s.recover().onSuccess(n -> {
+      if (!h.stopping) {
+        factory.recovered(p, s);
+      }
+    }).onFailure(e -> lose(h, "its recovery failed: " + e.getMessage()));
+    coord.broadcast("m");
+  }
+
+  // ------------------------------------------------------------------ stopping
+
+  /** Stops every partition whose local deadline has passed. */
+  public void checkDeadlines() {
+    long now = clock.getAsLong();
+    for (HeldPartition h : held) {
+      if (h != null && !h.stopping && now >= h.deadline) {
+        lose(h, "its lease could not be renewed before the local deadline");
+      }
+    }
+  }
+
+  private void fenced(int p, long epoch) {
+    metrics.fencedWrite();
+    HeldPartition h = held[p];
+    if (h != null && h.epoch == epoch && !h.stopping) {
+      lose(h, "the store refused a write as fenced (another node owns it)");
+    }
+  }
+
+  private void lose(HeldPartition h, String why) {
+    if (h.stopping) {
+      return;
+    }
+    LOG.log(System.Logger.Level.WARNING, "partition " + h.partition + " stopped: " + why);
+    metrics.lost();
+    stop(h).onComplete(v -> coord.release(h.partition, nodeId, h.epoch));
+  }
+
+  private Future<Void> handOver(HeldPartition h) {
+    return stop(h).compose(v -> coord.release(h.partition, nodeId, h.epoch).otherwiseEmpty())
+        .onComplete(v -> {
+          metrics.handedOver();
+          coord.broadcast("m");
+        });
+  }
+
+  private Future<Void> stop(HeldPartition h) {
+    if (h.stopped != null) {
+      return h.stopped;
+    }
+    h.stopping = true;
+    h.stopped = h.scheduler.stop().otherwiseEmpty()
+        .compose(v -> h.store.close().otherwiseEmpty())
+        .onComplete(v -> {
+          if (held[h.partition] == h) {
+            held[h.partition] = null;
+          }
+          factory.closed(h.partition, h.scheduler);
+        });
+    return h.stopped;
+  }
+
+  /**
+   * SIGTERM: stops the rounds, stops every partition, releases its lease and leaves the membership, so the other
+   * nodes take the partitions over at once. Completes when all is done (failures ignored: the leases then expire).
+   */
+  public Future<Void> shutdown() {
+    running = false;
+    cancelTimers();
+    List<Future<Void>> all = new ArrayList<>();
+    for (HeldPartition h : held) {
+      if (h != null) {
+        all.add(h.stopping ? h.stopped : handOver(h));
+      }
+    }
+    return Future.join(all).<Void>mapEmpty().otherwiseEmpty()
+        .compose(v -> coord.leave(nodeId).otherwiseEmpty());
+  }
+
+  // ------------------------------------------------------------------ timers
+
+  /** A hint that ownership changed somewhere: run a round shortly (debounced). */
+  public void nudge() {
+    if (running && drive && !roundInFlight) {
+      scheduleRound(RETRY_SOON_MS);
+    } else {
+      retrySoon = true;
+    }
+  }
+
+  private void scheduleRound(long delay) {
+    if (!running || !drive) {
+      return;
+    }
+    if (loopTimer >= 0) {
+      vertx.cancelTimer(loopTimer);
+    }
+    loopTimer = vertx.setTimer(Math.max(1, delay), id -> {
+      loopTimer = -1;
+      round().onComplete(v -> scheduleRound(retrySoon ? RETRY_SOON_MS : periodMs));
+    });
+  }
+
+  private void armDeadline() {
+    if (!running || !drive) {
+      return;
+    }
+    if (deadlineTimer >= 0) {
+      vertx.cancelTimer(deadlineTimer);
+      deadlineTimer = -1;
+    }
+    long min = Long.MAX_VALUE;
+    for (HeldPartition h : held) {
+      if (h != null && !h.stopping) {
+        min = Math.min(min, h.deadline);
+      }
+    }
+    if (min != Long.MAX_VALUE) {
+      deadlineTimer = vertx.setTimer(Math.max(1, min - clock.getAsLong()), id -> {
+        deadlineTimer = -1;
+        checkDeadlines();
+        armDeadline();
+      });
+    }
+  }
+
+  private void cancelTimers() {
+    if (loopTimer >= 0) {
+      vertx.cancelTimer(loopTimer);
+      loopTimer = -1;
+    }
+    if (deadlineTimer >= 0) {
+      vertx.cancelTimer(deadlineTimer);
+      deadlineTimer = -1;
+    }
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  /** The scheduler serving {@code p} here, or {@code null} (not held, or stopping). */
+  public Scheduler local(int p) {
+    HeldPartition h = held[p];
+    return h != null && !h.stopping ? h.scheduler : null;
+  }
+
+  /** The lease epoch this node serves {@code p} under, or -1. */
+  public long epoch(int p) {
+    HeldPartition h = held[p];
+    return h != null && !h.stopping ? h.epoch : -1;
+  }
+
+  /** The local deadline of {@code p} (see the class comment), or -1 when not served here. */
+  long deadline(int p) {
+    HeldPartition h = held[p];
+    return h != null && !h.stopping ? h.deadline : -1;
+  }
+
+  /** How many partitions this node serves. */
+  public int owned() {
+    int n = 0;
+    for (HeldPartition h : held) {
+      if (h != null && !h.stopping) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** The schedulers serving partitions here. */
+  public List<Scheduler> schedulers() {
+    List<Scheduler> out = new ArrayList<>();
+    for (HeldPartition h : serving()) {
+      out.add(h.scheduler);
+    }
+    return out;
+  }
+
+  private List<HeldPartition> serving() {
+    List<HeldPartition> out = new ArrayList<>();
+    for (HeldPartition h : held) {
+      if (h != null && !h.stopping) {
+        out.add(h);
+      }
+    }
+    return out;
+  }
+
+  /** The leases as read in the last round (by partition; empty before the first). */
+  public List<Lease> leases() {
+    return leases;
+  }
+
+  /** The live members as of the last heartbeat, sorted by id. */
+  public List<Member> members() {
+    return view.live();
+  }
+
+  /** Whether {@code nodeId} was live at the last heartbeat. */
+  public boolean isLive(String id) {
+    return view.isLive(id);
+  }
+
+  public String nodeId() {
+    return nodeId;
+  }
+
+  public String address() {
+    return address;
+  }
+
+  public int partitions() {
+    return partitions;
+  }
+}

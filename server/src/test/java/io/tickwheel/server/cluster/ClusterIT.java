@@ -1,0 +1,262 @@
+package io.tickwheel.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.server.testing.TestVertx;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.testkit.RedisServerProcess;
+import io.tickwheel.testkit.ServerProcess;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three real server jars clustered on one redis-server started by the test. Timers are created through random nodes;
+ * the checker reads every partition's firing log from Redis (the truth the streams are built on) and counts
+ * acknowledged, fired, duplicates, early and lost. Faults: kill -9 of a node under load (its timers fire within
+ * lease + 2 s), SIGTERM (its partitions are taken over within 1 s).
+ */
+class ClusterIT {
+
+  static final int P = 32;
+  static final long LEASE = 3000;
+  static final Duration START = Duration.ofSeconds(40);
+
+  @TempDir
+  Path tmp;
+  RedisServerProcess redis;
+  final List<ServerProcess> nodes = new ArrayList<>();
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  Vertx vertx;
+  RedisClusterCoordinator checker;
+
+  @BeforeEach
+  void start() {
+    redis = RedisServerProcess.start();
+    ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    for (int i = 0; i < 3; i++) {
+      nodes.add(jar.args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
+          "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
+          .logs(tmp, "n" + i).startAndAwaitListening(START));
+    }
+    vertx = TestVertx.create();
+    checker = TestVertx.await(RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())));
+    TestVertx.await(checker.join("checker", "none", P));
+  }
+
+  @AfterEach
+  void stop() {
+    nodes.forEach(ServerProcess::close);
+    if (checker != null) {
+      TestVertx.await(checker.close());
+    }
+    TestVertx.close(vertx);
+    redis.close();
+  }
+
+  HttpResponse<String> send(String url, String method, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+    b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+        : b.header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  JsonObject cluster(ServerProcess via) throws Exception {
+    HttpResponse<String> r = send(via.baseUrl() + "/v1/cluster", "GET", null);
+    assertThat(r.statusCode()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  /** Polls until the live nodes seen by {@code via} are exactly {@code ids} and own every partition; returns when. */
+  long awaitOwners(ServerProcess via, Set<String> ids, long timeoutMs) throws Exception {
+    long until = System.currentTimeMillis() + timeoutMs;
+    while (System.currentTimeMillis() < until) {
+      JsonObject c = cluster(via);
+      Set<String> seen = new HashSet<>();
+      c.getJsonArray("nodes").forEach(n -> seen.add(((JsonObject) n).getString("id")));
+      Set<String> owners = new HashSet<>();
+      c.getJsonArray("owners").forEach(o -> owners.add(((JsonObject) o).getString("node")));
+      if (seen.equals(ids) && c.getJsonArray("owners").size() == P && ids.containsAll(owners)) {
+        return System.currentTimeMillis();
+      }
+      Thread.sleep(25);
+    }
+    throw new AssertionError("partitions not owned by " + ids + " within " + timeoutMs + " ms: " + cluster(via));
+  }
+
+  Map<String, List<Firing>> firings() {
+    Map<String, List<Firing>> out = new HashMap<>();
+    for (int p = 0; p < P; p++) {
+      for (Firing f : TestVertx.await(checker.partitionReader(p).readFirings(0, 1_000_000))) {
+        out.computeIfAbsent(f.id(), k -> new ArrayList<>()).add(f);
+      }
+    }
+    return out;
+  }
+
+  /** Creates timers through random live nodes until stopped; remembers each acknowledged one's due time. */
+  final class Load implements Runnable {
+    final AtomicBoolean stop = new AtomicBoolean();
+    final Map<String, Long> acked = new ConcurrentHashMap<>();
+    final Random rnd = new Random(7);
+    volatile int refused;
+    final List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
+    int next;
+
+    @Override
+    public void run() {
+      while (!stop.get()) {
+        ServerProcess via = nodes.get(rnd.nextInt(nodes.size()));
+        if (!via.isAlive()) {
+          continue;
+        }
+        String id = "k-" + next++;
+        long delay = 300 + rnd.nextInt(2000);
+        try {
+          HttpResponse<String> r = send(via.baseUrl() + "/v1/timers", "POST",
+              new JsonObject().put("id", id).put("delayMs", delay).encode());
+          if (r.statusCode() == 201) {
+            acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
+          } else {
+            refused++;
+            refusals.add(via.baseUrl() + " " + r.statusCode() + " " + r.body());
+          }
+        } catch (Exception e) {
+          refused++;
+          refusals.add(via.baseUrl() + " " + e);
+        }
+      }
+    }
+  }
+
+  /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
+  Map<String, List<Firing>> verify(Map<String, Long> acked, long waitUntil) throws Exception {
+    Map<String, List<Firing>> fired = firings();
+    while (!fired.keySet().containsAll(acked.keySet()) && System.currentTimeMillis() < waitUntil) {
+      Thread.sleep(200);
+      fired = firings();
+    }
+    int duplicates = 0;
+    int early = 0;
+    int lost = 0;
+    for (Map.Entry<String, Long> a : acked.entrySet()) {
+      List<Firing> fs = fired.get(a.getKey());
+      if (fs == null) {
+        lost++;
+        continue;
+      }
+      duplicates += fs.size() - 1;
+      for (Firing f : fs) {
+        if (f.firedAt() < a.getValue()) {
+          early++;
+        }
+      }
+    }
+    String counts = "acknowledged " + acked.size() + ", fired " + fired.size() + ", duplicates " + duplicates
+        + ", early " + early + ", lost " + lost;
+    System.out.println("ClusterIT: " + counts);
+    assertThat(List.of(duplicates, early, lost)).as(counts).containsOnly(0);
+    assertThat(acked).as(counts).isNotEmpty();
+    return fired;
+  }
+
+  @Test
+  void underLoadKillNineOfANodeLosesNothingFiresNothingTwiceAndItsTimersFireWithinLeasePlusTwoSeconds()
+      throws Exception {
+    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
+    Map<Integer, String> ownerBefore = new HashMap<>();
+    cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
+        ((JsonObject) o).getString("node")));
+    Load load = new Load();
+    Thread t = new Thread(load, "cluster-load");
+    t.start();
+    Thread.sleep(2500);
+    ServerProcess victim = nodes.get(2);
+    victim.kill9();
+    long killedAt = System.currentTimeMillis();
+    Thread.sleep(1500);
+    load.stop.set(true);
+    t.join(10_000);
+    long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    Map<String, List<Firing>> fired = verify(load.acked, Math.max(lastDue, killedAt + LEASE + 2000) + 10_000);
+    // the victim's partitions: what was due before the take-over fired within lease + 2 s of the kill
+    long worst = 0;
+    for (Map.Entry<String, Long> a : load.acked.entrySet()) {
+      int p = io.tickwheel.core.cluster.Partitions.of(a.getKey(), P);
+      if ("n2".equals(ownerBefore.get(p)) && a.getValue() < killedAt + LEASE) {
+        long firedAt = fired.get(a.getKey()).get(0).firedAt();
+        worst = Math.max(worst, firedAt - Math.max(a.getValue(), killedAt));
+      }
+    }
+    System.out.println("ClusterIT: worst firing after kill -9 of its owner: " + worst + " ms after due/kill");
+    assertThat(worst).isLessThanOrEqualTo(LEASE + 2000);
+    awaitOwners(nodes.get(0), Set.of("n0", "n1"), 10_000);
+  }
+
+  @Test
+  void sigtermHandsTheNodesPartitionsOverWithinOneSecond() throws Exception {
+    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
+    long t0 = System.currentTimeMillis();
+    nodes.get(1).sigterm();
+    long owned = awaitOwners(nodes.get(0), Set.of("n0", "n2"), 5_000);
+    System.out.println("ClusterIT: SIGTERM hand-over took " + (owned - t0) + " ms");
+    assertThat(owned - t0).isLessThanOrEqualTo(1000);
+    assertThat(nodes.get(1).waitForExit(Duration.ofSeconds(5))).isTrue();
+    assertThat(nodes.get(1).exitValue()).isZero();
+  }
+
+  @Test
+  void timersCreatedThroughRandomNodesFireExactlyOnceNeverEarly() throws Exception {
+    for (ServerProcess n : nodes) {   // every node's view has settled: none routes to a partition's previous owner
+      awaitOwners(n, Set.of("n0", "n1", "n2"), 20_000);
+    }
+    Load load = new Load();
+    Thread t = new Thread(load, "cluster-load");
+    t.start();
+    Thread.sleep(2000);
+    load.stop.set(true);
+    t.join(10_000);
+    assertThat(load.refusals).isEmpty();
+    long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    verify(load.acked, lastDue + 10_000);
+  }
+
+  /** Starts a jar with {@code args} and returns its exit status and stderr once it exited (it must, within 40 s). */
+  String refusal(String name, String... args) {
+    ServerProcess p = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .jvmArgs("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1").args(args).logs(tmp, name).start();
+    nodes.add(p);
+    assertThat(p.waitForExit(START)).as(p.describe()).isTrue();
+    return p.exitValue() + " " + p.stderr().strip();
+  }
+
+  @Test
+  void aSingleNodeOnTheClustersRedisAndANodeWithAnotherPartitionCountRefuseToStartSayingWhy() {
+    String single = refusal("single", "--store", "redis", "--redis", redis.uri(), "--port", "0");
+    assertThat(single).startsWith("2 ").contains("refusing to start").contains("--cluster");
+    String other = refusal("other", "--store", "redis", "--redis", redis.uri(), "--cluster", "--partitions", "64",
+        "--port", "0");
+    assertThat(other).startsWith("2 ").contains("refusing to start").contains("--partitions " + P);
+  }
+}

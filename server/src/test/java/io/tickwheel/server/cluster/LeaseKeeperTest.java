@@ -1,0 +1,387 @@
+package io.tickwheel.server.cluster;
+
+import static io.tickwheel.server.testing.TestVertx.on;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tickwheel.core.cluster.Lease;
+import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Limits;
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.server.metrics.Metrics;
+import io.tickwheel.server.scheduler.ManualSchedulers;
+import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.Scheduler;
+import io.tickwheel.server.scheduler.SchedulerOptions;
+import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.testing.TestVertx;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The lease keeper of several in-process nodes over one {@link MemoryCoordinator}, on one manual clock (the nodes' and
+ * the coordinator's): every round, deadline check and firing is turned by the test, so times are exact.
+ */
+class LeaseKeeperTest {
+
+  static final long T0 = 1_700_000_000_000L;
+  static final long LEASE = 6000;
+  static final int P = 16;
+
+  static Vertx vertx;
+  AtomicLong clock;
+  MemoryCoordinator coord;
+  final Map<String, Node> nodes = new HashMap<>();
+
+  /** One node: its context, keeper, schedulers (manual) and what they fired. */
+  final class Node {
+    final String id;
+    final Context ctx = vertx.getOrCreateContext();
+    final ClusterMetrics metrics = new ClusterMetrics(new SimpleMeterRegistry());
+    final List<Firing> fired = Collections.synchronizedList(new ArrayList<>());
+    final LeaseKeeper keeper;
+
+    Node(String id) {
+      this.id = id;
+      Metrics m = new Metrics();
+      PartitionFactory factory = (p, store) -> {
+        Scheduler s = ManualSchedulers.manual(vertx, ctx, store, clock::get, SchedulerOptions.defaults(10), m);
+        s.onFiring(fired::add);
+        return s;
+      };
+      keeper = new LeaseKeeper(vertx, coord, id, "http://" + id, P, LEASE, clock::get, factory, metrics);
+      on(ctx, () -> coord.join(id, "http://" + id, P));
+      on(ctx, () -> {
+        keeper.startManual();
+        return Future.succeededFuture();
+      });
+    }
+
+    void round() {
+      on(ctx, keeper::round);
+    }
+
+    void checkDeadlines() {
+      on(ctx, () -> {
+        keeper.checkDeadlines();
+        return Future.succeededFuture();
+      });
+    }
+
+    int owned() {
+      return on(ctx, () -> Future.succeededFuture(keeper.owned()));
+    }
+
+    Scheduler local(int p) {
+      return on(ctx, () -> Future.succeededFuture(keeper.local(p)));
+    }
+
+    long deadline(int p) {
+      return on(ctx, () -> Future.succeededFuture(keeper.deadline(p)));
+    }
+
+    void drainAll() {
+      on(ctx, () -> {
+        List<Future<Integer>> all = new ArrayList<>();
+        keeper.schedulers().forEach(s -> all.add(s.drain()));
+        return Future.all(all).mapEmpty();
+      });
+    }
+
+    void shutdown() {
+      on(ctx, keeper::shutdown);
+    }
+  }
+
+  @BeforeAll
+  static void startVertx() {
+    vertx = TestVertx.create();
+  }
+
+  @AfterAll
+  static void stopVertx() {
+    TestVertx.close(vertx);
+  }
+
+  @BeforeEach
+  void setUp() {
+    clock = new AtomicLong(T0);
+    coord = new MemoryCoordinator(clock::get, P);
+  }
+
+  Node node(String id) {
+    Node n = new Node(id);
+    nodes.put(id, n);
+    return n;
+  }
+
+  /** Advances the clock by {@code ms} and runs a round on each of {@code live}. */
+  void step(long ms, Node... live) {
+    clock.addAndGet(ms);
+    for (Node n : live) {
+      n.round();
+    }
+  }
+
+  /** Rounds until every node counts every other and each owns its rendezvous share. */
+  void settle(Node... live) {
+    long period = live[0].keeper.periodMs();
+    for (int i = 0; i < 3; i++) {
+      step(period, live);
+    }
+    String[] ids = new String[live.length];
+    for (int i = 0; i < live.length; i++) {
+      ids[i] = live[i].id;
+    }
+    for (Node n : live) {
+      assertThat(n.owned()).as(n.id).isEqualTo(share(n.id, ids));
+    }
+  }
+
+  Lease lease(int p) {
+    return TestVertx.await(coord.leases()).get(p);
+  }
+
+  String[] assignment(String... ids) {
+    return Rendezvous.assign(List.of(ids), P);
+  }
+
+  int share(String node, String... ids) {
+    int n = 0;
+    for (String o : assignment(ids)) {
+      if (o.equals(node)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** At most one node serves each partition within its deadline, and that node holds the lease past its deadline. */
+  void assertOneOwnerEach() {
+    long now = clock.get();
+    for (int p = 0; p < P; p++) {
+      List<String> serving = new ArrayList<>();
+      for (Node n : nodes.values()) {
+        long d = n.deadline(p);
+        if (n.local(p) != null && d > now) {
+          serving.add(n.id);
+          Lease l = lease(p);
+          assertThat(l.nodeId()).as("partition %d served by %s", p, n.id).isEqualTo(n.id);
+          assertThat(l.expiresAt()).as("partition %d: lease ends after %s's deadline", p, n.id).isGreaterThan(d);
+        }
+      }
+      assertThat(serving).as("partition %d", p).hasSizeLessThanOrEqualTo(1);
+    }
+  }
+
+  @Test
+  void aLoneNodeTakesEveryPartitionInItsFirstRound() {
+    Node a = node("a");
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
+    for (int p = 0; p < P; p++) {
+      assertThat(lease(p).nodeId()).isEqualTo("a");
+      assertThat(a.deadline(p)).isEqualTo(T0 + LEASE - a.keeper.marginMs());
+    }
+  }
+
+  @Test
+  void aJoiningNodeIsCountedAfterOneHeartbeatPeriodAndThenGetsExactlyItsRendezvousShare() {
+    Node a = node("a");
+    a.round();
+    Node b = node("b");
+    b.round();                                   // b counts a (there before it), but a still holds everything
+    assertThat(b.owned()).isZero();
+    long period = a.keeper.periodMs();
+    step(1, a);                                  // a sees b for the first time
+    step(period - 1, a);                         // a has seen b for less than a period: nothing moves
+    assertThat(a.owned()).isEqualTo(P);
+    step(1, a, b);                               // a counts b: hands b's share over; b acquires it
+    step(0, b);
+    assertThat(a.owned()).isEqualTo(share("a", "a", "b"));
+    assertThat(b.owned()).isEqualTo(share("b", "a", "b"));
+    assertThat(a.owned() + b.owned()).isEqualTo(P);
+    assertThat(a.metrics.handOvers()).isEqualTo(share("b", "a", "b"));
+    assertOneOwnerEach();
+  }
+
+  @Test
+  void aDeadNodesPartitionsAreTakenByTheOthersOnlyOnceItsLeaseHasEnded() {
+    Node a = node("a");
+    Node b = node("b");
+    a.round();
+    b.round();
+    long period = a.keeper.periodMs();
+    for (int i = 0; i < 4; i++) {
+      step(period, a, b);
+    }
+    assertThat(b.owned()).isEqualTo(share("b", "a", "b")).isPositive();
+    long bLastRenew = clock.get();
+    // b dies (no more rounds): a keeps going
+    step(period, a);
+    step(period, a);
+    step(period, a);
+    step(LEASE - 3 * period - 1, a);              // 1 ms before b's lease ends: nothing taken
+    assertThat(a.owned()).isEqualTo(share("a", "a", "b"));
+    clock.set(bLastRenew + LEASE);                // b's membership and leases have ended
+    a.round();
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
+    assertOneOwnerEach();
+  }
+
+  @Test
+  void aPausedNodeStopsServingAtItsLocalDeadlineBeforeItsLeaseEnds() {
+    Node a = node("a");
+    a.round();
+    long lastRenewSent = clock.get();
+    clock.set(lastRenewSent + LEASE - a.keeper.marginMs() - 1);
+    a.checkDeadlines();
+    assertThat(a.owned()).isEqualTo(P);
+    clock.incrementAndGet();                      // the deadline: lease - margin after the last renew was sent
+    a.checkDeadlines();
+    assertThat(a.owned()).isZero();
+    assertThat(a.local(0)).isNull();
+    for (int p = 0; p < P; p++) {
+      // released after stopping, never past the lease: the next node need not wait for the expiry
+      assertThat(lease(p).expiresAt()).isLessThanOrEqualTo(clock.get());
+    }
+    assertThat(a.metrics.lostCount()).isEqualTo(P);
+  }
+
+  @Test
+  void aRenewalAnsweredAfterTheLocalDeadlineIsNotTrusted() {
+    Node a = node("a");
+    a.round();
+    // the next round starts after the deadline (the node was paused before it could check): it stops the partitions
+    clock.addAndGet(LEASE - a.keeper.marginMs());
+    a.round();
+    assertThat(a.metrics.lostCount()).isEqualTo(P);
+    // and takes them again with new epochs in the same round, once stopped and released
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
+    assertOneOwnerEach();
+  }
+
+  @Test
+  void aWriteRefusedAsFencedStopsThePartitionAtOnceAndAnswersARefusal() {
+    Node a = node("a");
+    a.round();
+    int p = 3;
+    Scheduler s = a.local(p);
+    // a is paused past its lease without noticing; b takes the partition
+    clock.addAndGet(LEASE);
+    Node b = node("b");
+    b.round();
+    b.round();
+    assertThat(lease(p).nodeId()).isEqualTo("b");
+    TimerParser parser = new TimerParser(Limits.defaults(10), true);
+    TimerSpec spec = parser.parse(new JsonObject().put("id", "x").put("delayMs", 1000), clock.get());
+    WriteOutcome o = on(a.ctx, () -> s.create(spec));
+    assertThat(o).isInstanceOf(Refusal.class);
+    assertThat(a.local(p)).isNull();
+    assertThat(a.metrics.fencedWrites()).isEqualTo(1);
+  }
+
+  @Test
+  void timersFireExactlyOnceAcrossTheDeathOfTheirOwnerAndNeverEarly() {
+    Node a = node("a");
+    Node b = node("b");
+    a.round();
+    b.round();
+    long period = a.keeper.periodMs();
+    settle(a, b);
+    TimerParser parser = new TimerParser(Limits.defaults(10), true);
+    int n = 200;
+    for (int i = 0; i < n; i++) {
+      String id = "t-" + i;
+      int p = io.tickwheel.core.cluster.Partitions.of(id, P);
+      Node owner = a.local(p) != null ? a : b;
+      TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", 1000 + i * 20), clock.get());
+      Scheduler s = owner.local(p);
+      assertThat(s).as("partition %d is served", p).isNotNull();
+      assertThat(on(owner.ctx, () -> s.create(spec))).isInstanceOf(WriteOutcome.Created.class);
+    }
+    long created = clock.get();
+    step(2000, a, b);
+    a.drainAll();
+    b.drainAll();
+    // b dies; a takes its partitions after the lease and fires what was due meanwhile
+    for (long t = 0; t < LEASE + 2 * period; t += period) {
+      step(period, a);
+      a.drainAll();
+    }
+    assertThat(a.owned()).isEqualTo(P);
+    step(5000, a);
+    a.drainAll();
+    Map<String, Integer> times = new HashMap<>();
+    List<Firing> all = new ArrayList<>(a.fired);
+    all.addAll(b.fired);
+    for (Firing f : all) {
+      times.merge(f.id(), 1, Integer::sum);
+      assertThat(f.firedAt()).isGreaterThanOrEqualTo(f.dueAt());
+      assertThat(f.dueAt()).isGreaterThanOrEqualTo(created + 1000);
+    }
+    assertThat(times).hasSize(n);
+    assertThat(times.values()).containsOnly(1);
+  }
+
+  @Test
+  void noPartitionIsEverServedByTwoNodesUnderRandomJoinsDeathsPausesAndLeaves() {
+    Random rnd = new Random(42);
+    String[] ids = {"a", "b", "c", "d"};
+    Map<String, Boolean> alive = new HashMap<>();
+    for (String id : ids) {
+      node(id);
+      alive.put(id, true);
+    }
+    for (int stepNo = 0; stepNo < 400; stepNo++) {
+      clock.addAndGet(rnd.nextInt(2000));
+      Node n = nodes.get(ids[rnd.nextInt(ids.length)]);
+      int action = rnd.nextInt(10);
+      if (action < 6 && alive.get(n.id)) {
+        n.round();                               // alive and on time
+      } else if (action < 8) {
+        n.checkDeadlines();                      // a paused node's watchdog wakes first
+      } else if (action == 8 && alive.get(n.id)) {
+        alive.put(n.id, false);                  // paused / dead: no rounds for a while
+      } else {
+        alive.put(n.id, true);
+      }
+      assertOneOwnerEach();
+    }
+  }
+
+  @Test
+  void shutdownHandsEveryPartitionOverAndLeavesSoTheOthersTakeThemAtOnce() {
+    Node a = node("a");
+    Node b = node("b");
+    a.round();
+    b.round();
+    long period = a.keeper.periodMs();
+    settle(a, b);
+    assertThat(b.owned()).isPositive();
+    b.shutdown();
+    assertThat(b.owned()).isZero();
+    assertThat(TestVertx.await(coord.members())).extracting(m -> m.nodeId()).containsExactly("a");
+    a.round();
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);                // no wait for a lease to end
+    assertOneOwnerEach();
+  }
+}
