@@ -1,6 +1,7 @@
 // The nodes view: GET /v1/cluster polled every 2 s while visible: the live nodes (id, address, partitions owned,
 // last heartbeat) and a map of every partition colored by its owner. The wheel above is always the wheel of the node
-// serving this console (its /v1/wheel/stream); the card says which. A server without /v1/cluster is one node
+// serving this console (its /v1/wheel/stream: in a cluster, the wheels of every partition that node owns, drawn as
+// one); the card says which. A server without /v1/cluster is one node
 // owning everything.
 
 import { api } from './api.js';
@@ -75,7 +76,7 @@ export class NodesView {
     this.meta.textContent = fmtInt(nodes.length) + ' nodes · ' + fmtInt(c.partitions) + ' partitions · polled every 2 s';
     this.wheelNode.hidden = false;
     this.wheelNode.textContent = 'the wheel of node ' + c.nodeId + ' (the node serving this console; '
-        + 'each node turns the wheels of the partitions it owns)';
+        + 'in a cluster, the wheels of every partition it owns, drawn as one)';
     this.paint(c.partitions, owners);
   }
 
