@@ -1,6 +1,7 @@
 // The nodes view: GET /v1/cluster polled every 2 s while visible: the live nodes (id, address, partitions owned,
 // last heartbeat) and a map of every partition colored by its owner. The wheel above is always the wheel of the node
-// serving this console (its /v1/wheel/stream); the card says which. A server without /v1/cluster is one node
+// serving this console (its /v1/wheel/stream: in a cluster, the wheels of every partition that node owns, drawn as
+// one); the card says which. A server without /v1/cluster is one node
 // owning everything.
 
 import { api } from './api.js';
@@ -18,6 +19,7 @@ export class NodesView {
     this.map = document.getElementById('partition-map');
     this.wheelNode = document.getElementById('wheel-node');
     this.colorOf = new Map();     // node id -> color, stable while the page lives
+    this.rows = new Map();        // node id -> its row, reconciled on each poll (no flicker, stable elements)
     this.cells = [];
     this.loading = false;
     setInterval(() => { if (!document.hidden && !this.loading) this.load(); }, REFRESH_MS);
@@ -50,37 +52,53 @@ export class NodesView {
     if (!c) {
       this.meta.textContent = 'a single node (no cluster)';
       this.body.replaceChildren();
+      this.rows.clear();
       this.map.replaceChildren();
+      this.cells = [];
       this.wheelNode.hidden = true;
       return;
     }
     const nodes = Array.isArray(c.nodes) ? c.nodes : [];
     const owners = Array.isArray(c.owners) ? c.owners : [];
-    const rows = nodes.map((n) => this.row(n, n.id === c.nodeId));
-    this.body.replaceChildren(...rows);
+    const seen = new Set();
+    let before = this.body.firstElementChild;
+    for (const n of nodes) {
+      seen.add(n.id);
+      let row = this.rows.get(n.id);
+      if (!row) { row = this.row(n.id); this.rows.set(n.id, row); }
+      this.fill(row, n, n.id === c.nodeId);
+      if (row.tr !== before) this.body.insertBefore(row.tr, before);
+      else before = before.nextElementSibling;
+    }
+    for (const [id, row] of this.rows) {
+      if (!seen.has(id)) { row.tr.remove(); this.rows.delete(id); }
+    }
     this.meta.textContent = fmtInt(nodes.length) + ' nodes · ' + fmtInt(c.partitions) + ' partitions · polled every 2 s';
     this.wheelNode.hidden = false;
     this.wheelNode.textContent = 'the wheel of node ' + c.nodeId + ' (the node serving this console; '
-        + 'each node turns the wheels of the partitions it owns)';
+        + 'in a cluster, the wheels of every partition it owns, drawn as one)';
     this.paint(c.partitions, owners);
   }
 
-  row(n, here) {
+  row(id) {
     const tr = document.createElement('tr');
-    tr.dataset.node = n.id;
-    const id = document.createElement('td');
-    const sw = document.createElement('span'); sw.className = 'node-swatch'; sw.style.background = this.color(n.id);
-    id.append(sw, n.id);
-    if (here) {
-      const h = document.createElement('span'); h.className = 'here'; h.textContent = 'this console';
-      id.append(h);
-    }
-    const addr = document.createElement('td'); addr.className = 'mono'; addr.textContent = n.address || '—';
-    const parts = document.createElement('td'); parts.className = 'num'; parts.textContent = fmtInt(n.partitions);
+    tr.dataset.node = id;
+    const name = document.createElement('td');
+    const sw = document.createElement('span'); sw.className = 'node-swatch'; sw.style.background = this.color(id);
+    const here = document.createElement('span'); here.className = 'here'; here.textContent = 'this console';
+    name.append(sw, id, here);
+    const addr = document.createElement('td'); addr.className = 'mono';
+    const parts = document.createElement('td'); parts.className = 'num';
     const seen = document.createElement('td'); seen.className = 'num';
-    seen.textContent = n.lastSeenAt ? new Date(n.lastSeenAt).toLocaleTimeString() : '—';
-    tr.append(id, addr, parts, seen);
-    return tr;
+    tr.append(name, addr, parts, seen);
+    return { tr, here, addr, parts, seen };
+  }
+
+  fill(row, n, here) {
+    row.here.hidden = !here;
+    row.addr.textContent = n.address || '—';
+    row.parts.textContent = fmtInt(n.partitions);
+    row.seen.textContent = n.lastSeenAt ? new Date(n.lastSeenAt).toLocaleTimeString() : '—';
   }
 
   paint(count, owners) {

@@ -283,7 +283,8 @@ public final class TickwheelServer extends VerticleBase {
               + " on WebSocket and SSE only; run a single node for callbacks");
       Timers timers = cluster.routing.timers();
       hub.useCommands(new WsCommandHandler(timers, parser));
-      WheelView view = new WheelView(scheduler, metrics, hub::subscribers);
+      ClusterParts parts = cluster;      // the wheel shown: every partition this node serves, as one
+      WheelView view = new WheelView(scheduler, () -> parts.node.keeper().schedulers(), metrics, hub::subscribers);
       wheelStream = new WheelStream(vertx, view);
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, new TimersApi(timers, parser, codec),
           new TopicsApi(timers), view, wheelStream, cfg.token(), cfg.allowedOrigins(), origins, hub::handleWebSocket,

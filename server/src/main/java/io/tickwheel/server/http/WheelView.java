@@ -7,6 +7,8 @@ import io.tickwheel.server.scheduler.WheelSnapshot;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import java.util.function.IntSupplier;
 
 /**
@@ -14,24 +16,52 @@ import java.util.function.IntSupplier;
  * {@code store}, {@code levels:[{level, slots, spanMs, cursor, count, occupancy:[timers per slot]}]} and
  * {@code lateness:{p50Ms, p99Ms, maxMs}} over the last second. The stream adds {@code stats}.
  *
+ * <p>A cluster node shows the wheels of all the partitions it serves as one: {@code pending} and {@code firedTotal}
+ * summed, and each level's occupancy summed slot by slot <em>relative to each wheel's cursor</em> (slot
+ * {@code cursor + k} of every partition's wheel holds the timers due about {@code k} slot spans from now, whenever that
+ * wheel was started; to within one slot, as wheels started at different times cut time into slots at other phases),
+ * drawn in the frame of the wheel with the most levels. {@code store} is the node's store name.
+ *
  * <p>Owner context only (takes a {@link Scheduler#wheelSnapshot()}; never touches the wheel itself).
  */
 public final class WheelView {
 
   private final Scheduler scheduler;
+  private final Supplier<List<Scheduler>> wheels;
   private final Metrics metrics;
   private final IntSupplier subscribers;
 
   /** @param subscribers how many firing subscribers are connected */
   public WheelView(Scheduler scheduler, Metrics metrics, IntSupplier subscribers) {
+    this(scheduler, null, metrics, subscribers);
+  }
+
+  /**
+   * A cluster node's view.
+   *
+   * @param scheduler the node's clock and store name
+   * @param wheels    the partition schedulers this node serves now ({@code null}: {@code scheduler}'s wheel alone)
+   */
+  public WheelView(Scheduler scheduler, Supplier<List<Scheduler>> wheels, Metrics metrics, IntSupplier subscribers) {
     this.scheduler = scheduler;
+    this.wheels = wheels;
     this.metrics = metrics;
     this.subscribers = subscribers;
   }
 
   /** The snapshot {@code GET /v1/wheel} answers. */
   public JsonObject snapshot() {
-    WheelSnapshot w = scheduler.wheelSnapshot();
+    List<Scheduler> all = wheels == null ? List.of(scheduler) : wheels.get();
+    if (all.isEmpty()) {
+      all = List.of(scheduler);
+    }
+    WheelSnapshot w = merge(all);
+    long pending = 0;
+    long fired = 0;
+    for (Scheduler s : all) {
+      pending += s.pending();
+      fired += s.publishedTotal();
+    }
     JsonArray levels = new JsonArray(new ArrayList<>(w.levels().size()));
     for (WheelSnapshot.Level l : w.levels()) {
       ArrayList<Object> counts = new ArrayList<>(l.slots());
@@ -51,14 +81,61 @@ public final class WheelView {
         .put("tickMs", w.tickMs())
         .put("now", scheduler.now())
         .put("wheelTimeMs", w.wheelTimeMs())
-        .put("pending", scheduler.pending())
-        .put("firedTotal", scheduler.publishedTotal())
+        .put("pending", pending)
+        .put("firedTotal", fired)
         .put("store", scheduler.storeName())
         .put("levels", levels)
         .put("lateness", new JsonObject()
             .put("p50Ms", late.p50())
             .put("p99Ms", late.p99())
             .put("maxMs", late.max()));
+  }
+
+  /** The wheels of {@code all} as one, in the frame of the one with the most levels (see the class comment). */
+  static WheelSnapshot merge(List<Scheduler> all) {
+    if (all.size() == 1) {
+      return all.get(0).wheelSnapshot();
+    }
+    List<WheelSnapshot> snaps = new ArrayList<>(all.size());
+    WheelSnapshot first = null;
+    for (Scheduler s : all) {
+      WheelSnapshot w = s.wheelSnapshot();
+      snaps.add(w);
+      if (first == null || w.levels().size() > first.levels().size()) {
+        first = w;                   // the frame: the wheel with the most levels (a wheel grows levels on demand)
+      }
+    }
+    List<WheelSnapshot.Level> base = first.levels();
+    int[][] occ = new int[base.size()][];
+    int[] counts = new int[base.size()];
+    for (int i = 0; i < base.size(); i++) {
+      occ[i] = base.get(i).occupancy().clone();
+      counts[i] = base.get(i).count();
+    }
+    for (WheelSnapshot w : snaps) {
+      if (w == first) {
+        continue;
+      }
+      List<WheelSnapshot.Level> other = w.levels();
+      for (int i = 0; i < Math.min(base.size(), other.size()); i++) {
+        WheelSnapshot.Level a = base.get(i);
+        WheelSnapshot.Level b = other.get(i);
+        if (a.slots() != b.slots()) {
+          continue;                  // another shape (cannot happen with one tick): not drawn
+        }
+        int n = a.slots();
+        for (int j = 0; j < n; j++) {
+          occ[i][Math.floorMod(a.cursor() + j - b.cursor(), n)] += b.occupancy()[j];
+        }
+        counts[i] += b.count();
+      }
+    }
+    List<WheelSnapshot.Level> levels = new ArrayList<>(base.size());
+    for (int i = 0; i < base.size(); i++) {
+      WheelSnapshot.Level a = base.get(i);
+      levels.add(new WheelSnapshot.Level(a.level(), a.slots(), a.spanMs(), a.cursor(), counts[i], occ[i]));
+    }
+    return new WheelSnapshot(first.tickMs(), first.wheelTimeMs(), levels);
   }
 
   /** The snapshot plus {@code stats}, as the stream sends it every 250 ms. */
