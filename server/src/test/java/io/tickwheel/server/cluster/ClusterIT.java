@@ -291,4 +291,29 @@ class ClusterIT {
       assertThat(refused).startsWith("2 ").contains("refusing to start").contains("single");
     }
   }
+
+  @Test
+  void sigstopOfAnOwnerLongerThanItsLeaseThenSigcontFiresNothingTwiceAndLosesNothing() throws Exception {
+    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
+    Load load = new Load();
+    Thread t = new Thread(load, "cluster-load");
+    t.start();
+    Thread.sleep(2000);
+    ServerProcess paused = nodes.get(2);
+    paused.pause();
+    Thread.sleep(LEASE + 1500);        // the others take its partitions over meanwhile
+    paused.resume();                   // it wakes with stale leases: fenced, it must neither fire nor write
+    Thread.sleep(1000);
+    load.stop.set(true);
+    t.join(10_000);
+    long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    verify(load.acked, lastDue + 10_000);
+    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 15_000);   // and it rejoins the assignment
+    // on waking it stopped the partitions whose local deadline had passed (or that a write found fenced)
+    String metrics = send(paused.baseUrl() + "/metrics", "GET", null).body();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tickwheel_cluster_partitions_lost_total\\S* (\\S+)$")
+        .matcher(metrics);
+    assertThat(m.find()).as(metrics).isTrue();
+    assertThat(Double.parseDouble(m.group(1))).isPositive();
+  }
 }
