@@ -127,9 +127,16 @@ bodies() {
 # posts the bodies, 2 at a time; fails unless every timer was created
 post_bodies() {
   local created
-  created=$(ls "$WORK"/body.* | xargs -P2 -I{} curl -s --max-time 60 -H 'Content-Type: application/json' \
-    --data-binary @{} "$URL/v1/timers/batch" | grep -o '"status":201' | wc -l)
-  [[ "$created" -eq "$N" ]] || { echo "created $created of $N timers" >&2; exit 1; }
+  rm -f "$WORK"/answer.*
+  # each answer to its own file: two curls writing into one pipe could interleave inside a token
+  ls "$WORK"/body.* | sed 's/.*body\.//' | xargs -P2 -I{} curl -s --max-time 60 -H 'Content-Type: application/json' \
+    --data-binary @"$WORK/body.{}" -o "$WORK/answer.{}" "$URL/v1/timers/batch"
+  created=$(cat "$WORK"/answer.* | grep -o '"status":201' | wc -l)
+  if [[ "$created" -ne "$N" ]]; then
+    echo "created $created of $N timers; first other answer:" >&2
+    cat "$WORK"/answer.* | grep -o '"status":[^2][^}]*}[^}]*}' | head -1 >&2
+    exit 1
+  fi
 }
 fired_total() { curl -s --max-time 5 "$URL/health" | sed -n 's/.*"firedTotal":\([0-9]*\).*/\1/p'; }
 
