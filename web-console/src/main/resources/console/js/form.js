@@ -7,7 +7,9 @@ import { api, ApiError } from './api.js';
 import { serverNow } from './clock.js';
 import { fmtCountdown } from './format.js';
 
-const FIELDS = ['id', 'topic', 'kind', 'delayMs', 'at', 'periodMs', 'maxFirings', 'misfire', 'payload'];
+const FIELDS = ['id', 'topic', 'kind', 'delayMs', 'at', 'periodMs', 'cron', 'timeZone', 'dstGap', 'dstOverlap', 'endAt',
+  'jitterMs', 'maxFirings', 'misfire', 'payload'];
+const CRON_FIELDS = ['cron', 'timeZone', 'dstGap', 'dstOverlap'];
 
 export class CreateForm {
   /** onCreated(timer) is called after a 201. */
@@ -34,11 +36,19 @@ export class CreateForm {
   }
 
   syncKind() {
-    const periodic = this.f.kind.value !== 'once';
-    this.f.periodMs.disabled = !periodic;
-    this.f.misfire.disabled = this.f.kind.value !== 'fixed-rate';
-    this.f.periodMs.placeholder = periodic ? 'required, e.g. 1000' : 'periodic kinds only';
-    if (!periodic) { this.clearError('periodMs'); this.clearError('misfire'); }
+    const kind = this.f.kind.value;
+    const periodic = kind !== 'once';
+    const hasPeriod = kind === 'fixed-rate' || kind === 'fixed-delay';
+    this.f.periodMs.disabled = !hasPeriod;
+    this.f.misfire.disabled = kind !== 'fixed-rate' && kind !== 'cron';
+    this.f.endAt.disabled = !periodic;
+    for (const k of CRON_FIELDS) this.f[k].disabled = kind !== 'cron';
+    this.f.periodMs.placeholder = hasPeriod ? 'required, e.g. 1000' : 'fixed-rate / fixed-delay only';
+    this.f.cron.placeholder = kind === 'cron' ? 'required, e.g. 0 9 * * MON-FRI' : 'cron kind only';
+    if (!hasPeriod) this.clearError('periodMs');
+    if (this.f.misfire.disabled) this.clearError('misfire');
+    if (!periodic) this.clearError('endAt');
+    if (kind !== 'cron') for (const k of CRON_FIELDS) this.clearError(k);
   }
 
   syncStart() {
@@ -84,11 +94,24 @@ export class CreateForm {
         ok = false;
       }
     }
-    if (b.kind !== 'once') {
+    if (b.kind === 'fixed-rate' || b.kind === 'fixed-delay') {
       const p = integer('periodMs');
       if (p === undefined) ok = false; else if (p !== null) b.periodMs = p;
-      if (b.kind === 'fixed-rate' && this.f.misfire.value) b.misfire = this.f.misfire.value;
     }
+    if ((b.kind === 'fixed-rate' || b.kind === 'cron') && this.f.misfire.value) b.misfire = this.f.misfire.value;
+    if (b.kind === 'cron') {
+      // the expression is required: sent even when empty, so that the server names the field
+      b.cron = text('cron');
+      if (text('timeZone')) b.timeZone = text('timeZone');
+      if (this.f.dstGap.value) b.dstGap = this.f.dstGap.value;
+      if (this.f.dstOverlap.value) b.dstOverlap = this.f.dstOverlap.value;
+    }
+    if (b.kind !== 'once' && this.f.endAt.value) {
+      const ms = new Date(this.f.endAt.value).getTime();
+      if (Number.isFinite(ms)) b.endAt = ms; else { this.showError('endAt', 'endAt is not a valid date and time'); ok = false; }
+    }
+    const j = integer('jitterMs');
+    if (j === undefined) ok = false; else if (j !== null) b.jitterMs = j;
     const m = integer('maxFirings');
     if (m === undefined) ok = false; else if (m !== null) b.maxFirings = m;
     const p = this.f.payload.value.trim();

@@ -71,7 +71,10 @@ public final class ZonedCron {
   public static final int MAX_SHARED = 10_000;
   private static final ConcurrentHashMap<String, ZonedCron> SHARED = new ConcurrentHashMap<>();
   /** The shared instances by the text as given (valid expressions only), so a repeated text is not parsed again. */
-  private static final ConcurrentHashMap<String, ZonedCron> BY_TEXT = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Sent, ZonedCron> BY_TEXT = new ConcurrentHashMap<>();
+
+  /** The key of {@link #BY_TEXT}: the fields as sent (a record, not a concatenated string: no copy of the texts). */
+  private record Sent(String expression, String zone, DstGap gap, DstOverlap overlap) {}
 
   /** {@code [from, to]} with its answer {@code due}. */
   private record Span(long from, long to, long due) {
@@ -101,7 +104,7 @@ public final class ZonedCron {
    */
   public static ZonedCron of(String expression, ZoneId zone, DstGap gap, DstOverlap overlap) {
     // the client's text first: parsing costs tens of microseconds, a herd of timers sends one text again and again
-    String asSent = expression + '\n' + zone.getId() + '\n' + gap + '\n' + overlap;
+    Sent asSent = new Sent(expression, zone.getId(), gap, overlap);
     ZonedCron sent = BY_TEXT.get(asSent);
     if (sent != null) {
       return sent;

@@ -355,6 +355,65 @@ class ConsoleBrowserIT {
   }
 
   @Test
+  @Order(5)
+  void theFormSchedulesACronTimerWithItsZoneDstPoliciesEndAndJitter() throws Exception {
+    openConsole();
+    allowedErrors.add("/v1/timers - Failed to load resource: the server responded with a status of 400");
+    org.openqa.selenium.support.ui.Select kind = new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-kind")));
+    kind.selectByValue("once");
+    assertThat(driver.findElement(By.id("f-cron")).isEnabled()).as("cron fields off for once").isFalse();
+    assertThat(driver.findElement(By.id("f-endAt")).isEnabled()).as("endAt is for periodic kinds").isFalse();
+    kind.selectByValue("cron");
+    assertThat(driver.findElement(By.id("f-periodMs")).isEnabled()).as("cron has no period").isFalse();
+    for (String f : List.of("f-cron", "f-timeZone", "f-dstGap", "f-dstOverlap", "f-endAt", "f-misfire", "f-jitterMs")) {
+      assertThat(driver.findElement(By.id(f)).isEnabled()).as(f).isTrue();
+    }
+
+    // an expression that never fires: the server's message lands next to the cron field
+    type("#f-id", "");
+    type("#f-delayMs", "0");
+    type("#f-cron", "0 0 30 2 *");
+    driver.findElement(By.id("create-submit")).click();
+    new WebDriverWait(driver, WAIT).until(d -> !text("#e-cron").isEmpty());
+    assertThat(text("#e-cron")).contains("cron").contains("0 0 30 2 *");
+    assertThat(attr("#f-cron", "aria-invalid")).isEqualTo("true");
+
+    String id = "browser-cron-" + System.nanoTime();
+    type("#f-id", id);
+    type("#f-topic", "console-test");
+    type("#f-cron", "30 2 * * *");
+    type("#f-timeZone", "America/New_York");
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-dstGap"))).selectByValue("skip");
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-dstOverlap"))).selectByValue("twice");
+    new org.openqa.selenium.support.ui.Select(driver.findElement(By.id("f-misfire"))).selectByValue("skip");
+    js("const e = document.getElementById('f-endAt'); e.value = '2031-06-01T12:00';"
+        + " e.dispatchEvent(new Event('input', { bubbles: true }));");
+    type("#f-jitterMs", "5000");
+    driver.findElement(By.id("create-submit")).click();
+    new WebDriverWait(driver, WAIT).until(d -> text("#create-status").contains("Scheduled " + id));
+    assertThat(text("#e-cron")).isEmpty();
+
+    JsonObject stored = getJson("/v1/timers/" + id);
+    assertThat(stored.getString("kind")).isEqualTo("cron");
+    assertThat(stored.getString("cron")).isEqualTo("30 2 * * *");
+    assertThat(stored.getString("timeZone")).isEqualTo("America/New_York");
+    assertThat(stored.getString("dstGap")).isEqualTo("skip");
+    assertThat(stored.getString("dstOverlap")).isEqualTo("twice");
+    assertThat(stored.getString("misfire")).isEqualTo("skip");
+    assertThat(stored.getLong("jitterMs")).isEqualTo(5000L);
+    assertThat(stored.getLong("endAt")).isEqualTo(((Number) js("return new Date('2031-06-01T12:00').getTime();")).longValue());
+    assertThat(stored.containsKey("periodMs")).isFalse();
+    assertThat(stored.getJsonArray("upcoming")).hasSize(5);
+    By row = By.cssSelector("#timers-body tr[data-id='" + id + "']");
+    type("#q-topic", "console-test");
+    new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
+    assertThat(driver.findElement(row).getText()).contains("cron").contains("30 2 * * *").contains("America/New_York");
+    type("#q-topic", "");
+    kind.selectByValue("once");
+    type("#f-jitterMs", "");
+  }
+
+  @Test
   @Order(6)
   void aServerWithATokenAsksForItAndKeepsItOutOfTheAddressBar() throws Exception {
     String secured = securedBase;

@@ -20,6 +20,23 @@ import org.junit.jupiter.api.Test;
 class TimerTextTest {
 
   @Test
+  void writesAStringAsTheJsonLibraryDoesWhetherItNeedsEscapingOrNot() {
+    for (String s : List.of("", "*/15 * * * *", "0 0 L * ?", "5#3 @daily ~`!", "a\"b", "back\\slash", "tab\there",
+        "caf\u00e9", "\u2028", "del\u007f", "\u0000")) {
+      StringBuilder sb = new StringBuilder("x");
+      TimerText.appendString(sb, s);
+      assertThat(sb.toString()).as(s).isEqualTo("x" + io.vertx.core.json.Json.encode(s));
+    }
+  }
+
+  @Test
+  void cronUtilsLogsThroughAnSlf4jProviderNotTheNoOpFallback() {
+    // without a provider on the class path SLF4J falls back to a no-op factory and prints "No SLF4J providers"
+    assertThat(org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName())
+        .isEqualTo("org.slf4j.jul.JDK14LoggerFactory");
+  }
+
+  @Test
   void writesExactlyWhatTimerJsonBuildsForEveryShapeOfTimer() {
     List<Timer> timers = List.of(
         new Timer("a", "default", Kind.ONCE, 100, 0, 0, Misfire.FIRE_ONCE, null, 1, 101, 0, 1),
