@@ -79,7 +79,8 @@ public final class ServerCli {
   private String dataDir;
 
   @Option(names = "--redis", paramLabel = "URL", defaultValue = RedisStoreOptions.DEFAULT_CONNECTION_STRING,
-      description = "Redis connection string (default ${DEFAULT-VALUE})")
+      description = "Redis URL (default ${DEFAULT-VALUE}); two or more comma-separated URLs are the seed nodes of a"
+          + " Redis Cluster")
   private String redis;
 
   @Option(names = "--tick-ms", paramLabel = "MS", defaultValue = "" + TimerWheel.DEFAULT_TICK_MS,

@@ -18,8 +18,29 @@ public final class StoreFactory {
 
   /** Opens the cluster's coordinator on the Redis {@code --redis} names ({@code --cluster}). */
   public static Future<ClusterCoordinator> openCoordinator(Vertx vertx, ServerConfig cfg) {
-    return RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(cfg.redis()))
+    return RedisClusterCoordinator.open(vertx, redisOptions(cfg.redis()))
         .map(c -> (ClusterCoordinator) c);
+  }
+
+  /**
+   * The Redis options {@code --redis} names: one URL is a standalone Redis; two or more, comma-separated, are seed
+   * nodes of a Redis Cluster (the client discovers the slots from them).
+   *
+   * @throws IllegalArgumentException naming {@code --redis} for a list without a URL, or a URL that is not
+   *     {@code redis://} or {@code rediss://}
+   */
+  public static RedisStoreOptions redisOptions(String redis) {
+    java.util.List<String> seeds = java.util.Arrays.stream(redis.split(",")).map(String::trim)
+        .filter(u -> !u.isEmpty()).toList();
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("--redis must name a Redis URL, or two or more comma-separated seed URLs of a"
+          + " Redis Cluster, was \"" + redis + "\"");
+    }
+    RedisStoreOptions o = new RedisStoreOptions().setConnectionString(seeds.get(0));
+    if (seeds.size() > 1) {
+      o.setCluster(true).setClusterEndpoints(seeds.subList(1, seeds.size()));
+    }
+    return o;
   }
 
   /** Opens the configured store; the future completes on the caller's context. */
@@ -29,7 +50,7 @@ public final class StoreFactory {
       case "rocksdb" -> RocksDbTimerStore.open(vertx,
           new RocksDbStoreOptions().setDataDir(cfg.dataDir()).setFsync(cfg.fsync())).map(s -> (TimerStore) s);
       case "redis" -> RedisTimerStore.open(vertx,
-          new RedisStoreOptions().setConnectionString(cfg.redis())).map(s -> (TimerStore) s);
+          redisOptions(cfg.redis())).map(s -> (TimerStore) s);
       default -> Future.failedFuture(new ConfigException("unknown store '" + cfg.store() + "'"));
     };
   }
