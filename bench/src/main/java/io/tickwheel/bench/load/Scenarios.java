@@ -85,6 +85,24 @@ public final class Scenarios {
     return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
   }
 
+  /**
+   * CPU time (user + system, all threads) of the server the tool manages so far, or -1 without one (a {@code --url}
+   * target, a peer) or when the platform does not say.
+   */
+  long serverCpuNanos() {
+    if (!(target instanceof TickwheelTarget tw) || tw.server() == null || tw.server().pid() < 0) {
+      return -1;
+    }
+    return ProcessHandle.of(tw.server().pid()).flatMap(h -> h.info().totalCpuDuration())
+        .map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
+  /** Server CPU µs per operation since {@code cpu0} (from {@link #serverCpuNanos}), formatted, or NaN. */
+  private String serverCpuPer(long cpu0, long ops) {
+    long now = serverCpuNanos();
+    return String.format("%.1f", cpu0 < 0 || now < 0 || ops <= 0 ? Double.NaN : (now - cpu0) / 1e3 / ops);
+  }
+
   private static long cpuSince(long cpu0) {
     long now = processCpuNanos();
     return cpu0 < 0 || now < 0 ? -1 : now - cpu0;
@@ -289,6 +307,7 @@ public final class Scenarios {
           cfg.batchConcurrency(), null, cfg.warmupMs());
     }
     String sp = runId + "-ts-";
+    long serverCpu0 = serverCpuNanos();
     Run single = cfg.rate() > 0
         ? paced(cfg.timers(), cfg.concurrency(), cfg.rate(), i -> target.schedule(sp + i, far + i % spread))
         : closedLoop(cfg.timers(), cfg.concurrency(), i -> target.schedule(sp + i, far + i % spread),
@@ -297,6 +316,8 @@ public final class Scenarios {
     put(sc, "single timers", single.ops);
     latencyRows(sc, "single", single.latencyMicros);
     put(sc, "single tool cpu us/op", String.format("%.1f", single.cpuMicrosPerOp()));
+    put(sc, "single server cpu us/op", serverCpuPer(serverCpu0, single.ops));
+    serverCpu0 = serverCpuNanos();
     checkErrors(sc, "single", single);
     int batchMax = Math.max(cfg.timers() * 4, cfg.batchSize());
     Run batch = batches(runId + "-tb-", batchMax, i -> far + i % spread, cfg.batchSize(), cfg.batchConcurrency(), null,
@@ -307,6 +328,7 @@ public final class Scenarios {
     latencyRows(sc, "batch req", batch.latencyMicros);
     put(sc, "batch tool cpu us/timer", String.format("%.2f", batch.cpuNanos < 0 || batchTimers == 0 ? Double.NaN
         : batch.cpuNanos / 1e3 / batchTimers));
+    put(sc, "batch server cpu us/timer", serverCpuPer(serverCpu0, batchTimers));
     checkErrors(sc, "batch", batch);
     target.reset();
   }
@@ -384,7 +406,9 @@ public final class Scenarios {
     checkErrors(sc, "batch", r);
     put(sc, "timers", n);
     put(sc, "scheduled before due", scheduledBy < due ? "yes" : "NO (" + (scheduledBy - due) + " ms late)");
+    long serverCpu0 = serverCpuNanos();
     awaitFirings(tracker, due + 60_000);
+    put(sc, "server cpu us/firing (from scheduled to the last firing)", serverCpuPer(serverCpu0, tracker.received()));
     Thread.sleep(500);
     current.set(null);
     put(sc, "due to last firing ms", tracker.received() == 0 ? "NaN" : String.valueOf(tracker.lastReceivedAt() - due));
@@ -412,10 +436,14 @@ public final class Scenarios {
     }
     FiringTracker tracker = new FiringTracker(runId + "-h-", k);
     current.set(tracker);
+    if (target instanceof TickwheelTarget tw) {
+      tw.resetLatenessSplit(); // nothing of the warm-up fires; from here on only this scenario's keys do
+    }
     long now = System.currentTimeMillis();
     Run create = batches(runId + "-h-", k, i -> now + delay, MAX(cfg), cfg.batchConcurrency(), tracker);
     checkErrors(sc, "create", create);
     int touches = k * cfg.durationS();
+    long serverCpu0 = serverCpuNanos();
     Run r = paced(touches, cfg.concurrency(), k, i -> {
       String id = tracker.id(i % k);
       long due = System.currentTimeMillis() + delay;
@@ -423,6 +451,8 @@ public final class Scenarios {
       return target.reschedule(id, due);
     });
     long firedDuring = tracker.received();
+    String serverCpuPerTouch = serverCpuPer(serverCpu0, r.ops);
+    long serverCpuFire0 = serverCpuNanos();
     // touching stopped: every key fires once, its last touch + delay later
     awaitFirings(tracker, System.currentTimeMillis() + delay + 60_000);
     Thread.sleep(500);
@@ -430,15 +460,27 @@ public final class Scenarios {
     put(sc, "keys", k);
     put(sc, "target touches/s", k);
     put(sc, "touches/s achieved", Math.round(r.perSecond()));
+    put(sc, "server cpu us/touch", serverCpuPerTouch);
     latencyRows(sc, "touch", r.latencyMicros);
     checkErrors(sc, "touch", r);
     put(sc, "firings during touching (~0)", firedDuring);
     put(sc, "fired after touching stopped", tracker.received() - firedDuring);
+    put(sc, "server cpu us/firing after touching stopped (incl. 0.5 s idle)",
+        serverCpuPer(serverCpuFire0, tracker.received() - firedDuring));
     Histogram own = tracker.ownLateness();
     put(sc, "after-stop lateness vs fired due p50 ms", (long) ms(own, 50));
     put(sc, "after-stop lateness vs fired due p99 ms", (long) ms(own, 99));
     put(sc, "after-stop lateness vs fired due max ms", own.getTotalCount() == 0 ? "NaN"
         : String.valueOf(own.getMaxValue()));
+    if (target instanceof TickwheelTarget tw) {
+      // where the after-stop lateness goes: the server's decision (firedAt − dueAt) or the delivery (received − firedAt)
+      Histogram dec = tw.decidedLateness();
+      Histogram del = tw.deliveryLateness();
+      put(sc, "server firedAt − dueAt p50/p99/max ms", dec.getValueAtPercentile(50) + " / "
+          + dec.getValueAtPercentile(99) + " / " + dec.getMaxValue());
+      put(sc, "received − firedAt p50/p99/max ms", del.getValueAtPercentile(50) + " / "
+          + del.getValueAtPercentile(99) + " / " + del.getMaxValue());
+    }
     firingRows(sc, tracker); // lateness there: vs the last touch's call time + delay (includes the touch latency)
     target.reset();
   }

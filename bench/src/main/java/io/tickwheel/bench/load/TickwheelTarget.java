@@ -70,6 +70,9 @@ public final class TickwheelTarget implements TimerTarget {
   private final AtomicLong serverEarly = new AtomicLong();
   private final AtomicLong reconnects = new AtomicLong();
   private final AtomicLong close1013 = new AtomicLong();
+  /** Per firing: the server's firedAt − dueAt (its decision), and receivedAt − firedAt (publication and delivery). */
+  private final org.HdrHistogram.Histogram decided = new org.HdrHistogram.Histogram(24L * 3600_000, 3);
+  private final org.HdrHistogram.Histogram delivered = new org.HdrHistogram.Histogram(24L * 3600_000, 3);
 
   /**
    * @param label the name shown in reports; @param baseUrl e.g. {@code http://127.0.0.1:8080} (null when
@@ -149,6 +152,23 @@ public final class TickwheelTarget implements TimerTarget {
     return serverEarly.get();
   }
 
+  /** Forgets the lateness split ({@link #decidedLateness}, {@link #deliveryLateness}) recorded so far. */
+  public synchronized void resetLatenessSplit() {
+    decided.reset();
+    delivered.reset();
+  }
+
+  /** Since the last {@link #resetLatenessSplit}: each firing's {@code firedAt − dueAt} as the server reports it, ms. */
+  public synchronized org.HdrHistogram.Histogram decidedLateness() {
+    return decided.copy();
+  }
+
+  /** Since the last {@link #resetLatenessSplit}: each firing's receivedAt − its reported {@code firedAt}, ms (the
+   *  server's record, publication and the WebSocket to this tool, on one machine's clock). */
+  public synchronized org.HdrHistogram.Histogram deliveryLateness() {
+    return delivered.copy();
+  }
+
   /** WebSocket reconnects so far, and how many of the closes were 1013 (too slow). */
   public long reconnects() {
     return reconnects.get();
@@ -210,8 +230,13 @@ public final class TickwheelTarget implements TimerTarget {
       }
       lastSeq = seq;
       long due = m.getLong("dueAt");
-      if (m.getLong("firedAt") < due) {
+      long firedAt = m.getLong("firedAt");
+      if (firedAt < due) {
         serverEarly.incrementAndGet();
+      }
+      synchronized (this) {
+        decided.recordValue(Math.max(0, firedAt - due));
+        delivered.recordValue(Math.max(0, received - firedAt));
       }
       FiringSink s = sink;
       if (s != null) {

@@ -49,6 +49,41 @@ class LoadToolBurstTest {
     // all due at one instant: delivered within a generous window on a busy 2-core machine
     assertThat(Long.parseLong(burst.get("due to last firing ms"))).isBetween(0L, 20_000L);
     assertThat(Long.parseLong(burst.get("lateness max ms"))).isBetween(0L, 20_000L);
+    // a --url target: the tool does not know the server's process, so it claims no CPU figure
+    assertThat(burst).containsEntry("server cpu us/firing (from scheduled to the last firing)", "NaN");
+  }
+
+  @Test
+  void heartbeatSplitsEachAfterStopFiringsLatenessIntoTheServersDecisionAndTheDelivery() throws Exception {
+    LoadConfig cfg = LoadConfig.parse(new String[] {"--url", url, "--scenario", "heartbeat", "--keys", "100",
+        "--duration-s", "2", "--lateness-warmup-ms", "1000"});
+    Results results = new Results();
+
+    int status = LoadTool.run(cfg, results);
+
+    Map<String, String> hb = results.rows().stream().filter(r -> r.scenario().equals("heartbeat"))
+        .collect(Collectors.toMap(Results.Row::metric, Results.Row::value));
+    assertThat(status).isZero();
+    // every key fires once (after touching stops, or during it if a loaded machine let touches lag past the
+    // countdown: both kinds are in the split and in the lateness it is checked against)
+    assertThat(hb).containsEntry("firings received", "100").containsEntry("missing (must be 0)", "0")
+        .containsEntry("duplicates (must be 0)", "0").containsEntry("server cpu us/touch", "NaN");
+    long total = Long.parseLong(hb.get("after-stop lateness vs fired due max ms"));
+    long[] decided = split(hb.get("server firedAt − dueAt p50/p99/max ms"));
+    long[] delivered = split(hb.get("received − firedAt p50/p99/max ms"));
+    for (long[] part : new long[][] {decided, delivered}) {
+      assertThat(part[0]).isBetween(0L, part[1]);
+      assertThat(part[1]).isBetween(part[0], part[2]);
+    }
+    // the two parts of one firing add up to its lateness, so neither part's max can exceed the total's (±1 ms rounding)
+    assertThat(decided[2]).isLessThanOrEqualTo(total + 1);
+    assertThat(delivered[2]).isLessThanOrEqualTo(total + 1);
+  }
+
+  private static long[] split(String pPpMax) {
+    assertThat(pPpMax).matches("\\d+ / \\d+ / \\d+");
+    String[] p = pPpMax.split(" / ");
+    return new long[] {Long.parseLong(p[0]), Long.parseLong(p[1]), Long.parseLong(p[2])};
   }
 
   @Test
