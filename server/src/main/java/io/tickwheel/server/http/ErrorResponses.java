@@ -47,14 +47,51 @@ public final class ErrorResponses {
       res.putHeader("WWW-Authenticate", "Bearer realm=\"tickwheel\"");
     }
     if (!rc.request().isEnded()) {
-      // Refused before its body was read (413 over the limit, 401 before any work…): the rest of the body is
-      // not read; answer, then close the connection.
+      // Refused before its body was read (413 over the limit, 401 before any work…): answer, then close the
+      // connection after a bounded lingering read (as nginx's lingering close): closing with unread input makes the
+      // kernel send a reset, which can destroy the answer before the client reads it.
       res.putHeader(HttpHeaders.CONNECTION, "close");
-      res.end(body(e).toBuffer()).onComplete(v -> rc.request().connection().close());
+      lingerThenClose(rc);
+      res.end(body(e).toBuffer());
       return;
     }
     res.end(body(e).toBuffer());
   }
+
+  /**
+   * Reads and drops the rest of a refused request's body, then closes the connection: at its end, after
+   * {@link #LINGER_MAX_BYTES} more bytes, or after {@link #LINGER_MS}, whichever comes first (so a client that keeps
+   * sending holds nothing for long).
+   */
+  private static void lingerThenClose(RoutingContext rc) {
+    io.vertx.core.http.HttpServerRequest req = rc.request();
+    io.vertx.core.http.HttpConnection conn = req.connection();
+    long[] read = {0};
+    long timer = rc.vertx().setTimer(LINGER_MS, t -> conn.close());
+    Runnable close = () -> {
+      rc.vertx().cancelTimer(timer);
+      conn.close();
+    };
+    try {
+      req.handler(b -> {
+        read[0] += b.length();
+        if (read[0] > LINGER_MAX_BYTES) {
+          close.run();
+        }
+      });
+      req.endHandler(v -> close.run());
+      req.exceptionHandler(x -> close.run());
+      req.resume();
+    } catch (IllegalStateException alreadyRead) {
+      // the body was consumed meanwhile: nothing left to drain
+      rc.response().endHandler(v -> close.run());
+    }
+  }
+
+  /** The most bytes of a refused request's body read and dropped before its connection is closed. */
+  static final long LINGER_MAX_BYTES = 4L << 20;
+  /** The longest a refused request's connection stays open to drain its body, ms. */
+  static final long LINGER_MS = 2_000;
 
   /** The router's failure handler: maps the failure (or bare status) to a JSON error. */
   public static void handle(RoutingContext rc) {
