@@ -39,13 +39,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Cluster faults under a steady create load, with real server jars on one redis-server started by the test and the
  * same checker as {@link ClusterIT} (every partition's firing log read from Redis: acknowledged, fired, duplicates,
  * early, lost): a rolling restart of every node, growing 2 → 4 nodes and shrinking back to 2, and a node cut off from
- * Redis while alive (its Redis connections run through a {@link TcpProxy}). Leases are 3 s.
+ * Redis while alive (its Redis connections run through a {@link TcpProxy}). Each fault is repeated {@link #ROUNDS}
+ * times under one load. Leases are 3 s.
  */
 class ClusterFaultsIT {
 
   static final int P = 32;
   static final long LEASE = 3000;
   static final Duration START = Duration.ofSeconds(40);
+  /** How many times each fault is repeated in its test (under one load, checked once over all of it). */
+  static final int ROUNDS = 3;
 
   @TempDir
   Path tmp;
@@ -266,21 +269,24 @@ class ClusterFaultsIT {
     awaitEveryView(all, 20_000);
     try (Load load = new Load().begin()) {
       Thread.sleep(1500);
-      for (int i = 0; i < 3; i++) {
-        String id = "n" + i;
-        ServerProcess old = nodes.get(i);
-        long t0 = System.currentTimeMillis();
-        sigterm(old);
-        Set<String> rest = new TreeSet<>(all);
-        rest.remove(id);
-        long handedOver = awaitOwners(nodes.get((i + 1) % 3), rest, 10_000);
-        ServerProcess fresh = launch(id);
-        nodes.set(i, fresh);
-        stopped.add(old);
-        long back = awaitEveryView(all, 20_000);
-        System.out.println("ClusterFaultsIT rolling restart of " + id + ": handed over " + (handedOver - t0)
-            + " ms after SIGTERM, owns its share again " + (back - fresh.readyAtMs()) + " ms after it listened");
-        Thread.sleep(1000);
+      for (int round = 0; round < ROUNDS; round++) {
+        for (int i = 0; i < 3; i++) {
+          String id = "n" + i;
+          ServerProcess old = nodes.get(i);
+          long t0 = System.currentTimeMillis();
+          sigterm(old);
+          Set<String> rest = new TreeSet<>(all);
+          rest.remove(id);
+          long handedOver = awaitOwners(nodes.get((i + 1) % 3), rest, 10_000);
+          ServerProcess fresh = launch(id);
+          nodes.set(i, fresh);
+          stopped.add(old);
+          long back = awaitEveryView(all, 20_000);
+          System.out.println("ClusterFaultsIT rolling restart " + (round + 1) + " of " + id + ": handed over "
+              + (handedOver - t0) + " ms after SIGTERM, owns its share again " + (back - fresh.readyAtMs())
+              + " ms after it listened");
+          Thread.sleep(1000);
+        }
       }
       long lastDue = load.finish();
       verify("rolling restart", load, lastDue + 10_000);
@@ -290,40 +296,51 @@ class ClusterFaultsIT {
   @Test
   void growingFromTwoToFourNodesAndShrinkingBackToTwoUnderLoadLosesNothingFiresNothingTwiceNothingEarly()
       throws Exception {
-    nodes.add(launch("n0"));
-    nodes.add(launch("n1"));
-    awaitEveryView(Set.of("n0", "n1"), 20_000);
+    List<String> ids = List.of("n0", "n1", "n2", "n3");
+    Map<String, ServerProcess> live = new HashMap<>();
+    for (String id : List.of("n0", "n1")) {
+      live.put(id, launch(id));
+      nodes.add(live.get(id));
+    }
+    awaitEveryView(live.keySet(), 20_000);
     try (Load load = new Load().begin()) {
       Thread.sleep(1500);
-      long t0 = System.currentTimeMillis();
-      nodes.add(launch("n2"));
-      nodes.add(launch("n3"));
-      Set<String> four = Set.of("n0", "n1", "n2", "n3");
-      long spread = awaitEveryView(four, 20_000);
-      Map<Integer, String> owners = owners(nodes.get(0));
-      for (String id : four) {
-        assertThat(owners).as("every node owns partitions").containsValue(id);
+      for (int round = 0; round < ROUNDS; round++) {
+        List<String> old = new ArrayList<>(new TreeSet<>(live.keySet()));
+        List<String> added = new ArrayList<>();
+        long t0 = System.currentTimeMillis();
+        for (String id : ids) {
+          if (!live.containsKey(id)) {
+            added.add(id);
+            live.put(id, launch(id));
+            nodes.add(live.get(id));
+          }
+        }
+        long spread = awaitEveryView(Set.copyOf(ids), 20_000);
+        Map<Integer, String> owners = owners(nodes.get(0));
+        for (String id : ids) {
+          assertThat(owners).as("every node owns partitions").containsValue(id);
+        }
+        System.out.println("ClusterFaultsIT 2 -> 4 (" + (round + 1) + ", added " + added
+            + "): ownership spread over 4 nodes " + (spread - t0) + " ms after starting the 2 new ones");
+        Thread.sleep(1500);
+        List<ServerProcess> leaving = new ArrayList<>();
+        for (String id : List.of(old.get(round % 2), added.get(round % 2))) {   // one old, one new; varies by round
+          leaving.add(live.remove(id));
+        }
+        long t1 = System.currentTimeMillis();
+        leaving.forEach(ServerProcess::sigterm);
+        nodes.removeAll(leaving);
+        stopped.addAll(leaving);
+        long shrunk = awaitEveryView(live.keySet(), 10_000);
+        System.out.println("ClusterFaultsIT 4 -> 2 (" + (round + 1) + ", remaining " + live.keySet()
+            + "): partitions of the 2 SIGTERMed nodes taken over in " + (shrunk - t1) + " ms");
+        for (ServerProcess s : leaving) {
+          assertThat(s.waitForExit(Duration.ofSeconds(10))).as(s.describe()).isTrue();
+          assertThat(s.exitValue()).as(s.describe()).isZero();
+        }
+        Thread.sleep(1500);
       }
-      System.out.println("ClusterFaultsIT 2 -> 4: ownership spread over 4 nodes " + (spread - t0)
-          + " ms after starting the 2 new ones");
-      Thread.sleep(1500);
-      ServerProcess n0 = nodes.get(0);
-      ServerProcess n3 = nodes.get(3);
-      long t1 = System.currentTimeMillis();
-      n0.sigterm();
-      n3.sigterm();
-      nodes.remove(n0);
-      nodes.remove(n3);
-      stopped.add(n0);
-      stopped.add(n3);
-      long shrunk = awaitEveryView(Set.of("n1", "n2"), 10_000);
-      System.out.println("ClusterFaultsIT 4 -> 2: partitions of the 2 SIGTERMed nodes taken over in "
-          + (shrunk - t1) + " ms");
-      for (ServerProcess s : List.of(n0, n3)) {
-        assertThat(s.waitForExit(Duration.ofSeconds(10))).as(s.describe()).isTrue();
-        assertThat(s.exitValue()).as(s.describe()).isZero();
-      }
-      Thread.sleep(1500);
       long lastDue = load.finish();
       verify("2 -> 4 -> 2", load, lastDue + 10_000);
     }
@@ -341,47 +358,55 @@ class ClusterFaultsIT {
     Set<String> all = Set.of("n0", "n1", "n2");
     awaitEveryView(all, 20_000);
     Map<Integer, String> ownerBefore = owners(nodes.get(0));
+    long lastHeal = 0;
+    int ofVictim = 0;
     try (Load load = new Load().begin()) {
-      Thread.sleep(2000);
-      int before = served(victim);
-      assertThat(before).isPositive();
-      long cutAt = System.currentTimeMillis();
-      proxy.cut();
-      // the cut node, alive and answering HTTP, stops serving before any lease it held can end
-      long stoppedAt = -1;
-      while (System.currentTimeMillis() < cutAt + LEASE + 2000) {
-        if (served(victim) == 0) {
-          stoppedAt = System.currentTimeMillis();
-          break;
+      List<long[]> cuts = new ArrayList<>();
+      for (int round = 0; round < ROUNDS; round++) {
+        Thread.sleep(2000);
+        int before = served(victim);
+        assertThat(before).isPositive();
+        long cutAt = System.currentTimeMillis();
+        proxy.cut();
+        // the cut node, alive and answering HTTP, stops serving before any lease it held can end
+        long stoppedAt = -1;
+        while (System.currentTimeMillis() < cutAt + LEASE + 2000) {
+          if (served(victim) == 0) {
+            stoppedAt = System.currentTimeMillis();
+            break;
+          }
+          Thread.sleep(20);
         }
-        Thread.sleep(20);
+        assertThat(stoppedAt).as("the cut node still serves partitions " + (LEASE + 2000) + " ms after the cut")
+            .isPositive();
+        long tookOver = awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 5000);
+        System.out.println("ClusterFaultsIT cut " + (round + 1) + ": the cut node served " + before
+            + " partitions and stopped them " + (stoppedAt - cutAt) + " ms after the cut (lease " + LEASE
+            + " ms); the others owned them " + (tookOver - cutAt) + " ms after the cut");
+        assertThat(stoppedAt - cutAt).isLessThan(LEASE);
+        assertThat(tookOver - cutAt).isLessThanOrEqualTo(LEASE + 2000);
+        Thread.sleep(1000);
+        long healAt = System.currentTimeMillis();
+        proxy.heal();
+        cuts.add(new long[] {cutAt, healAt});
+        long rejoined = awaitEveryView(all, 20_000);
+        System.out.println("ClusterFaultsIT cut " + (round + 1) + ": after healing the node owns its share again in "
+            + (rejoined - healAt) + " ms");
+        assertThat(served(victim)).isPositive();
+        lastHeal = healAt;
       }
-      assertThat(stoppedAt).as("the cut node still serves partitions " + (LEASE + 2000) + " ms after the cut")
-          .isPositive();
-      long tookOver = awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 5000);
-      System.out.println("ClusterFaultsIT cut: the cut node served " + before + " partitions and stopped them "
-          + (stoppedAt - cutAt) + " ms after the cut (lease " + LEASE + " ms); the others owned them "
-          + (tookOver - cutAt) + " ms after the cut");
-      assertThat(stoppedAt - cutAt).isLessThan(LEASE);
-      assertThat(tookOver - cutAt).isLessThanOrEqualTo(LEASE + 2000);
-      Thread.sleep(1000);
-      long healAt = System.currentTimeMillis();
-      proxy.heal();
-      long rejoined = awaitEveryView(all, 20_000);
-      System.out.println("ClusterFaultsIT cut: after healing the node owns its share again in "
-          + (rejoined - healAt) + " ms");
-      assertThat(served(victim)).isPositive();
       Thread.sleep(1500);
       long lastDue = load.finish();
-      Map<String, List<Firing>> fired = verify("cut from Redis", load, Math.max(lastDue, healAt) + 10_000);
-      int ofVictim = 0;
+      Map<String, List<Firing>> fired = verify("cut from Redis", load, Math.max(lastDue, lastHeal) + 10_000);
       for (String id : load.acked.keySet()) {
         long firedAt = fired.get(id).get(0).firedAt();
-        if ("n2".equals(ownerBefore.get(Partitions.of(id, P))) && firedAt > cutAt && firedAt < healAt) {
+        boolean whileCut = cuts.stream().anyMatch(c -> firedAt > c[0] && firedAt < c[1]);
+        if ("n2".equals(ownerBefore.get(Partitions.of(id, P))) && whileCut) {
           ofVictim++;
         }
       }
-      System.out.println("ClusterFaultsIT cut: " + ofVictim + " timers of the cut node's partitions fired while it was cut");
+      System.out.println("ClusterFaultsIT cut: " + ofVictim
+          + " timers of the cut node's partitions fired while it was cut");
       assertThat(ofVictim).isPositive();
     }
   }
