@@ -1,0 +1,413 @@
+package io.tickwheel.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.server.testing.TestVertx;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.testkit.RedisServerProcess;
+import io.tickwheel.testkit.ServerProcess;
+import io.tickwheel.testkit.TcpProxy;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster faults under a steady create load, with real server jars on one redis-server started by the test and the
+ * same checker as {@link ClusterIT} (every partition's firing log read from Redis: acknowledged, fired, duplicates,
+ * early, lost): a rolling restart of every node, growing 2 → 4 nodes and shrinking back to 2, and a node cut off from
+ * Redis while alive (its Redis connections run through a {@link TcpProxy}). Each fault is repeated {@link #ROUNDS}
+ * times under one load. Leases are 3 s.
+ */
+class ClusterFaultsIT {
+
+  static final int P = 32;
+  static final long LEASE = 3000;
+  static final Duration START = Duration.ofSeconds(40);
+  /** How many times each fault is repeated in its test (under one load, checked once over all of it). */
+  static final int ROUNDS = 3;
+
+  @TempDir
+  Path tmp;
+  RedisServerProcess redis;
+  final List<ServerProcess> nodes = new CopyOnWriteArrayList<>();
+  final List<ServerProcess> stopped = new CopyOnWriteArrayList<>();
+  final List<TcpProxy> proxies = new ArrayList<>();
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  Vertx vertx;
+  RedisClusterCoordinator checker;
+  int launches;
+
+  @BeforeEach
+  void start() {
+    redis = RedisServerProcess.start();
+    vertx = TestVertx.create();
+    checker = TestVertx.await(RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())));
+    TestVertx.await(checker.join("checker", "none", P));
+  }
+
+  @AfterEach
+  void stop() {
+    nodes.forEach(ServerProcess::close);
+    stopped.forEach(ServerProcess::close);
+    proxies.forEach(TcpProxy::close);
+    if (checker != null) {
+      TestVertx.await(checker.close());
+    }
+    TestVertx.close(vertx);
+    redis.close();
+  }
+
+  /** Starts node {@code id} on {@code redisUri} and waits until it listens. */
+  ServerProcess launch(String id, String redisUri) {
+    return ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+        .args("--store", "redis", "--redis", redisUri, "--cluster", "--node-id", id, "--partitions", "" + P,
+            "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
+        .logs(tmp, id + "-" + launches++).startAndAwaitListening(START);
+  }
+
+  ServerProcess launch(String id) {
+    return launch(id, redis.uri());
+  }
+
+  HttpResponse<String> send(String url, String method, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+    b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+        : b.header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  JsonObject cluster(ServerProcess via) throws Exception {
+    HttpResponse<String> r = send(via.baseUrl() + "/v1/cluster", "GET", null);
+    assertThat(r.statusCode()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  /** How many partitions {@code node} serves now, by its own account. */
+  int served(ServerProcess node) throws Exception {
+    JsonObject c = cluster(node);
+    String self = c.getString("nodeId");
+    int n = 0;
+    for (Object o : c.getJsonArray("owners")) {
+      if (self.equals(((JsonObject) o).getString("node"))) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Polls until the live nodes seen by {@code via} are exactly {@code ids} and every partition is owned by the node
+   * rendezvous hashing gives it among {@code ids}; returns when (epoch ms).
+   */
+  long awaitOwners(ServerProcess via, Set<String> ids, long timeoutMs) throws Exception {
+    long until = System.currentTimeMillis() + timeoutMs;
+    while (System.currentTimeMillis() < until) {
+      JsonObject c = cluster(via);
+      Set<String> seen = new HashSet<>();
+      c.getJsonArray("nodes").forEach(n -> seen.add(((JsonObject) n).getString("id")));
+      String[] want = Rendezvous.assign(new ArrayList<>(ids), P);
+      boolean spread = c.getJsonArray("owners").size() == P;
+      for (Object o : c.getJsonArray("owners")) {
+        JsonObject owner = (JsonObject) o;
+        spread &= owner.getString("node").equals(want[owner.getInteger("partition")]);
+      }
+      if (seen.equals(ids) && spread) {
+        return System.currentTimeMillis();
+      }
+      Thread.sleep(25);
+    }
+    throw new AssertionError("partitions not owned by " + ids + " within " + timeoutMs + " ms: " + cluster(via));
+  }
+
+  /** {@link #awaitOwners} through every live node (each one's view has settled). */
+  long awaitEveryView(Set<String> ids, long timeoutMs) throws Exception {
+    long at = 0;
+    for (ServerProcess n : nodes) {
+      at = Math.max(at, awaitOwners(n, ids, timeoutMs));
+    }
+    return at;
+  }
+
+  Map<Integer, String> owners(ServerProcess via) throws Exception {
+    Map<Integer, String> out = new HashMap<>();
+    cluster(via).getJsonArray("owners").forEach(o -> out.put(((JsonObject) o).getInteger("partition"),
+        ((JsonObject) o).getString("node")));
+    return out;
+  }
+
+  Map<String, List<Firing>> firings() {
+    Map<String, List<Firing>> out = new HashMap<>();
+    for (int p = 0; p < P; p++) {
+      for (Firing f : TestVertx.await(checker.partitionReader(p).readFirings(0, 1_000_000))) {
+        out.computeIfAbsent(f.id(), k -> new ArrayList<>()).add(f);
+      }
+    }
+    return out;
+  }
+
+  /** Creates timers through random live nodes until stopped; remembers each acknowledged one's due time. */
+  final class Load implements Runnable, AutoCloseable {
+    final AtomicBoolean stop = new AtomicBoolean();
+    final Map<String, Long> acked = new ConcurrentHashMap<>();
+    final Random rnd = new Random(7);
+    final List<String> refusals = Collections.synchronizedList(new ArrayList<>());
+    final Thread thread = new Thread(this, "cluster-load");
+    int next;
+
+    Load begin() {
+      thread.start();
+      return this;
+    }
+
+    @Override
+    public void run() {
+      while (!stop.get()) {
+        List<ServerProcess> live = new ArrayList<>(nodes);
+        ServerProcess via = live.get(rnd.nextInt(live.size()));
+        if (!via.isAlive()) {
+          continue;
+        }
+        String id = "k-" + next++;
+        long delay = 300 + rnd.nextInt(2000);
+        try {
+          HttpResponse<String> r = send(via.baseUrl() + "/v1/timers", "POST",
+              new JsonObject().put("id", id).put("delayMs", delay).encode());
+          if (r.statusCode() == 201) {
+            acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
+          } else {
+            refusals.add(via.baseUrl() + " " + r.statusCode() + " " + r.body());
+          }
+        } catch (Exception e) {
+          refusals.add(via.baseUrl() + " " + e);
+        }
+      }
+    }
+
+    /** Stops the load and returns the latest acknowledged due time. */
+    long finish() throws InterruptedException {
+      stop.set(true);
+      thread.join(15_000);
+      return acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    @Override
+    public void close() {
+      stop.set(true);
+    }
+  }
+
+  /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
+  Map<String, List<Firing>> verify(String what, Load load, long waitUntil) throws Exception {
+    Map<String, Long> acked = load.acked;
+    Map<String, List<Firing>> fired = firings();
+    while (!fired.keySet().containsAll(acked.keySet()) && System.currentTimeMillis() < waitUntil) {
+      Thread.sleep(200);
+      fired = firings();
+    }
+    int duplicates = 0;
+    int early = 0;
+    int lost = 0;
+    for (Map.Entry<String, Long> a : acked.entrySet()) {
+      List<Firing> fs = fired.get(a.getKey());
+      if (fs == null) {
+        lost++;
+        continue;
+      }
+      duplicates += fs.size() - 1;
+      for (Firing f : fs) {
+        if (f.firedAt() < a.getValue()) {
+          early++;
+        }
+      }
+    }
+    String counts = "acknowledged " + acked.size() + ", fired " + fired.size() + ", duplicates " + duplicates
+        + ", early " + early + ", lost " + lost + ", refused " + load.refusals.size();
+    System.out.println("ClusterFaultsIT " + what + ": " + counts);
+    assertThat(List.of(duplicates, early, lost)).as(counts).containsOnly(0);
+    assertThat(acked).as(counts).isNotEmpty();
+    return fired;
+  }
+
+  /** SIGTERMs {@code node}, which must exit 0 within 10 s. */
+  void sigterm(ServerProcess node) {
+    node.sigterm();
+    assertThat(node.waitForExit(Duration.ofSeconds(10))).as(node.describe()).isTrue();
+    assertThat(node.exitValue()).as(node.describe()).isZero();
+  }
+
+  @Test
+  void rollingRestartOfEveryNodeUnderLoadLosesNothingFiresNothingTwiceNothingEarly() throws Exception {
+    Set<String> all = new TreeSet<>(List.of("n0", "n1", "n2"));
+    for (String id : all) {
+      nodes.add(launch(id));
+    }
+    awaitEveryView(all, 20_000);
+    try (Load load = new Load().begin()) {
+      Thread.sleep(1500);
+      for (int round = 0; round < ROUNDS; round++) {
+        for (int i = 0; i < 3; i++) {
+          String id = "n" + i;
+          ServerProcess old = nodes.get(i);
+          long t0 = System.currentTimeMillis();
+          sigterm(old);
+          Set<String> rest = new TreeSet<>(all);
+          rest.remove(id);
+          long handedOver = awaitOwners(nodes.get((i + 1) % 3), rest, 10_000);
+          ServerProcess fresh = launch(id);
+          nodes.set(i, fresh);
+          stopped.add(old);
+          long back = awaitEveryView(all, 20_000);
+          System.out.println("ClusterFaultsIT rolling restart " + (round + 1) + " of " + id + ": handed over "
+              + (handedOver - t0) + " ms after SIGTERM, owns its share again " + (back - fresh.readyAtMs())
+              + " ms after it listened");
+          Thread.sleep(1000);
+        }
+      }
+      long lastDue = load.finish();
+      verify("rolling restart", load, lastDue + 10_000);
+    }
+  }
+
+  @Test
+  void growingFromTwoToFourNodesAndShrinkingBackToTwoUnderLoadLosesNothingFiresNothingTwiceNothingEarly()
+      throws Exception {
+    List<String> ids = List.of("n0", "n1", "n2", "n3");
+    Map<String, ServerProcess> live = new HashMap<>();
+    for (String id : List.of("n0", "n1")) {
+      live.put(id, launch(id));
+      nodes.add(live.get(id));
+    }
+    awaitEveryView(live.keySet(), 20_000);
+    try (Load load = new Load().begin()) {
+      Thread.sleep(1500);
+      for (int round = 0; round < ROUNDS; round++) {
+        List<String> old = new ArrayList<>(new TreeSet<>(live.keySet()));
+        List<String> added = new ArrayList<>();
+        long t0 = System.currentTimeMillis();
+        for (String id : ids) {
+          if (!live.containsKey(id)) {
+            added.add(id);
+            live.put(id, launch(id));
+            nodes.add(live.get(id));
+          }
+        }
+        long spread = awaitEveryView(Set.copyOf(ids), 20_000);
+        Map<Integer, String> owners = owners(nodes.get(0));
+        for (String id : ids) {
+          assertThat(owners).as("every node owns partitions").containsValue(id);
+        }
+        System.out.println("ClusterFaultsIT 2 -> 4 (" + (round + 1) + ", added " + added
+            + "): ownership spread over 4 nodes " + (spread - t0) + " ms after starting the 2 new ones");
+        Thread.sleep(1500);
+        List<ServerProcess> leaving = new ArrayList<>();
+        for (String id : List.of(old.get(round % 2), added.get(round % 2))) {   // one old, one new; varies by round
+          leaving.add(live.remove(id));
+        }
+        long t1 = System.currentTimeMillis();
+        leaving.forEach(ServerProcess::sigterm);
+        nodes.removeAll(leaving);
+        stopped.addAll(leaving);
+        long shrunk = awaitEveryView(live.keySet(), 10_000);
+        System.out.println("ClusterFaultsIT 4 -> 2 (" + (round + 1) + ", remaining " + live.keySet()
+            + "): partitions of the 2 SIGTERMed nodes taken over in " + (shrunk - t1) + " ms");
+        for (ServerProcess s : leaving) {
+          assertThat(s.waitForExit(Duration.ofSeconds(10))).as(s.describe()).isTrue();
+          assertThat(s.exitValue()).as(s.describe()).isZero();
+        }
+        Thread.sleep(1500);
+      }
+      long lastDue = load.finish();
+      verify("2 -> 4 -> 2", load, lastDue + 10_000);
+    }
+  }
+
+  @Test
+  void aNodeCutOffFromRedisButAliveStopsItsPartitionsBeforeItsLeaseEndsOthersTakeOverAndItRejoinsAfterHealing()
+      throws Exception {
+    TcpProxy proxy = TcpProxy.start(redis.port());
+    proxies.add(proxy);
+    nodes.add(launch("n0"));
+    nodes.add(launch("n1"));
+    ServerProcess victim = launch("n2", "redis://127.0.0.1:" + proxy.port());
+    nodes.add(victim);
+    Set<String> all = Set.of("n0", "n1", "n2");
+    awaitEveryView(all, 20_000);
+    Map<Integer, String> ownerBefore = owners(nodes.get(0));
+    long lastHeal = 0;
+    int ofVictim = 0;
+    try (Load load = new Load().begin()) {
+      List<long[]> cuts = new ArrayList<>();
+      for (int round = 0; round < ROUNDS; round++) {
+        Thread.sleep(2000);
+        int before = served(victim);
+        assertThat(before).isPositive();
+        long cutAt = System.currentTimeMillis();
+        proxy.cut();
+        // the cut node, alive and answering HTTP, stops serving before any lease it held can end
+        long stoppedAt = -1;
+        while (System.currentTimeMillis() < cutAt + LEASE + 2000) {
+          if (served(victim) == 0) {
+            stoppedAt = System.currentTimeMillis();
+            break;
+          }
+          Thread.sleep(20);
+        }
+        assertThat(stoppedAt).as("the cut node still serves partitions " + (LEASE + 2000) + " ms after the cut")
+            .isPositive();
+        long tookOver = awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 5000);
+        System.out.println("ClusterFaultsIT cut " + (round + 1) + ": the cut node served " + before
+            + " partitions and stopped them " + (stoppedAt - cutAt) + " ms after the cut (lease " + LEASE
+            + " ms); the others owned them " + (tookOver - cutAt) + " ms after the cut");
+        assertThat(stoppedAt - cutAt).isLessThan(LEASE);
+        assertThat(tookOver - cutAt).isLessThanOrEqualTo(LEASE + 2000);
+        Thread.sleep(1000);
+        long healAt = System.currentTimeMillis();
+        proxy.heal();
+        cuts.add(new long[] {cutAt, healAt});
+        long rejoined = awaitEveryView(all, 20_000);
+        System.out.println("ClusterFaultsIT cut " + (round + 1) + ": after healing the node owns its share again in "
+            + (rejoined - healAt) + " ms");
+        assertThat(served(victim)).isPositive();
+        lastHeal = healAt;
+      }
+      Thread.sleep(1500);
+      long lastDue = load.finish();
+      Map<String, List<Firing>> fired = verify("cut from Redis", load, Math.max(lastDue, lastHeal) + 10_000);
+      for (String id : load.acked.keySet()) {
+        long firedAt = fired.get(id).get(0).firedAt();
+        boolean whileCut = cuts.stream().anyMatch(c -> firedAt > c[0] && firedAt < c[1]);
+        if ("n2".equals(ownerBefore.get(Partitions.of(id, P))) && whileCut) {
+          ofVictim++;
+        }
+      }
+      System.out.println("ClusterFaultsIT cut: " + ofVictim
+          + " timers of the cut node's partitions fired while it was cut");
+      assertThat(ofVictim).isPositive();
+    }
+  }
+}
