@@ -80,7 +80,7 @@ start_node() {
 }
 
 # owners of node i's partitions as seen by node j: prints "partition" lines
-owned_by() { curl -s --max-time 5 "$(url "$2")/v1/cluster" | jq -r --arg n "n$1" '.owners[] | select(.node == $n) | .partition'; }
+owned_by() { curl -s --max-time 5 "$(url "$2")/v1/cluster" | jq -r --arg n "n$1" '.owners[] | select(.node == $n) | .partition' | sort; }
 
 # waits until node j sees every node owning at least one partition and every partition owned by a live node
 wait_balanced() {
@@ -88,8 +88,9 @@ wait_balanced() {
   while (( $(now_ms) < deadline )); do
     local n
     n=$(curl -s --max-time 5 "$(url "$j")/v1/cluster" 2>/dev/null \
-      | jq -r '[.owners[].node] | unique | length' 2>/dev/null || echo 0)
-    [[ "$n" == "$NODES" ]] && return 0
+      | jq -r '"\([.owners[] | select(.node != null) | .node] | unique | length) \([.owners[] | select(.node != null)] | length)"' \
+        2>/dev/null || echo 0)
+    [[ "$n" == "$NODES $PARTS" ]] && { sleep 3; return 0; }
     sleep 0.5
   done
   echo "cluster did not balance over $NODES nodes within 120 s" >&2
@@ -117,9 +118,16 @@ create_timers() {
     jq -nc --arg p "$tag" --arg t "$topic" --argjson k "$k" --argjson m "$m" --argjson e "$EVERY" \
       '{timers: [range($k; $k + $m) | {id: ($p + "-" + tostring), topic: $t, delayMs: (1000 + . * $e)}]}' \
       >"$WORK/batch.json"
-    curl -sf --max-time 30 -H 'Content-Type: application/json' --data-binary @"$WORK/batch.json" \
-      "$(url "$via")/v1/timers/batch" | jq -e '[.results[] | select(.status != 201)] | length == 0' >/dev/null \
-      || { echo "batch create failed" >&2; exit 1; }
+    # a 503 (partition between owners) is retried; 409 on a retry means the first attempt created it
+    local ok=0
+    for _ in $(seq 1 20); do
+      curl -s --max-time 30 -H 'Content-Type: application/json' --data-binary @"$WORK/batch.json" \
+        "$(url "$via")/v1/timers/batch" >"$WORK/batch.out" || true
+      if jq -e '[.results[] | select(.status != 201 and .status != 409)] | length == 0' "$WORK/batch.out" \
+        >/dev/null 2>&1; then ok=1; break; fi
+      sleep 0.5
+    done
+    (( ok )) || { echo "batch create failed: $(head -c 600 "$WORK/batch.out")" >&2; exit 1; }
     k=$((k + m))
   done
 }
@@ -140,8 +148,12 @@ for r in $(seq 1 "$ROUNDS"); do
   curl -sN "$(url "$via")/v1/events?topic=$topic" >"$WORK/sse$r.txt" 2>/dev/null &
   SSE_PID=$!
   create_timers "$via" "$topic"
-  owned_by "$victim" "$via" | sort -n >"$WORK/victim$r.txt"
+  owned_by "$victim" "$via" >"$WORK/owned-a$r.txt"
   sleep "$PRE"
+  # the victim's partitions: those it owned both after the timers were created and just before the kill (a partition
+  # moving between owners at that time is left out)
+  owned_by "$victim" "$via" >"$WORK/owned-b$r.txt"
+  comm -12 "$WORK/owned-a$r.txt" "$WORK/owned-b$r.txt" >"$WORK/victim$r.txt"
   kill_ms=$(now_ms)
   kill -9 "${PIDS[$victim]}"
   wait "${PIDS[$victim]}" 2>/dev/null || true

@@ -93,8 +93,10 @@ start_nodes() {
   local deadline=$(( $(now_ms) + 120000 ))
   while (( $(now_ms) < deadline )); do
     local k
-    k=$(curl -s --max-time 5 "$(url 0)/v1/cluster" | jq -r '[.owners[].node] | unique | length' 2>/dev/null || echo 0)
-    [[ "$k" == "$n" ]] && return 0
+    k=$(curl -s --max-time 5 "$(url 0)/v1/cluster" \
+      | jq -r '"\([.owners[] | select(.node != null) | .node] | unique | length) \([.owners[] | select(.node != null)] | length)"' \
+        2>/dev/null || echo 0)
+    [[ "$k" == "$n $PARTS" ]] && { sleep 2; return 0; }
     sleep 0.5
   done
   echo "$n nodes did not share the partitions within 120 s" >&2
