@@ -44,64 +44,11 @@ WRK=${WRK:-wrk}
 for c in "$WRK" redis-server redis-cli curl jq; do command -v "$c" >/dev/null || { echo "$c not found" >&2; exit 2; }; done
 
 WORK=$(mktemp -d /tmp/tickwheel-clthr.XXXXXX)
-REDIS_PORT=$((PORT + 1000))
-REDIS_PID=
-declare -a PIDS=()
-stop_nodes() {
-  for p in "${PIDS[@]:-}"; do [[ -n "$p" ]] && kill "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]:-}"; do [[ -n "$p" ]] && wait "$p" 2>/dev/null || true; done
-  PIDS=()
-}
-cleanup() {
-  stop_nodes
-  [[ -n "$REDIS_PID" ]] && kill "$REDIS_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-now_ms() { date +%s%3N; }
-url() { echo "http://127.0.0.1:$((PORT + $1))"; }
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# shellcheck source=bench/cluster/lib.sh
+source "$HERE/lib.sh"
+trap cleanup_all EXIT
 TCK=$(getconf CLK_TCK)
-
-mkdir -p "$WORK/redis"
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/redis" \
-  >"$WORK/redis.log" 2>&1 &
-REDIS_PID=$!
-for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
-
-# starts N cluster nodes on an emptied Redis and waits until they share the partitions
-start_nodes() {
-  local n=$1
-  redis-cli -p "$REDIS_PORT" flushall >/dev/null
-  for i in $(seq 0 $((n - 1))); do
-    rm -rf "$WORK/data$i" && mkdir -p "$WORK/data$i"
-    # shellcheck disable=SC2086
-    java ${JAVA_OPTS:--Xmx700m} -jar "$JAR" --store redis --redis "redis://127.0.0.1:$REDIS_PORT" --cluster \
-      --node-id "n$i" --advertise "$(url "$i")" --partitions "$PARTS" --port $((PORT + i)) \
-      --data-dir "$WORK/data$i" --max-pending 100000000 >"$WORK/node$i.out" 2>"$WORK/node$i.err" &
-    PIDS[$i]=$!
-  done
-  for i in $(seq 0 $((n - 1))); do
-    for _ in $(seq 1 600); do
-      curl -sf --max-time 2 "$(url "$i")/health" >/dev/null 2>&1 && break
-      kill -0 "${PIDS[$i]}" 2>/dev/null || { cat "$WORK/node$i.err" >&2; exit 1; }
-      sleep 0.1
-    done
-  done
-  local deadline=$(( $(now_ms) + 120000 ))
-  while (( $(now_ms) < deadline )); do
-    local k
-    k=$(curl -s --max-time 5 "$(url 0)/v1/cluster" \
-      | jq -r '"\([.owners[] | select(.node != null) | .node] | unique | length) \([.owners[] | select(.node != null)] | length)"' \
-        2>/dev/null || echo 0)
-    [[ "$k" == "$n $PARTS" ]] && { sleep 2; return 0; }
-    sleep 0.5
-  done
-  echo "$n nodes did not share the partitions within 120 s" >&2
-  exit 1
-}
+redis_start
 
 # load NAME N DURATION CONNECTIONS SCRIPT [args after --] -> "ops/s node-us max-node-us redis-us non2xx"
 # one wrk per node (CONNECTIONS/N connections each), run at once; ops = requests (x batch size for batch.lua)
@@ -133,8 +80,6 @@ load() {
           printf "%.0f %.2f %.2f %.2f %d\n", rps * mult, (ops > 0 ? sum * 1e6 / tck / ops : 0),
             (ops > 0 ? max * 1e6 / tck / ops : 0), (ops > 0 ? rt * 1e6 / tck / ops : 0), bad }'
 }
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 echo "tickwheel cluster throughput bench: 1 vs $NODES nodes, rounds=$ROUNDS duration=$DURATION connections=$CONNS" \
   "batch=${BSIZE}x$BCONNS conns, partitions=$PARTS, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \

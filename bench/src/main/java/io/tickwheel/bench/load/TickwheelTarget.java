@@ -67,6 +67,9 @@ public final class TickwheelTarget implements TimerTarget {
   private volatile WebSocket ws;
   private volatile boolean closing;
   private volatile long lastSeq;
+  /** In a cluster (firings carry {@code partition}): the last seq seen per partition, and the last cursor to resume. */
+  private final java.util.Map<Integer, Long> lastSeqByPartition = new java.util.concurrent.ConcurrentHashMap<>();
+  private volatile String lastCursor;
   private final AtomicLong serverEarly = new AtomicLong();
   private final AtomicLong reconnects = new AtomicLong();
   private final AtomicLong close1013 = new AtomicLong();
@@ -210,7 +213,9 @@ public final class TickwheelTarget implements TimerTarget {
       socket.textMessageHandler(text -> onMessage(text, subscribed, from < 0));
       socket.closeHandler(v -> onClose(socket));
       JsonObject sub = new JsonObject().put("op", "subscribe").put("topics", new JsonArray().add("*"));
-      if (from >= 0) {
+      if (from >= 0 && lastCursor != null) {
+        sub.put("from", lastCursor); // a cluster resume: the cursor of the last firing seen
+      } else if (from >= 0) {
         sub.put("from", from); // a resume: every retained firing after it (0 = all retained)
       }
       socket.writeTextMessage(sub.encode());
@@ -225,10 +230,21 @@ public final class TickwheelTarget implements TimerTarget {
     String type = m.getString("type");
     if ("fired".equals(type)) {
       long seq = m.getLong("seq");
-      if (seq <= lastSeq) {
-        return; // already seen before a reconnect
+      Integer partition = m.getInteger("partition");
+      if (partition != null) {
+        // a cluster: seq is per partition, the cursor names the place in every partition's log
+        Long last = lastSeqByPartition.get(partition);
+        if (last != null && seq <= last) {
+          return; // already seen before a reconnect
+        }
+        lastSeqByPartition.put(partition, seq);
+        lastCursor = m.getString("cursor");
+      } else {
+        if (seq <= lastSeq) {
+          return; // already seen before a reconnect
+        }
+        lastSeq = seq;
       }
-      lastSeq = seq;
       long due = m.getLong("dueAt");
       long firedAt = m.getLong("firedAt");
       if (firedAt < due) {
@@ -386,6 +402,8 @@ public final class TickwheelTarget implements TimerTarget {
       }
       useUrl(server.restartFresh(120_000));
       lastSeq = 0;
+      lastSeqByPartition.clear();
+      lastCursor = null;
       closing = false;
       connect(-1).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       return;
