@@ -52,7 +52,7 @@ measure() {
   local r0 r1
   r0=$(ticks "$REDIS_PID")
   java -Xmx1g -cp "$BENCH" io.tickwheel.bench.load.LoadTool --url "$(url 0)" --scenario lateness \
-    --pending "$PENDING" --firing-rate "$RATE" --window-ms "$WINDOW" --csv "$WORK/$name.csv" \
+    --pending "$PENDING" --firing-rate "$RATE" --window-ms "$WINDOW" --keep-timers --csv "$WORK/$name.csv" \
     >"$WORK/$name.out" 2>&1 || { tail -20 "$WORK/$name.out" >&2; exit 1; }
   for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); done
   r1=$(ticks "$REDIS_PID")

@@ -72,6 +72,8 @@ load() {
   done
   local mult=1
   [[ "$script" == batch.lua ]] && mult=${2:-1000}
+  # what the non-2xx answers were (bench/wrk/post.lua prints them): on stderr, beside the table
+  grep -h '^non-2xx' "$WORK/$name".*.txt | sed "s/^/[$name, $n node(s)] /" >&2 || true
   cat "$WORK/$name".*.txt | awk -v sum=$sum -v max=$max -v rt=$((r1 - r0)) -v tck="$TCK" -v mult="$mult" '
     / requests in / { n += $1 }
     /Requests\/sec:/ { rps += $2 }

@@ -34,7 +34,16 @@ function init(args)
   if not timer then
     error("unknown body generator " .. tostring(args[2]) .. " (once or cron)")
   end
-  math.randomseed(os.time() + (tid or 0))
+  -- seeded from /dev/urandom: wrk processes started in the same second (one per cluster node) must not share ids
+  local f = io.open("/dev/urandom", "rb")
+  local seed = os.time()
+  if f then
+    local b = f:read(4)
+    f:close()
+    seed = 0
+    for k = 1, #b do seed = seed * 256 + b:byte(k) end
+  end
+  math.randomseed(seed + (tid or 0))
   prefix = string.format("b%d-%d-%d-", os.time(), math.random(1, 1000000000), tid or 0)
   wrk.headers["Content-Type"] = "application/json"
 end

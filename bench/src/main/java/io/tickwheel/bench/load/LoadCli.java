@@ -126,6 +126,11 @@ final class LoadCli {
   @Option(names = "--chart", paramLabel = "FILE.svg", description = "write the throughput and lateness chart here")
   private String chart;
 
+  @Option(names = "--keep-timers", description = "with --url: leave the timers in place after each scenario instead"
+      + " of deleting the tool's topic (list + DELETE, slow for millions), for a server the caller throws away"
+      + " afterwards (bench/cluster/lateness.sh)")
+  private boolean keepTimers;
+
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
 
@@ -216,7 +221,7 @@ final class LoadCli {
         atLeast("pending", pending, 0), atLeast("firing-rate", firingRate, 1), atLeast("window-ms", windowMs, 100),
         atLeast("lateness-warmup-ms", latenessWarmupMs, 0), atLeast("burst", burst, 1), atLeast("keys", keys, 1),
         atLeast("duration-s", durationS, 1), atLeast("heartbeat-delay-ms", heartbeatDelayMs, 100), csv, redis,
-        jdbcUrl, chart, modes(tickwheelMode));
+        jdbcUrl, chart, modes(tickwheelMode), keepTimers);
   }
 
   private static List<String> modes(String value) {

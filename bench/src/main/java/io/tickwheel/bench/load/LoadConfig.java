@@ -33,7 +33,7 @@ import java.util.List;
 public record LoadConfig(List<String> targets, String url, String token, String serverJar, List<String> stores,
     List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int clientLoops, int rate, int batchSize, int batchConcurrency,
     int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
-    String csv, String redis, String jdbcUrl, String chart, List<String> tickwheelModes) {
+    String csv, String redis, String jdbcUrl, String chart, List<String> tickwheelModes, boolean keepTimers) {
 
   /** Every target name {@link Targets#create} knows. */
   public static final List<String> TARGETS =

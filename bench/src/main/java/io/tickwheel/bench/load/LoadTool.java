@@ -110,6 +110,7 @@ public final class LoadTool {
       opts.put("concurrency", String.valueOf(cfg.concurrency()));
       opts.put("clientLoops", String.valueOf(cfg.clientLoops()));
       opts.put("tickwheelMode", run.mode());
+      opts.put("keepTimers", String.valueOf(cfg.keepTimers()));
       if (cfg.redis() != null) {
         opts.put("redis", cfg.redis());
       }

@@ -32,7 +32,7 @@ public final class Targets {
         String prefix = viaClient ? "tickwheel-client" : "tickwheel";
         if (url != null) {
           return new TickwheelTarget(prefix + "@" + url, url.replaceAll("/+$", ""), token, null, conns, loops,
-              viaClient);
+              viaClient).keepTimers(Boolean.parseBoolean(options.get("keepTimers")));
         }
         String jar = options.get("server-jar");
         if (jar == null) {

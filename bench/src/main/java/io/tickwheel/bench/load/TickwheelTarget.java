@@ -57,6 +57,7 @@ public final class TickwheelTarget implements TimerTarget {
   private final HttpLanes lanes;
   private final WebSocketClient wsClient;
   private final boolean viaClient;
+  private volatile boolean keepTimers;
   private final int maxInFlight;
   /** The client's own event loop, only with {@code viaClient}. */
   private final Vertx clientVertx;
@@ -105,6 +106,16 @@ public final class TickwheelTarget implements TimerTarget {
     this.wsClient = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(1 << 20)
         .setMaxMessageSize(1 << 24));
     useUrl(baseUrl);
+  }
+
+  /**
+   * @param keep true: {@link #reset()} of a running server ({@code --url}) leaves its timers in place (the caller throws
+   *             the server away afterwards); false (the default): it deletes every timer of the tool's topic
+   * @return this
+   */
+  public TickwheelTarget keepTimers(boolean keep) {
+    this.keepTimers = keep;
+    return this;
   }
 
   /** Client event loops (each with its share of the connections) this target sends its HTTP requests on. */
@@ -407,6 +418,9 @@ public final class TickwheelTarget implements TimerTarget {
       closing = false;
       connect(-1).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
       return;
+    }
+    if (keepTimers) {
+      return; // --keep-timers: the caller discards this server
     }
     // A shared server: delete every timer of the tool's topic, a page at a time.
     while (true) {
