@@ -63,6 +63,11 @@ public final class Forwarder {
     metrics.inFlightGauge(() -> inFlight);
   }
 
+  /** The Vert.x instance its client runs on. */
+  Vertx vertx() {
+    return vertx;
+  }
+
   /** Forwarded calls in flight now. */
   public int inFlight() {
     return inFlight;

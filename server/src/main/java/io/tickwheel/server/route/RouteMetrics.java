@@ -48,6 +48,11 @@ public final class RouteMetrics {
     latency.record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  /** Forwarded requests sent so far (each single call, sub-batch or gathered batch is one). */
+  public long forwardRequests() {
+    return latency.count();
+  }
+
   /** How many routed calls had {@code outcome} (tests). */
   public double count(String outcome) {
     Counter c = outcomes.get(outcome);

@@ -59,6 +59,7 @@ public final class RoutedTimers implements Timers {
   private final LongSupplier clock;
   private final RouteMetrics metrics;
   private final WorkerExecutor codec;
+  private final ForwardBatcher batcher;
   private final boolean pipelined;
   private final boolean direct;
   private final RoutedTimers plain;
@@ -72,13 +73,20 @@ public final class RoutedTimers implements Timers {
    */
   public RoutedTimers(PartitionOwners owners, Forwarder forwarder, IntFunction<TimerStore> reader, ClusterTopics topics,
       LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec) {
-    this(owners, forwarder, new MergedListing(owners.partitions(), reader), topics, clock, metrics, codec, false, false,
-        null);
+    this(owners, forwarder, new MergedListing(owners.partitions(), reader), topics, clock, metrics, codec,
+        new ForwardBatcher(forwarder.vertx(), forwarder, metrics, FORWARD_BATCH_ITEMS, FORWARD_BATCHES_IN_FLIGHT,
+            FORWARD_QUEUED), false, false, null);
   }
 
+  /** Forwarded single creates/touches per batch request, such requests in flight per owner, calls waiting in all. */
+  static final int FORWARD_BATCH_ITEMS = 1000;
+  static final int FORWARD_BATCHES_IN_FLIGHT = 2;
+  static final int FORWARD_QUEUED = 20_000;
+
   private RoutedTimers(PartitionOwners owners, Forwarder forwarder, MergedListing listing, ClusterTopics topics,
-      LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec, boolean pipelined, boolean direct,
-      RoutedTimers plain) {
+      LongSupplier clock, RouteMetrics metrics, WorkerExecutor codec, ForwardBatcher batcher, boolean pipelined,
+      boolean direct, RoutedTimers plain) {
+    this.batcher = batcher;
     this.owners = owners;
     this.forwarder = forwarder;
     this.listing = listing;
@@ -97,7 +105,8 @@ public final class RoutedTimers implements Timers {
       return this;
     }
     if (pipelinedView == null) {
-      pipelinedView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, true, direct, plain);
+      pipelinedView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, batcher, true, direct,
+          plain);
     }
     return pipelinedView;
   }
@@ -108,7 +117,8 @@ public final class RoutedTimers implements Timers {
       return this;
     }
     if (directView == null) {
-      directView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, pipelined, true, plain);
+      directView = new RoutedTimers(owners, forwarder, listing, topics, clock, metrics, codec, batcher, pipelined, true,
+          plain);
     }
     return directView;
   }
@@ -123,8 +133,8 @@ public final class RoutedTimers implements Timers {
   @Override
   public Future<WriteOutcome> create(TimerSpec spec) {
     TimerSpec s = spec.id() != null ? spec : spec.withId(Ids.random());    // the id decides the partition
-    return write(s.id(), x -> pipelined ? x.pipeline().create(s) : x.create(s),
-        HttpMethod.POST, "/v1/timers", spec(s), WriteOutcome.Replaced::new);
+    return batched(s.id(), x -> pipelined ? x.pipeline().create(s) : x.create(s),
+        owner -> batcher.create(owner, s.id(), TimerWire.appendSpec(new StringBuilder(256), s).toString()));
   }
 
   @Override
@@ -157,9 +167,8 @@ public final class RoutedTimers implements Timers {
 
   @Override
   public Future<WriteOutcome> touch(String id, Long delayOverride) {
-    Buffer body = delayOverride == null ? null : Buffer.buffer("{\"delayMs\":" + delayOverride + "}");
-    return write(id, x -> pipelined ? x.pipeline().touch(id, delayOverride) : x.touch(id, delayOverride),
-        HttpMethod.POST, "/v1/timers/" + id + "/touch", body, WriteOutcome.Touched::new);
+    return batched(id, x -> pipelined ? x.pipeline().touch(id, delayOverride) : x.touch(id, delayOverride),
+        owner -> batcher.touch(owner, id, delayOverride));
   }
 
   @Override
@@ -192,6 +201,22 @@ public final class RoutedTimers implements Timers {
     }
     return forwarder.send(owners.ownerAddress(p), method, path, body).transform(ar -> Future.succeededFuture(
         ar.failed() ? failed(ar.cause(), true) : forwarded(ForwardedAnswers.write(id, ar.result(), success))));
+  }
+
+  /** A create or touch of one id: its local scheduler, or gathered with others into a batch call to its owner. */
+  private Future<WriteOutcome> batched(String id, Function<Scheduler, Future<WriteOutcome>> local,
+      Function<String, Future<WriteOutcome>> forward) {
+    int p = owners.partitionOf(id);
+    Scheduler s = owners.local(p);
+    if (s != null) {
+      metrics.routed("local", 1);
+      return local.apply(s);
+    }
+    Refusal r = unroutable(p);
+    if (r != null) {
+      return Future.succeededFuture(r);
+    }
+    return forward.apply(owners.ownerAddress(p));
   }
 
   /** Why partition {@code p} (not served here) cannot be forwarded, or {@code null} if it can. */

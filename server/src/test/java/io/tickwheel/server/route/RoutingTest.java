@@ -17,6 +17,10 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.Limits;
+import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.scheduler.Refusal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -351,6 +355,64 @@ class RoutingTest {
     assertThat(r.getHeader("Retry-After")).isEqualTo("1");
     assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("message")).contains("partition 2 is not served");
     assertThat(owner.id).isEqualTo(l.nodeId());
+  }
+
+  @Test
+  void singleCreatesAndTouchesForwardedInOneTurnGoAsOneBatchCallPerOwnerAndKindEachWithItsOwnOutcome() {
+    cluster = new ClusterFixture(3, P);
+    Node a = cluster.nodes.get(0);
+    TimerParser parser = new TimerParser(Limits.defaults(10), true);
+    long now = System.currentTimeMillis();
+    // partitions 1 and 2 are served by nodes 1 and 2: 300 creates each, one id twice, then touches in the same turn
+    List<String> ids = new ArrayList<>();
+    for (int k = 0; k < 300; k++) {
+      ids.add(cluster.idIn(1, "b" + k));
+      ids.add(cluster.idIn(2, "c" + k));
+    }
+    String twice = ids.get(0);
+    String missing = cluster.idIn(2, "never-created");
+    long sent0 = a.routeMetrics.forwardRequests();
+    List<WriteOutcome> created = new ArrayList<>();
+    List<WriteOutcome> touched = new ArrayList<>();
+    a.on(() -> {
+      List<Future<WriteOutcome>> cs = new ArrayList<>();
+      for (String id : ids) {
+        cs.add(a.timers.create(parser.parse(new JsonObject().put("id", id).put("delayMs", 3_600_000), now)));
+      }
+      cs.add(a.timers.create(parser.parse(new JsonObject().put("id", twice).put("delayMs", 3_600_000), now)));
+      return Future.join(cs).map(v -> {
+        cs.forEach(f -> created.add(f.result()));
+        return null;
+      });
+    });
+    a.on(() -> {
+      List<Future<WriteOutcome>> ts = new ArrayList<>();
+      ts.add(a.timers.touch(ids.get(1), 60_000L));
+      ts.add(a.timers.touch(ids.get(2), null));
+      ts.add(a.timers.touch(missing, null));
+      return Future.join(ts).map(v -> {
+        ts.forEach(f -> touched.add(f.result()));
+        return null;
+      });
+    });
+    assertThat(created).hasSize(601);
+    for (int k = 0; k < 600; k++) {
+      assertThat(created.get(k)).as(ids.get(k)).isInstanceOf(WriteOutcome.Created.class);
+      assertThat(((WriteOutcome.Created) created.get(k)).timer().id()).isEqualTo(ids.get(k));
+    }
+    assertThat(created.get(600)).isEqualTo(new Refusal.Conflict(twice));
+    assertThat(touched.get(0)).isInstanceOf(WriteOutcome.Touched.class);
+    assertThat(((WriteOutcome.Touched) touched.get(0)).timer().id()).isEqualTo(ids.get(1));
+    assertThat(touched.get(1)).isInstanceOf(WriteOutcome.Touched.class);
+    assertThat(touched.get(2)).isEqualTo(new Refusal.NotFound(missing));
+    // creates: one request per owner (601 calls); touches: one per owner and override (node 2 with 60 s, node 1
+    // without, node 2 without)
+    assertThat(a.routeMetrics.forwardRequests() - sent0).isEqualTo(2 + 3);
+    assertThat(a.routeMetrics.count("forwarded")).isEqualTo(604);
+    // each created timer is where its partition's owner keeps it, as if created by a single call
+    HttpResponse<Buffer> got = send(cluster.nodes.get(2), GET, "/v1/timers/" + ids.get(1), null);
+    assertThat(got.statusCode()).isEqualTo(200);
+    assertThat(got.bodyAsJsonObject().getLong("nextDueAt")).isGreaterThanOrEqualTo(now + 59_000).isLessThan(now + 3_600_000);
   }
 
   @Test
