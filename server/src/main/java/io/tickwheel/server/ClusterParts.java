@@ -7,6 +7,9 @@ import io.tickwheel.server.cluster.ClusterNode;
 import io.tickwheel.server.cluster.ClusterOptions;
 import io.tickwheel.server.cluster.LeaseKeeper;
 import io.tickwheel.server.cluster.PartitionFactory;
+import io.tickwheel.server.delivery.DeliveryLane;
+import io.tickwheel.server.delivery.DeliveryService;
+import io.tickwheel.server.route.ClusterDeliveries;
 import io.tickwheel.server.metrics.MeteredStore;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.route.ClusterRouting;
@@ -31,25 +34,54 @@ final class ClusterParts {
   final ClusterNode node;
   final ClusterRouting routing;
   final ClusterMetrics clusterMetrics;
+  /** The node's callback deliveries: one lane per partition it serves, one set of host queues and breakers. */
+  final DeliveryService deliveries;
+  /** The lanes of the partitions this node serves (recovered), by partition. Owner context only. */
+  private final java.util.Map<Integer, DeliveryLane> lanes = new java.util.HashMap<>();
+  /** The API's view of every partition's deliveries. */
+  final ClusterDeliveries deliveriesApi;
 
   /**
    * @param address this node's base URL (what others route to)
    * @param nodeId  this node's id
    */
   ClusterParts(Vertx vertx, Context owner, ServerConfig cfg, ClusterCoordinator coordinator, String nodeId,
-      String address, LongSupplier clock, SchedulerOptions options, Metrics metrics, WorkerExecutor codec) {
+      String address, LongSupplier clock, SchedulerOptions options, Metrics metrics, WorkerExecutor codec,
+      DeliveryService deliveries) {
     this.coordinator = coordinator;
+    this.deliveries = deliveries;
+    java.util.Map<Scheduler, DeliveryLane> opened = new java.util.IdentityHashMap<>();
     ClusterOptions c = cfg.cluster();
     this.clusterMetrics = new ClusterMetrics(metrics.registry());
     ClusterRouting[] routingBox = new ClusterRouting[1];
     PartitionFactory factory = new PartitionFactory() {
       @Override
       public Scheduler open(int partition, TimerStore store) {
-        return new Scheduler(vertx, owner, new MeteredStore(store, metrics), clock, options, metrics);
+        Scheduler s = new Scheduler(vertx, owner, new MeteredStore(store, metrics), clock, options, metrics);
+        // its deliveries: recorded in the partition's fenced store, live while this node serves it with s
+        DeliveryLane lane = new DeliveryLane(partition, store, () -> node.local(partition) == s);
+        opened.put(s, lane);
+        s.onDelivery(d -> deliveries.accept(d, lane));
+        return s;
+      }
+
+      @Override
+      public void closed(int partition, Scheduler scheduler) {
+        DeliveryLane lane = opened.remove(scheduler);
+        if (lane != null) {
+          lanes.remove(partition, lane);
+        }
       }
 
       @Override
       public void recovered(int partition, Scheduler scheduler) {
+        DeliveryLane lane = opened.get(scheduler);
+        if (lane != null) {
+          lanes.put(partition, lane);
+          deliveries.recover(lane).onFailure(e -> System.getLogger(ClusterParts.class.getName()).log(
+              System.Logger.Level.WARNING, "loading the pending deliveries of partition " + partition + " failed"
+                  + " (they are attempted when the partition is served again): " + e));
+        }
         // the cluster's paused topics, as routing knows them, apply to the partition's new scheduler too
         if (routingBox[0] != null) {
           routingBox[0].topics().refresh();
@@ -62,6 +94,8 @@ final class ClusterParts {
     this.routing = new ClusterRouting(vertx, coordinator, node, cfg.token(), RouteOptions.defaults(),
         metrics.registry(), codec, clock);
     routingBox[0] = routing;
+    this.deliveriesApi = new ClusterDeliveries(node, coordinator::partitionReader, lanes::get, deliveries,
+        routing.forwarder());
     metrics.pendingGauge(() -> sum(Scheduler::pending));
     metrics.pausedGauges(() -> sum(Scheduler::pausedTimers), () -> {
       var all = node.keeper().schedulers();

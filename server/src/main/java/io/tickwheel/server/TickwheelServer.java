@@ -178,7 +178,7 @@ public final class TickwheelServer extends VerticleBase {
       Routes.Deps deps = new Routes.Deps(vertx, scheduler, metrics, timers, new TopicsApi(local), view, wheelStream, cfg.token(),
           cfg.allowedOrigins(), origins, hub::handleWebSocket, hub::handleSse, hub::subscribers, openapi, startedAt,
           ClusterApi.singleNode(() -> cfg.url(port), clock), new WebhookSecretApi(this::webhookSecret),
-          new DeliveriesApi(deliveries));
+          new DeliveriesApi(io.tickwheel.server.delivery.Deliveries.of(deliveries)));
       http = vertx.createHttpServer(new HttpServerOptions()
               .setHost(cfg.host())
               .setPort(cfg.port())
@@ -264,8 +264,14 @@ public final class TickwheelServer extends VerticleBase {
       String address = cfg.cluster().advertise() != null ? cfg.cluster().advertise() : cfg.url(port);
       String nodeId = cfg.cluster().nodeIdFor(port);
       codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
+      // one delivery service for the node: each partition it serves is a lane of it (records in that partition's
+      // fenced store, ids msg_<partition>_<seq>), so hosts' caps and breakers are per node, not per partition
+      deliveries = new DeliveryService(vertx, context, null, clock, deliveryOptions,
+          GuardedResolver.of(vertx, cfg.webhooks().policy()), new WebhookSigner(webhookSecret),
+          new DeliveryMetrics(metrics.registry()), () -> java.util.concurrent.ThreadLocalRandom.current().nextDouble(),
+          true);
       cluster = new ClusterParts(vertx, context, cfg, coordinator, nodeId, address, clock, schedulerOptions, metrics,
-          codec);
+          codec, deliveries);
       // The node's own scheduler holds no timer in a cluster (the partitions' schedulers do): it backs the /v1
       // recovery gate and the wheel view's clock. The firing streams are the cluster-wide hub: its feed reads every
       // partition's log (whoever owns it) and tails them on the owners' "f <partition> <seq>" broadcasts.
@@ -276,11 +282,7 @@ public final class TickwheelServer extends VerticleBase {
       hub = new FiringHub(vertx, feed, PushOptions.defaults(), metrics.registry());
       FiringHub h = hub;
       metrics.subscribersGauge(h::subscribers);
-      // Callbacks are delivered by a single node only (each partition owner delivering its own is not built yet):
-      // a cluster node refuses them rather than record deliveries nobody sends.
-      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true, cfg.webhooks().policy())
-          .withCallbacksRefused("callback is not supported on a cluster node yet (--cluster): a cluster pushes firings"
-              + " on WebSocket and SSE only; run a single node for callbacks");
+      TimerParser parser = new TimerParser(Limits.defaults(cfg.tickMs()), true, cfg.webhooks().policy());
       Timers timers = cluster.routing.timers();
       hub.useCommands(new WsCommandHandler(timers, parser));
       ClusterParts parts = cluster;      // the wheel shown: every partition this node serves, as one
@@ -290,7 +292,7 @@ public final class TickwheelServer extends VerticleBase {
           new TopicsApi(timers), view, wheelStream, cfg.token(), cfg.allowedOrigins(), origins, hub::handleWebSocket,
           hub::handleSse, hub::subscribers, openapi, startedAt,
           rc -> ErrorResponses.json(rc, 200, cluster.node.describe().toBuffer()),
-          new WebhookSecretApi(this::webhookSecret), new DeliveriesApi(null));
+          new WebhookSecretApi(this::webhookSecret), new DeliveriesApi(cluster.deliveriesApi));
       router = Routes.router(deps);
       router.get("/health").order(-1).handler(rc -> ErrorResponses.json(rc, 200,
           cluster.health(clock.getAsLong() - startedAt, hub.subscribers()).toBuffer()));

@@ -58,6 +58,48 @@ public record Delivery(long seq, Firing firing, Callback callback, DeliveryState
     return PREFIX + seq;
   }
 
+  /**
+   * The id of the delivery of the firing {@code seq} of partition {@code partition} in a cluster:
+   * {@code msg_<partition>_<seq>} (a seq is per partition there).
+   */
+  public static String idOf(int partition, long seq) {
+    return PREFIX + partition + '_' + seq;
+  }
+
+  /**
+   * The partition named by a cluster delivery id ({@link #idOf(int, long)}), or -1 when {@code id} is not one (a
+   * single node's {@code msg_<seq>} included).
+   */
+  public static int partitionOf(String id) {
+    int us = id == null ? -1 : id.indexOf('_', PREFIX.length());
+    if (us < 0 || !id.startsWith(PREFIX) || us == PREFIX.length() || us - PREFIX.length() > 6) {
+      return -1;
+    }
+    long p = digits(id, PREFIX.length(), us);
+    return p < 0 || seqOf(PREFIX + id.substring(us + 1)) < 0 ? -1 : (int) p;
+  }
+
+  /** The seq named by a cluster delivery id ({@link #idOf(int, long)}), or -1 when {@code id} is not one. */
+  public static long seqInPartitionOf(String id) {
+    return partitionOf(id) < 0 ? -1 : seqOf(PREFIX + id.substring(id.indexOf('_', PREFIX.length()) + 1));
+  }
+
+  /** The decimal number in {@code s[from, to)}, without leading zeros (but "0"), or -1. */
+  private static long digits(String s, int from, int to) {
+    if (to - from > 18 || to <= from || (s.charAt(from) == '0' && to - from > 1)) {
+      return -1;
+    }
+    long n = 0;
+    for (int i = from; i < to; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      n = n * 10 + (c - '0');
+    }
+    return n;
+  }
+
   /** The seq named by a delivery id, or -1 when {@code id} is not one. */
   public static long seqOf(String id) {
     if (id == null || !id.startsWith(PREFIX) || id.length() == PREFIX.length() || id.length() > PREFIX.length() + 18) {

@@ -23,8 +23,13 @@ public final class DeliveryJson {
    * "durationMs"}],"nextAttemptAt"?}}; {@code firing} is the firing JSON as pushed on the WebSocket.
    */
   public static JsonObject api(Delivery d) {
+    return api(d, d.id());
+  }
+
+  /** {@link #api(Delivery)} with the id {@code id} (a cluster's {@code msg_<partition>_<seq>}). */
+  public static JsonObject api(Delivery d, String id) {
     JsonObject o = new JsonObject()
-        .put("id", d.id())
+        .put("id", id)
         .put("timerId", d.firing().id())
         .put("firing", new JsonObject(TimerJson.firingJson(d.firing())))
         .put("url", d.callback().url())

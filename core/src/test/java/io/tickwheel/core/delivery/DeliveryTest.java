@@ -32,6 +32,21 @@ class DeliveryTest {
   }
 
   @Test
+  void clusterIdsNameTheirPartitionAndSeqAndNeitherParserTakesTheOthersForm() {
+    assertThat(Delivery.idOf(12, 57)).isEqualTo("msg_12_57");
+    assertThat(Delivery.partitionOf("msg_12_57")).isEqualTo(12);
+    assertThat(Delivery.seqInPartitionOf("msg_12_57")).isEqualTo(57);
+    assertThat(Delivery.partitionOf("msg_0_1")).isZero();
+    assertThat(Delivery.seqOf("msg_12_57")).as("not a single node's id").isEqualTo(-1);
+    assertThat(Delivery.partitionOf("msg_57")).as("not a cluster id").isEqualTo(-1);
+    for (String bad : new String[] {"msg__1", "msg_1_", "msg_01_1", "msg_1_0", "msg_1_01", "msg_a_1", "msg_1_1_1",
+        "msg_1234567_1", "msg_1_-1", "x_1_1", null}) {
+      assertThat(Delivery.partitionOf(bad)).as(bad).isEqualTo(-1);
+      assertThat(Delivery.seqInPartitionOf(bad)).as(bad).isEqualTo(-1);
+    }
+  }
+
+  @Test
   void aRequeuedDeadDeliveryGetsANewRoundAndKeepsNumberingItsAttempts() {
     Delivery d = Delivery.pending(FIRING, CB);
     d = d.after(new Attempt(1, 1005, 500, null, 12), DeliveryState.PENDING, 1105, 1017);

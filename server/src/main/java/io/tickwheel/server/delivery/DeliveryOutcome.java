@@ -1,19 +1,47 @@
 package io.tickwheel.server.delivery;
 
+import io.vertx.core.buffer.Buffer;
+import java.util.List;
+
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.store.DeliveryPage;
 
 /** What a delivery API call came to: the HTTP edge ({@code http/OutcomeMapping}) maps it to a status. */
 public sealed interface DeliveryOutcome {
 
-  /** One delivery. */
-  record Found(Delivery delivery) implements DeliveryOutcome {}
+  /** One delivery, called {@code id} ({@code msg_<seq>}, or {@code msg_<partition>_<seq>} in a cluster). */
+  record Found(Delivery delivery, String id) implements DeliveryOutcome {
+    public Found(Delivery delivery) {
+      this(delivery, delivery.id());
+    }
+  }
 
-  /** A page of them. */
-  record Listed(DeliveryPage page) implements DeliveryOutcome {}
+  /**
+   * A page of them: the deliveries with their ids, and the cursor of the next page ({@code null} on the last).
+   */
+  record Listed(List<Delivery> deliveries, List<String> ids, String next) implements DeliveryOutcome {
+    /** A single node's page: ids {@code msg_<seq>}, the cursor the next seq to list after. */
+    public Listed(DeliveryPage page) {
+      this(page.items(), page.items().stream().map(Delivery::id).toList(),
+          page.nextAfter() < 0 ? null : Long.toString(page.nextAfter()));
+    }
+  }
 
   /** A dead delivery re-queued: pending again, same id. */
-  record Requeued(Delivery delivery) implements DeliveryOutcome {}
+  record Requeued(Delivery delivery, String id) implements DeliveryOutcome {
+    public Requeued(Delivery delivery) {
+      this(delivery, delivery.id());
+    }
+  }
+
+  /**
+   * Another node's answer, relayed as it is (a cluster node forwards a retry to the partition's owner, which alone
+   * holds the delivery's attempts).
+   */
+  record Relayed(int status, Buffer body, int retryAfter) implements DeliveryOutcome {}
+
+  /** The call could not reach the node that serves the delivery's partition (a take-over, a timeout). */
+  record Unrouted(String reason) implements DeliveryOutcome {}
 
   /** No delivery with this id (never, or trimmed). */
   record NotFound(String id) implements DeliveryOutcome {}

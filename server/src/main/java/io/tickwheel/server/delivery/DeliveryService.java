@@ -20,6 +20,8 @@ import io.vertx.core.buffer.Buffer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -66,7 +68,9 @@ public final class DeliveryService {
 
   private final Vertx vertx;
   private final Context owner;
-  private final TimerStore store;
+  private final DeliveryLane single;
+  /** The lanes whose pending deliveries were loaded ({@link #recover(DeliveryLane)}): trimmed and counted. */
+  private final java.util.LinkedHashSet<DeliveryLane> lanes = new java.util.LinkedHashSet<>();
   private final LongSupplier clock;
   private final DeliveryOptions opts;
   private final GuardedResolver resolver;
@@ -76,7 +80,7 @@ public final class DeliveryService {
   private final DoubleSupplier random;
   private final boolean autoWake;
 
-  private final TimerWheel<Delivery> wheel;
+  private final TimerWheel<Held> wheel;
   private final Map<String, Host> hosts = new HashMap<>();
   private int inFlight;
   private int queued;
@@ -93,7 +97,7 @@ public final class DeliveryService {
   private static final class Host {
     final String key;
     final Breaker breaker;
-    final ArrayDeque<Delivery> queue = new ArrayDeque<>();
+    final ArrayDeque<Held> queue = new ArrayDeque<>();
     int inFlight;
 
     Host(String key, DeliveryOptions o) {
@@ -102,7 +106,16 @@ public final class DeliveryService {
     }
   }
 
+  /** A delivery held pending, with its lane. */
+  private record Held(Delivery d, DeliveryLane lane) {
+    String id() {
+      return lane.idOf(d);
+    }
+  }
+
   /**
+   * @param store    the single node's store ({@link DeliveryLane#single}: {@link #accept(Delivery)},
+   *                 {@link #recover()} and the API's ids {@code msg_<seq>}); a cluster node passes lanes instead
    * @param random   uniform doubles in {@code [0, 1)} for the ±20 % jitter (tests pass a seeded one)
    * @param autoWake whether the service wakes itself with Vert.x timers (the server) or is driven by
    *                 {@link #drain()} alone (tests with a manual clock)
@@ -112,7 +125,7 @@ public final class DeliveryService {
       boolean autoWake) {
     this.vertx = vertx;
     this.owner = owner;
-    this.store = store;
+    this.single = store == null ? null : DeliveryLane.single(store);
     this.clock = clock;
     this.opts = opts;
     this.resolver = resolver;
@@ -127,15 +140,25 @@ public final class DeliveryService {
 
   // ------------------------------------------------------------------ lifecycle
 
-  /** Loads the pending deliveries from the store into the wheel; starts trimming. */
+  /** Loads the pending deliveries of the single node's store into the wheel; starts trimming. */
   public Future<Long> recover() {
-    return store.loadPendingDeliveries(1000, batch -> {
+    return recover(single);
+  }
+
+  /**
+   * Loads the pending deliveries of {@code lane} (a single node's store, or a partition this node just took over)
+   * into the wheel, and from then on trims and counts its records; starts the trim timer if it is not running.
+   */
+  public Future<Long> recover(DeliveryLane lane) {
+    lanes.removeIf(l -> !l.live().getAsBoolean());
+    lanes.add(lane);
+    return lane.store().loadPendingDeliveries(1000, batch -> {
       for (Delivery d : batch) {
-        accept(d);
+        accept(d, lane);
       }
       return Future.succeededFuture();
     }).onSuccess(n -> {
-      if (autoWake && !stopped) {
+      if (autoWake && !stopped && trimTimer < 0) {
         trimTimer = vertx.setPeriodic(opts.trimIntervalMs(), id -> trim());
       }
       countDead();
@@ -156,20 +179,34 @@ public final class DeliveryService {
 
   // ------------------------------------------------------------------ intake
 
-  /** Takes a pending delivery (a new one from the fire loop, or one loaded at recovery) into the wheel. */
+  /** Takes a pending delivery of the single node's store (new from the fire loop, or loaded) into the wheel. */
   public void accept(Delivery d) {
+    accept(d, single);
+  }
+
+  /**
+   * Takes a pending delivery of {@code lane} into the wheel. One already held under the same id (a partition taken
+   * over again by this node while its old lane's entry still waited) is replaced.
+   */
+  public void accept(Delivery d, DeliveryLane lane) {
     if (stopped || d.state() != DeliveryState.PENDING) {
       return;
     }
+    Held old = wheel.get(lane.idOf(d));
+    if (old != null) {
+      wheel.cancel(old.id());
+      heldBytes -= weight(old.d());
+    }
+    Held h = new Held(d, lane);
     if (full(d)) {
       long now = clock.getAsLong();
       Delivery dead = d.after(new Attempt(d.nextAttemptNumber(), now, 0, QUEUE_FULL, 0), DeliveryState.DEAD, 0, now);
       metrics.attempt(QUEUE_FULL, 0);
-      save(dead);
+      save(new Held(dead, lane));
       return;
     }
     heldBytes += weight(d);
-    schedule(d, d.nextAttemptAt());
+    schedule(h, d.nextAttemptAt());
   }
 
   /** Whether holding {@code d} too would pass a cap. */
@@ -207,12 +244,12 @@ public final class DeliveryService {
     if (seq < 0) {
       return Future.succeededFuture(new DeliveryOutcome.NotFound(id));
     }
-    return store.getDelivery(seq).<DeliveryOutcome>map(d -> d == null ? new DeliveryOutcome.NotFound(id)
+    return single.store().getDelivery(seq).<DeliveryOutcome>map(d -> d == null ? new DeliveryOutcome.NotFound(id)
         : new DeliveryOutcome.Found(d)).recover(DeliveryService::storeFailed);
   }
 
   public Future<DeliveryOutcome> list(DeliveryState state, long afterSeq, int limit) {
-    return store.listDeliveries(state, afterSeq, limit).<DeliveryOutcome>map(DeliveryOutcome.Listed::new)
+    return single.store().listDeliveries(state, afterSeq, limit).<DeliveryOutcome>map(DeliveryOutcome.Listed::new)
         .recover(DeliveryService::storeFailed);
   }
 
@@ -222,7 +259,13 @@ public final class DeliveryService {
     if (seq < 0) {
       return Future.succeededFuture(new DeliveryOutcome.NotFound(id));
     }
-    return store.getDelivery(seq).compose(d -> {
+    return retry(single, seq);
+  }
+
+  /** {@link #retry(String)} of the delivery of firing {@code seq} in {@code lane} (a partition this node serves). */
+  public Future<DeliveryOutcome> retry(DeliveryLane lane, long seq) {
+    String id = lane.idOf(seq);
+    return lane.store().getDelivery(seq).compose(d -> {
       if (d == null) {
         return Future.<DeliveryOutcome>succeededFuture(new DeliveryOutcome.NotFound(id));
       }
@@ -233,14 +276,14 @@ public final class DeliveryService {
         return Future.<DeliveryOutcome>succeededFuture(new DeliveryOutcome.Full(opts.maxPending()));
       }
       Delivery again = d.requeued(clock.getAsLong());
-      return store.updateDelivery(again).map(stored -> {
+      return lane.store().updateDelivery(again).map(stored -> {
         if (!stored) {
           return new DeliveryOutcome.NotFound(id);
         }
         deadCount = Math.max(0, deadCount - 1);
         heldBytes += weight(again);
-        schedule(again, again.nextAttemptAt());
-        return new DeliveryOutcome.Requeued(again);
+        schedule(new Held(again, lane), again.nextAttemptAt());
+        return new DeliveryOutcome.Requeued(again, id);
       });
     }).recover(DeliveryService::storeFailed);
   }
@@ -262,7 +305,7 @@ public final class DeliveryService {
       return 0;
     }
     long now = clock.getAsLong();
-    int n = wheel.advance(now, (key, due, d) -> dispatch(d, now), opts.maxAttemptsPerTurn());
+    int n = wheel.advance(now, (key, due, h) -> dispatch(h, now), opts.maxAttemptsPerTurn());
     if (n == opts.maxAttemptsPerTurn() && autoWake) {
       drainSoon = true;
       owner.runOnContext(v -> drain());
@@ -272,8 +315,8 @@ public final class DeliveryService {
     return n;
   }
 
-  private void schedule(Delivery d, long at) {
-    wheel.schedule(d.id(), at, d);
+  private void schedule(Held h, long at) {
+    wheel.schedule(h.id(), at, h);
     arm();
   }
 
@@ -309,35 +352,52 @@ public final class DeliveryService {
     return u.getScheme().toLowerCase(Locale.ROOT) + "://" + u.getHost().toLowerCase(Locale.ROOT) + ":" + u.getPort();
   }
 
-  private void dispatch(Delivery d, long now) {
+  private void dispatch(Held held, long now) {
+    if (!held.lane().live().getAsBoolean()) {
+      dropLost(held.d());          // its partition moved: the new owner loaded it from the store
+      return;
+    }
+    Delivery d = held.d();
     Host h = hosts.computeIfAbsent(hostKey(d.callback().url()), k -> new Host(k, opts));
     if (h.inFlight >= opts.perHostConcurrency()) {
       if (h.queue.size() < opts.perHostQueue()) {
-        h.queue.add(d);
+        h.queue.add(held);
         queued++;
       } else {
-        postpone(d, now + opts.postponeMs(), "host_queue_full");
+        postpone(held, now + opts.postponeMs(), "host_queue_full");
       }
       return;
     }
-    admitAndStart(d, h, now);
+    admitAndStart(held, h, now);
   }
 
-  private void admitAndStart(Delivery d, Host h, long now) {
-    long until = h.breaker.admit(now);
-    if (until != 0) {
-      postpone(d, until, "breaker_open");
+  /** Lets go of a delivery whose lane this node no longer serves (nothing written: the lane's store is not ours). */
+  private void dropLost(Delivery d) {
+    heldBytes -= weight(d);
+    metrics.postponed("partition_moved");
+  }
+
+  private void admitAndStart(Held held, Host h, long now) {
+    if (!held.lane().live().getAsBoolean()) {
+      dropLost(held.d());
       return;
     }
-    start(d, h);
+    long until = h.breaker.admit(now);
+    if (until != 0) {
+      postpone(held, until, "breaker_open");
+      return;
+    }
+    start(held, h);
   }
 
-  private void postpone(Delivery d, long at, String reason) {
+  private void postpone(Held held, long at, String reason) {
     metrics.postponed(reason);
-    schedule(d.postponed(at), at);
+    schedule(new Held(held.d().postponed(at), held.lane()), at);
   }
 
-  private void start(Delivery d, Host h) {
+  private void start(Held held, Host h) {
+    Delivery d = held.d();
+    String webhookId = held.id();
     h.inFlight++;
     inFlight++;
     long startedAt = clock.getAsLong();
@@ -358,8 +418,8 @@ public final class DeliveryService {
       java.net.InetAddress address = target.address();
       byte[] body = TimerJson.firingJson(d.firing()).getBytes(StandardCharsets.UTF_8);
       long ts = clock.getAsLong() / 1000;
-      Map<String, String> headers = Map.of(WebhookSigner.ID, d.id(), WebhookSigner.TIMESTAMP, Long.toString(ts),
-          WebhookSigner.SIGNATURE, signer.sign(d.id(), ts, body));
+      Map<String, String> headers = Map.of(WebhookSigner.ID, webhookId, WebhookSigner.TIMESTAMP, Long.toString(ts),
+          WebhookSigner.SIGNATURE, signer.sign(webhookId, ts, body));
       return client.post(cb.url(), address, headers, Buffer.buffer(body), cb.timeoutMs(), t0);
     }).onComplete(ar -> {
       if (ar.succeeded()) {
@@ -370,11 +430,13 @@ public final class DeliveryService {
     });
     done.future().onComplete(ar -> {
       vertx.cancelTimer(deadline);
-      finish(d, h, startedAt, ar.result());
+      finish(held, h, startedAt, ar.result());
     });
   }
 
-  private void finish(Delivery d, Host h, long startedAt, AttemptResult r) {
+  private void finish(Held held, Host h, long startedAt, AttemptResult r) {
+    Delivery d = held.d();
+    DeliveryLane lane = held.lane();
     h.inFlight--;
     inFlight--;
     long now = clock.getAsLong();
@@ -395,32 +457,56 @@ public final class DeliveryService {
         state, v.nextAttemptAt(), now);
     if (state == DeliveryState.PENDING) {
       inFlight++; // held until its record is written and it is back in the wheel
-      store.updateDelivery(next).onComplete(ar -> {
+      lane.store().updateDelivery(next).onComplete(ar -> {
         inFlight--;
+        if (ar.failed() && lost(lane, ar.cause())) {
+          dropLost(next);            // fenced: the partition's new owner has the record and attempts it again
+          return;
+        }
         if (ar.failed()) {
           LOG.log(System.Logger.Level.WARNING, "recording attempt of delivery " + next.id() + " failed (the next "
               + "attempt records it): " + ar.cause());
         }
         if (ar.failed() || ar.result()) {
-          schedule(next, next.nextAttemptAt());
+          schedule(new Held(next, lane), next.nextAttemptAt());
         } else {
           heldBytes -= weight(next); // no longer stored (cannot happen to a pending one): let it go
         }
       });
     } else {
       heldBytes -= weight(d);
-      save(next);
+      save(new Held(next, lane));
     }
     pump(h);
   }
 
-  /** Writes a finished delivery, retrying the write every second while the store fails (at least once). */
-  private void save(Delivery finished) {
+  /** Whether a failed write of {@code lane} failed because this node no longer serves it (fenced, handed over). */
+  private static boolean lost(DeliveryLane lane, Throwable e) {
+    if (!lane.live().getAsBoolean()) {
+      return true;
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof io.tickwheel.core.cluster.StoreFencedException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Writes a finished delivery, retrying the write every second while the store fails (at least once), unless its
+   * lane was lost (the new owner attempts it again from the pending record).
+   */
+  private void save(Held held) {
+    Delivery finished = held.d();
     if (finished.state() == DeliveryState.DEAD) {
       deadCount++;
     }
-    store.updateDelivery(finished).onFailure(e -> {
-      if (stopped) {
+    held.lane().store().updateDelivery(finished).onFailure(e -> {
+      if (stopped || lost(held.lane(), e)) {
+        if (finished.state() == DeliveryState.DEAD) {
+          deadCount--;
+        }
         return;
       }
       LOG.log(System.Logger.Level.WARNING, "recording delivery " + finished.id() + " as " + finished.state().wire()
@@ -429,7 +515,7 @@ public final class DeliveryService {
         if (finished.state() == DeliveryState.DEAD) {
           deadCount--;
         }
-        save(finished);
+        save(held);
       });
     });
   }
@@ -441,7 +527,7 @@ public final class DeliveryService {
   private void pump(Host h) {
     long now = clock.getAsLong();
     while (h.inFlight < opts.perHostConcurrency() && !h.queue.isEmpty()) {
-      Delivery d = h.queue.poll();
+      Held d = h.queue.poll();
       queued--;
       admitAndStart(d, h, now);
     }
@@ -452,12 +538,41 @@ public final class DeliveryService {
 
   // ------------------------------------------------------------------ retention
 
-  /** Trims finished records beyond retention, then counts the dead ones for the gauge. */
+  /**
+   * Trims finished records beyond retention in every live lane (each partition keeps its own retention), then
+   * counts the dead ones for the gauge.
+   *
+   * @return how many records were removed
+   */
   public Future<Long> trim() {
-    return store.trimDeliveries(opts.retention(), clock.getAsLong()).onComplete(ar -> countDead());
+    lanes.removeIf(l -> !l.live().getAsBoolean());
+    long now = clock.getAsLong();
+    List<Future<Long>> trimmed = new ArrayList<>(lanes.size());
+    for (DeliveryLane l : lanes) {
+      trimmed.add(l.store().trimDeliveries(opts.retention(), now));
+    }
+    return Future.all(trimmed).map(cf -> {
+      long n = 0;
+      for (Future<Long> f : trimmed) {
+        n += f.result();
+      }
+      return n;
+    }).onComplete(ar -> countDead());
   }
 
   private void countDead() {
-    store.countDeliveries(DeliveryState.DEAD).onSuccess(n -> deadCount = n);
+    List<Future<Long>> counts = new ArrayList<>(lanes.size());
+    for (DeliveryLane l : lanes) {
+      if (l.live().getAsBoolean()) {
+        counts.add(l.store().countDeliveries(DeliveryState.DEAD));
+      }
+    }
+    Future.all(counts).onSuccess(cf -> {
+      long n = 0;
+      for (Future<Long> f : counts) {
+        n += f.result();
+      }
+      deadCount = n;
+    });
   }
 }

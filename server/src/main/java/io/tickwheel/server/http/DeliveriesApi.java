@@ -3,7 +3,7 @@ package io.tickwheel.server.http;
 import io.tickwheel.core.delivery.DeliveryJson;
 import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.server.delivery.DeliveryOutcome;
-import io.tickwheel.server.delivery.DeliveryService;
+import io.tickwheel.server.delivery.Deliveries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -11,7 +11,7 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * The {@code /v1/deliveries} handlers: list by state with a cursor, get one, re-queue a dead one. Thin: validate the
- * query, call the {@link DeliveryService}, answer its outcome through {@link OutcomeMapping}. Runs on the owner
+ * query, call the node's {@link Deliveries}, answer its outcome through {@link OutcomeMapping}. Runs on the owner
  * context.
  */
 public final class DeliveriesApi {
@@ -20,14 +20,10 @@ public final class DeliveriesApi {
   public static final int DEFAULT_LIMIT = 100;
   public static final int MAX_LIMIT = 1000;
 
-  private final DeliveryService deliveries;
+  private final Deliveries deliveries;
 
-  /**
-   * @param deliveries the node's delivery service, or {@code null} on a node that delivers no callbacks (a cluster
-   *                   node: its parser refuses {@code callback}, so it never holds a delivery; listings are empty and
-   *                   an id is not found)
-   */
-  public DeliveriesApi(DeliveryService deliveries) {
+  /** @param deliveries the node's deliveries: a single node's service, or a cluster node's view of every partition */
+  public DeliveriesApi(Deliveries deliveries) {
     this.deliveries = deliveries;
   }
 
@@ -58,30 +54,27 @@ public final class DeliveriesApi {
             + ErrorResponses.shorten(l) + "\"");
       }
     }
-    long after = 0;
     String c = rc.request().getParam("cursor");
-    if (c != null && !c.isEmpty()) {
-      after = c.length() <= 18 && c.chars().allMatch(ch -> ch >= '0' && ch <= '9') ? Long.parseLong(c) : -1;
-      if (after < 1) {
-        throw ApiException.invalid("cursor", "cursor must be the \"next\" of a previous page, was \""
-            + ErrorResponses.shorten(c) + "\"");
-      }
+    if (c != null && c.isEmpty()) {
+      c = null;
     }
-    answer(rc, deliveries == null
-        ? Future.succeededFuture(new DeliveryOutcome.Listed(new io.tickwheel.core.store.DeliveryPage(java.util.List.of(), -1)))
-        : deliveries.list(state, after, limit));
+    if (c != null && !deliveries.validCursor(c)) {
+      throw ApiException.invalid("cursor", "cursor must be the \"next\" of a previous page, was \""
+          + ErrorResponses.shorten(c) + "\"");
+    }
+    answer(rc, deliveries.list(state, c, limit));
   }
 
   /** {@code GET /v1/deliveries/{id}}: 200 the delivery, 404. */
   public void get(RoutingContext rc) {
-    answer(rc, deliveries == null ? Future.succeededFuture(new DeliveryOutcome.NotFound(rc.pathParam("id")))
-        : deliveries.get(rc.pathParam("id")));
+    answer(rc, deliveries.get(rc.pathParam("id")));
   }
 
   /** {@code POST /v1/deliveries/{id}/retry}: 202 the re-queued delivery; 404; 409 when it is not dead; 429 full. */
   public void retry(RoutingContext rc) {
-    answer(rc, deliveries == null ? Future.succeededFuture(new DeliveryOutcome.NotFound(rc.pathParam("id")))
-        : deliveries.retry(rc.pathParam("id")));
+    Deliveries d = rc.request().getHeader(io.tickwheel.server.route.TimerWire.FORWARDED) != null
+        ? deliveries.direct() : deliveries;
+    answer(rc, d.retry(rc.pathParam("id")));
   }
 
   private static void answer(RoutingContext rc, Future<DeliveryOutcome> f) {
@@ -92,15 +85,23 @@ public final class DeliveriesApi {
       }
       DeliveryOutcome o = ar.result();
       JsonObject body;
+      if (o instanceof DeliveryOutcome.Relayed r) {
+        if (r.retryAfter() > 0) {
+          rc.response().putHeader("Retry-After", Integer.toString(r.retryAfter()));
+        }
+        ErrorResponses.json(rc, r.status(), r.body());
+        return;
+      }
       if (o instanceof DeliveryOutcome.Found found) {
-        body = DeliveryJson.api(found.delivery());
+        body = DeliveryJson.api(found.delivery(), found.id());
       } else if (o instanceof DeliveryOutcome.Requeued r) {
-        body = DeliveryJson.api(r.delivery());
+        body = DeliveryJson.api(r.delivery(), r.id());
       } else if (o instanceof DeliveryOutcome.Listed listed) {
         JsonArray arr = new JsonArray();
-        listed.page().items().forEach(d -> arr.add(DeliveryJson.api(d)));
-        long next = listed.page().nextAfter();
-        body = new JsonObject().put("deliveries", arr).put("next", next < 0 ? null : Long.toString(next));
+        for (int i = 0; i < listed.deliveries().size(); i++) {
+          arr.add(DeliveryJson.api(listed.deliveries().get(i), listed.ids().get(i)));
+        }
+        body = new JsonObject().put("deliveries", arr).put("next", listed.next());
       } else {
         rc.fail(OutcomeMapping.error(o));
         return;

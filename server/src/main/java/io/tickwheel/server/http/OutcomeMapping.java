@@ -52,6 +52,9 @@ public final class OutcomeMapping {
     if (success instanceof DeliveryOutcome.Requeued) {
       return 202;
     }
+    if (success instanceof DeliveryOutcome.Relayed r) {
+      return r.status();
+    }
     throw new IllegalArgumentException("not a success: " + success);
   }
 
@@ -70,6 +73,10 @@ public final class OutcomeMapping {
     }
     if (r instanceof DeliveryOutcome.StoreFailed s) {
       return ApiException.unavailable("the store is unavailable: " + s.message());
+    }
+    if (r instanceof DeliveryOutcome.Unrouted u) {
+      return ApiException.unavailable("the call could not be routed to the delivery's partition owner: "
+          + u.reason()).withRetryAfter(1);
     }
     throw new IllegalArgumentException("not a refusal: " + r);
   }
