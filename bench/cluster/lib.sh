@@ -10,6 +10,15 @@ now_ms() { date +%s%3N; }
 url() { echo "http://127.0.0.1:$((PORT + $1))"; }
 # CPU ticks (utime + stime) of a process
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# the same without its JIT compiler threads (C1/C2): a JVM's steady-state cost, once compilation has settled
+ticks_nojit() {
+  local t sum=0
+  for t in /proc/"$1"/task/*; do
+    case "$(cat "$t/comm" 2>/dev/null)" in C1\ Compiler*|C2\ Compiler*) continue ;; esac
+    sum=$(( sum + $(awk '{ print $14 + $15 }' "$t/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$sum"
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # starts the private redis-server (no persistence) and waits for PONG
