@@ -10,7 +10,8 @@ import java.util.List;
  * A client of one tickwheel server.
  *
  * <h2>Transport</h2>
- * {@link #schedule}, {@link #put} and {@link #cancel} are the contract's WebSocket commands, sent over one WebSocket
+ * {@link #schedule} goes as batch creates ({@code POST /v1/timers/batch}, gathered like touches: see below).
+ * {@link #put} and {@link #cancel} are the contract's WebSocket commands, sent over one WebSocket
  * per client ({@code /v1/ws}, opened at the first command), each with its own {@code ref}, pipelined: a command is
  * written without waiting for earlier answers, and answers are matched by {@code ref}, in whatever order they come.
  * A command's result means what the HTTP call's answer means: a 2xx is durable in the server's store.
@@ -45,6 +46,18 @@ import java.util.List;
  * answer of a request sent <em>after</em> the call, so on success the countdown was restarted no earlier than the
  * call (never from an older touch); on {@code 404} the timer did not exist when that request ran.
  *
+ * <h2>Schedules: batches</h2>
+ * Schedules wait in call order and go as {@code POST /v1/timers/batch} requests of at most
+ * {@link TickwheelClientOptions#getMaxScheduleBatchTimers()} timers, at most
+ * {@link TickwheelClientOptions#getMaxScheduleBatchesInFlight()} requests unanswered at a time; those made in one
+ * event-loop turn, or while the requests in flight are at that bound, go together (a lone schedule on an idle client
+ * is sent at once). Each caller's future completes from its item of the answer, as the single create would have
+ * answered: the timer (201), or its error (409 {@code already_exists} for an existing id, also for a second
+ * schedule of one id in the same batch; 400 naming the field; ...). A non-200 answer to the whole request fails
+ * each of its schedules with it. On the server a batched timer costs a fraction of a single create (one HTTP
+ * exchange and one store write per request). At most {@link TickwheelClientOptions#getMaxQueued()} schedules wait;
+ * beyond it a schedule fails at once with {@link TickwheelException#QUEUE_FULL}.
+ *
  * <h2>Disconnects</h2>
  * A batch touch request that gets no answer (connection refused or lost, no byte within
  * {@code requestTimeoutMs}) is sent again after the backoff below, with those of its touches whose request timeout
@@ -57,8 +70,9 @@ import java.util.List;
  *   (ahead of the queue) until their request timeout. A retried {@code put} may answer 200 (replaced) where the lost
  *   attempt created the timer; a retried {@code cancel} may answer 404 where the lost attempt cancelled it: 404
  *   then means "not there any more".</li>
- *   <li>{@code schedule}: never retried (a second attempt could create a second timer, or answer 409 for the
- *   caller's own timer); its future fails with {@link TickwheelException#CONNECTION_LOST},
+ *   <li>{@code schedule} (batch creates over HTTP): never sent twice (a second attempt could create a second timer,
+ *   or answer 409 for the caller's own timer); a batch sent and not answered fails its schedules with
+ *   {@link TickwheelException#CONNECTION_LOST} or {@link TickwheelException#TIMEOUT},
  *   {@link TickwheelException#mayHaveApplied()} true. Use {@code put} with an id for a retried create.</li>
  * </ul>
  * Commands still queued (never written) are written after the reconnect whatever their kind. Retried commands go
@@ -89,9 +103,11 @@ public interface TickwheelClient {
   }
 
   /**
-   * Creates a timer ({@code {"op":"schedule"}}, as {@code POST /v1/timers}): the stored timer (201), or a
-   * {@link TickwheelException}: 409 {@code already_exists} if its id exists, 400 {@code invalid_argument}, 429 ….
-   * Never retried after a disconnect (see the class comment).
+   * Creates a timer (an item of a {@code POST /v1/timers/batch}, answered as {@code POST /v1/timers}): the stored
+   * timer (201), or a {@link TickwheelException}: 409 {@code already_exists} if its id exists, 400
+   * {@code invalid_argument}, 429 …. Never sent twice: a request that could not be sent (no connection) is tried
+   * again until the request timeout; one sent and not answered fails with {@link TickwheelException#TIMEOUT} or
+   * {@link TickwheelException#CONNECTION_LOST}, {@link TickwheelException#mayHaveApplied()} true.
    */
   Future<TimerInfo> schedule(TimerRequest timer);
 

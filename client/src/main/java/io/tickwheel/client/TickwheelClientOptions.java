@@ -26,6 +26,11 @@ import java.net.URI;
  *   ({@code POST /v1/timers/touch}; the server takes at most 10,000)</td></tr>
  *   <tr><td>maxTouchBatchesInFlight</td><td>{@value #DEFAULT_MAX_TOUCH_BATCHES_IN_FLIGHT}</td><td>batch touch
  *   requests sent and not yet answered (one HTTP connection each)</td></tr>
+ *   <tr><td>maxScheduleBatchTimers</td><td>{@value #DEFAULT_MAX_SCHEDULE_BATCH_TIMERS}</td><td>timers per batch
+ *   create request ({@code POST /v1/timers/batch}, the server takes at most 10,000) that schedules are gathered
+ *   into</td></tr>
+ *   <tr><td>maxScheduleBatchesInFlight</td><td>{@value #DEFAULT_MAX_SCHEDULE_BATCHES_IN_FLIGHT}</td><td>batch create
+ *   requests sent and not yet answered (one HTTP connection each)</td></tr>
  *   <tr><td>reconnectInitialBackoffMs</td><td>{@value #DEFAULT_RECONNECT_INITIAL_BACKOFF_MS}</td><td>first wait
  *   before reconnecting; doubled after each failed attempt</td></tr>
  *   <tr><td>reconnectMaxBackoffMs</td><td>{@value #DEFAULT_RECONNECT_MAX_BACKOFF_MS}</td><td>the wait's cap</td></tr>
@@ -43,6 +48,8 @@ public final class TickwheelClientOptions {
   public static final int DEFAULT_MAX_QUEUED = 65_536;
   public static final int DEFAULT_MAX_TOUCH_BATCH_IDS = 10_000;
   public static final int DEFAULT_MAX_TOUCH_BATCHES_IN_FLIGHT = 4;
+  public static final int DEFAULT_MAX_SCHEDULE_BATCH_TIMERS = 1_000;
+  public static final int DEFAULT_MAX_SCHEDULE_BATCHES_IN_FLIGHT = 4;
   public static final int DEFAULT_RECONNECT_INITIAL_BACKOFF_MS = 100;
   public static final int DEFAULT_RECONNECT_MAX_BACKOFF_MS = 5_000;
 
@@ -55,6 +62,8 @@ public final class TickwheelClientOptions {
   private int maxQueued = DEFAULT_MAX_QUEUED;
   private int maxTouchBatchIds = DEFAULT_MAX_TOUCH_BATCH_IDS;
   private int maxTouchBatchesInFlight = DEFAULT_MAX_TOUCH_BATCHES_IN_FLIGHT;
+  private int maxScheduleBatchTimers = DEFAULT_MAX_SCHEDULE_BATCH_TIMERS;
+  private int maxScheduleBatchesInFlight = DEFAULT_MAX_SCHEDULE_BATCHES_IN_FLIGHT;
   private int reconnectInitialBackoffMs = DEFAULT_RECONNECT_INITIAL_BACKOFF_MS;
   private int reconnectMaxBackoffMs = DEFAULT_RECONNECT_MAX_BACKOFF_MS;
 
@@ -71,6 +80,8 @@ public final class TickwheelClientOptions {
     this.maxQueued = other.maxQueued;
     this.maxTouchBatchIds = other.maxTouchBatchIds;
     this.maxTouchBatchesInFlight = other.maxTouchBatchesInFlight;
+    this.maxScheduleBatchTimers = other.maxScheduleBatchTimers;
+    this.maxScheduleBatchesInFlight = other.maxScheduleBatchesInFlight;
     this.reconnectInitialBackoffMs = other.reconnectInitialBackoffMs;
     this.reconnectMaxBackoffMs = other.reconnectMaxBackoffMs;
   }
@@ -192,6 +203,26 @@ public final class TickwheelClientOptions {
     return this;
   }
 
+  public int getMaxScheduleBatchTimers() {
+    return maxScheduleBatchTimers;
+  }
+
+  /** 1 .. 10,000 (the server's cap on timers per batch). */
+  public TickwheelClientOptions setMaxScheduleBatchTimers(int maxScheduleBatchTimers) {
+    this.maxScheduleBatchTimers = range("maxScheduleBatchTimers", maxScheduleBatchTimers, 1, 10_000);
+    return this;
+  }
+
+  public int getMaxScheduleBatchesInFlight() {
+    return maxScheduleBatchesInFlight;
+  }
+
+  /** 1 .. 64. */
+  public TickwheelClientOptions setMaxScheduleBatchesInFlight(int maxScheduleBatchesInFlight) {
+    this.maxScheduleBatchesInFlight = range("maxScheduleBatchesInFlight", maxScheduleBatchesInFlight, 1, 64);
+    return this;
+  }
+
   public int getReconnectInitialBackoffMs() {
     return reconnectInitialBackoffMs;
   }
@@ -238,6 +269,8 @@ public final class TickwheelClientOptions {
         + ", connectTimeoutMs=" + connectTimeoutMs + ", idleTimeoutMs=" + idleTimeoutMs + ", requestTimeoutMs="
         + requestTimeoutMs + ", maxInFlight=" + maxInFlight + ", maxQueued=" + maxQueued
         + ", maxTouchBatchIds=" + maxTouchBatchIds + ", maxTouchBatchesInFlight=" + maxTouchBatchesInFlight
+        + ", maxScheduleBatchTimers=" + maxScheduleBatchTimers + ", maxScheduleBatchesInFlight="
+        + maxScheduleBatchesInFlight
         + ", reconnectInitialBackoffMs=" + reconnectInitialBackoffMs + ", reconnectMaxBackoffMs="
         + reconnectMaxBackoffMs + '}';
   }

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A WebSocket and batch touch ({@code POST /v1/timers/touch}) peer over a real socket whose answers a test scripts: each message the client sends goes to
+ * A WebSocket, batch touch ({@code POST /v1/timers/touch}) and batch create ({@code POST /v1/timers/batch}) peer over a real socket whose answers a test scripts: each message the client sends goes to
  * {@link #onMessage} with its socket and connection number (1 for the first). Records every message, the
  * connections and their Authorization headers. For the client's transport behaviours a real server cannot be made
  * to show on demand (answers out of order, a connection dropped mid-command, no answer at all).
@@ -37,18 +37,24 @@ final class ScriptedServer implements AutoCloseable {
   final List<JsonObject> batches = new CopyOnWriteArrayList<>();
   volatile BatchScript onBatch = (req, body) -> req.response().setStatusCode(200)
       .end(touched(body, id -> 200).encode());
+  /** Every batch create ({@code POST /v1/timers/batch}) body received, in order. */
+  final List<JsonObject> creates = new CopyOnWriteArrayList<>();
+  /** Answers a batch create; by default 201 for every timer (the timer as sent, with server fields). */
+  volatile BatchScript onCreate = (req, body) -> req.response().setStatusCode(200).end(created(body).encode());
   private final HttpServer server;
 
   ScriptedServer(Vertx vertx) throws Exception {
     this.server = vertx.createHttpServer().requestHandler(req -> {
-      if (req.method() != HttpMethod.POST || !"/v1/timers/touch".equals(req.path())) {
+      authorizations.add("http " + req.getHeader("Authorization"));
+      boolean create = "/v1/timers/batch".equals(req.path());
+      if (req.method() != HttpMethod.POST || !(create || "/v1/timers/touch".equals(req.path()))) {
         req.response().setStatusCode(404).end();
         return;
       }
       req.body().onSuccess(buf -> {
         JsonObject body = buf.toJsonObject();
-        batches.add(body);
-        onBatch.handle(req, body);
+        (create ? creates : batches).add(body);
+        (create ? onCreate : onBatch).handle(req, body);
       });
     }).webSocketHandler(ws -> {
       int n = connections.incrementAndGet();
@@ -97,6 +103,16 @@ final class ScriptedServer implements AutoCloseable {
             .put("message", status == 404 ? "no timer " + id : "the store is unavailable (not applied)"));
       }
       results.add(r);
+    }
+    return new JsonObject().put("results", results);
+  }
+
+  /** The answer the real server gives a batch create whose timers are all created. */
+  static JsonObject created(JsonObject body) {
+    JsonArray results = new JsonArray();
+    for (Object t : body.getJsonArray("timers")) {
+      JsonObject timer = ((JsonObject) t).copy().put("nextDueAt", 1L).put("firings", 0).put("createdAt", 1L);
+      results.add(new JsonObject().put("status", 201).put("timer", timer));
     }
     return new JsonObject().put("results", results);
   }

@@ -108,6 +108,32 @@ class TickwheelClientIT {
   }
 
   @Test
+  void ten_thousand_schedules_go_in_a_few_batch_creates_and_each_caller_gets_its_own_outcome() throws Exception {
+    int n = 10_000;
+    long batches = ((ClientImpl) client).scheduleBatches();
+    List<Future<TimerInfo>> schedules = new ArrayList<>(n + 2);
+    for (int i = 0; i < n; i++) {
+      schedules.add(client.schedule(TimerRequest.builder().id("sb-" + i).topic("sb").delayMs(600_000).build()));
+    }
+    schedules.add(client.schedule(TimerRequest.builder().id("sb-7").delayMs(1).build()));      // a second one: 409
+    schedules.add(client.schedule(TimerRequest.builder().id("sb-bad").delayMs(-5).build()));   // a bad one: 400
+    await(Future.join(schedules).otherwiseEmpty());
+    for (int i = 0; i < n; i++) {
+      assertThat(schedules.get(i).succeeded()).as("sb-" + i + ": " + schedules.get(i).cause()).isTrue();
+      assertThat(schedules.get(i).result().id()).isEqualTo("sb-" + i);
+      assertThat(schedules.get(i).result().topic()).isEqualTo("sb");
+    }
+    TickwheelException twice = (TickwheelException) schedules.get(n).cause();
+    assertThat(twice.status()).isEqualTo(409);
+    assertThat(twice.code()).isEqualTo("already_exists");
+    TickwheelException bad = (TickwheelException) schedules.get(n + 1).cause();
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.field()).isEqualTo("delayMs");
+    assertThat(((ClientImpl) client).scheduleBatches() - batches).as("batch creates").isBetween(10L, 200L);
+    assertThat(await(client.get("sb-" + (n - 1))).topic()).isEqualTo("sb");
+  }
+
+  @Test
   void ten_thousand_touches_go_in_a_few_batch_requests_all_answer_and_restart_the_countdowns() throws Exception {
     int n = 10_000;
     List<Future<TimerInfo>> puts = new ArrayList<>(n);

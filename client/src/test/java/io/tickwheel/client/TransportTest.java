@@ -107,7 +107,7 @@ class TransportTest {
     client(new TickwheelClientOptions().setMaxInFlight(4));
     List<Future<TimerInfo>> fs = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
-      fs.add(client.schedule(timer("t" + i)));
+      fs.add(client.put(timer("t" + i)));
     }
     await(Future.all(fs));
     assertThat(most.get()).isBetween(1, 4);
@@ -133,12 +133,11 @@ class TransportTest {
   }
 
   @Test
-  void after_a_dropped_connection_put_and_cancel_are_written_again_and_schedule_fails_may_have_applied()
-      throws Exception {
+  void after_a_dropped_connection_put_and_cancel_are_written_again() throws Exception {
     server.onMessage = (ws, c, m) -> {
       if (c == 1) {
-        if (server.received.size() == 3) {
-          ws.close(); // all three in flight, none answered
+        if (server.received.size() == 2) {
+          ws.close(); // both in flight, none answered
         }
         return;
       }
@@ -150,22 +149,77 @@ class TransportTest {
       ws.writeTextMessage(r.encode());
     };
     client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
-    Future<TimerInfo> schedule = client.schedule(timer("s"));
     Future<TimerInfo> put = client.put(timer("p"));
     Future<Void> cancel = client.cancel("c");
-
-    TickwheelException e = failure(schedule);
-    assertThat(e.code()).isEqualTo(TickwheelException.CONNECTION_LOST);
-    assertThat(e.mayHaveApplied()).isTrue();
     assertThat(await(put).id()).isEqualTo("p");
     await(cancel);
     assertThat(server.connections.get()).isEqualTo(2);
     List<String> second = new ArrayList<>();
-    for (JsonObject m : server.received.subList(3, server.received.size())) {
+    for (JsonObject m : server.received.subList(2, server.received.size())) {
       second.add(m.getString("op") + " " + (m.containsKey("id") ? m.getString("id")
           : m.getJsonObject("timer").getString("id")));
     }
     assertThat(second).containsExactly("put p", "cancel c");
+  }
+
+  @Test
+  void schedules_made_together_go_in_one_batch_create_and_a_batch_sent_without_answer_is_never_sent_again()
+      throws Exception {
+    server.onCreate = (req, body) -> {
+      if (server.creates.size() == 1) {
+        req.connection().close();       // the first batch: sent, never answered
+      } else {
+        req.response().setStatusCode(200).end(ScriptedServer.created(body).encode());
+      }
+    };
+    client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10).setToken("s3cret"));
+    List<Future<TimerInfo>> first = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      first.add(client.schedule(timer("a" + i)));
+    }
+    for (Future<TimerInfo> f : first) {
+      TickwheelException e = failure(f);
+      assertThat(e.code()).isIn(TickwheelException.CONNECTION_LOST, TickwheelException.TIMEOUT);
+      assertThat(e.mayHaveApplied()).isTrue();
+    }
+    assertThat(await(client.schedule(timer("b"))).id()).isEqualTo("b");
+    assertThat(server.creates).hasSize(2);
+    assertThat(server.creates.get(0).getJsonArray("timers")).hasSize(5);
+    assertThat(server.creates.get(1).getJsonArray("timers").getJsonObject(0).getString("id")).isEqualTo("b");
+    assertThat(server.authorizations).contains("http Bearer s3cret");
+  }
+
+  @Test
+  void a_batch_create_whose_items_fail_fails_each_caller_with_its_own_error_and_a_whole_refusal_fails_all()
+      throws Exception {
+    server.onCreate = (req, body) -> {
+      JsonArray results = new JsonArray();
+      JsonArray timers = body.getJsonArray("timers");
+      if (timers.getJsonObject(0).getString("id").equals("full")) {
+        req.response().setStatusCode(429).end(new JsonObject().put("error", new JsonObject()
+            .put("code", "resource_exhausted").put("message", "the server holds its maximum")).encode());
+        return;
+      }
+      for (Object t : timers) {
+        String id = ((JsonObject) t).getString("id");
+        results.add(id.startsWith("dup") ? new JsonObject().put("status", 409).put("error", new JsonObject()
+            .put("code", "already_exists").put("message", "a timer with id " + id + " already exists").put("field", "id"))
+            : new JsonObject().put("status", 201).put("timer", ((JsonObject) t).copy().put("nextDueAt", 1L)
+                .put("firings", 0).put("createdAt", 1L)));
+      }
+      req.response().setStatusCode(200).end(new JsonObject().put("results", results).encode());
+    };
+    client(new TickwheelClientOptions());
+    Future<TimerInfo> ok = client.schedule(timer("ok"));
+    Future<TimerInfo> dup = client.schedule(timer("dup"));
+    assertThat(await(ok).id()).isEqualTo("ok");
+    TickwheelException e = failure(dup);
+    assertThat(e.status()).isEqualTo(409);
+    assertThat(e.code()).isEqualTo("already_exists");
+    assertThat(e.field()).isEqualTo("id");
+    TickwheelException full = failure(client.schedule(timer("full")));
+    assertThat(full.status()).isEqualTo(429);
+    assertThat(full.code()).isEqualTo("resource_exhausted");
   }
 
   @Test
@@ -177,13 +231,13 @@ class TransportTest {
     };
     client(new TickwheelClientOptions().setRequestTimeoutMs(300));
     for (int i = 0; i < 50; i++) { // until connected (a cold JVM may take longer than 300 ms to connect)
-      if (client.schedule(timer("warm")).toCompletionStage().toCompletableFuture().handle((v, t) -> t == null)
+      if (client.put(timer("warm")).toCompletionStage().toCompletableFuture().handle((v, t) -> t == null)
           .get(10, TimeUnit.SECONDS)) {
         break;
       }
     }
     long start = System.nanoTime();
-    TickwheelException e = failure(client.schedule(timer("x")));
+    TickwheelException e = failure(client.put(timer("x")));
     long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertThat(e.code()).isEqualTo(TickwheelException.TIMEOUT);
     assertThat(e.mayHaveApplied()).isTrue();
@@ -327,7 +381,7 @@ class TransportTest {
             .put("code", "invalid_argument").put("message", "delayMs must be >= 0, was -5")
             .put("field", "timer.delayMs")).encode());
     client(new TickwheelClientOptions());
-    TickwheelException e = failure(client.schedule(TimerRequest.builder().delayMs(-5).build()));
+    TickwheelException e = failure(client.put(TimerRequest.builder().id("e").delayMs(-5).build()));
     assertThat(e.status()).isEqualTo(400);
     assertThat(e.code()).isEqualTo("invalid_argument");
     assertThat(e.field()).isEqualTo("timer.delayMs");
@@ -339,7 +393,7 @@ class TransportTest {
   void the_token_goes_in_the_authorization_header_of_the_websocket() throws Exception {
     server.onMessage = (ws, c, m) -> ws.writeTextMessage(ScriptedServer.ok(m, 201, 0).encode());
     client(new TickwheelClientOptions().setToken("s3cret"));
-    await(client.schedule(timer("a")));
+    await(client.put(timer("a")));
     assertThat(server.authorizations).containsExactly("Bearer s3cret");
   }
 

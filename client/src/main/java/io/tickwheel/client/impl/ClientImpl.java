@@ -38,6 +38,7 @@ public final class ClientImpl implements TickwheelClient {
   private final WebSocketConnectOptions wsConnect;
   private final CommandChannel channel;
   private final TouchBatcher touches;
+  private final ScheduleBatcher schedules;
   private final HttpReads reads;
   private final List<SubscriptionImpl> subscriptions = new ArrayList<>();
   private final TickwheelStages stages;
@@ -60,6 +61,7 @@ public final class ClientImpl implements TickwheelClient {
     }
     this.channel = new CommandChannel(vertx, context, wsClient, wsConnect, options);
     this.touches = new TouchBatcher(vertx, context, options);
+    this.schedules = new ScheduleBatcher(vertx, context, options);
     this.reads = new HttpReads(vertx, options);
     this.stages = new StagesImpl(this);
   }
@@ -71,7 +73,8 @@ public final class ClientImpl implements TickwheelClient {
 
   @Override
   public Future<TimerInfo> schedule(TimerRequest timer) {
-    return command("schedule", timer, false);
+    JsonObject json = timer.toJson();
+    return onContext(() -> schedules.schedule(json));
   }
 
   @Override
@@ -163,12 +166,12 @@ public final class ClientImpl implements TickwheelClient {
 
   @Override
   public int inFlight() {
-    return channel.inFlight() + touches.inFlight();
+    return channel.inFlight() + touches.inFlight() + schedules.inFlight();
   }
 
   @Override
   public int queued() {
-    return channel.queued() + touches.queued();
+    return channel.queued() + touches.queued() + schedules.queued();
   }
 
   /** Touches merged into another touch's command so far (for tests and the load tool). */
@@ -179,6 +182,11 @@ public final class ClientImpl implements TickwheelClient {
   /** Batch touch requests sent so far (retries included; for tests and the load tool). */
   public long touchBatches() {
     return touches.batches();
+  }
+
+  /** Batch create requests sent so far (for tests and the load tool). */
+  public long scheduleBatches() {
+    return schedules.batches();
   }
 
   /** Command connections opened so far. */
@@ -198,6 +206,7 @@ public final class ClientImpl implements TickwheelClient {
       List<Future<Void>> all = new ArrayList<>();
       all.add(channel.close());
       all.add(touches.close());
+      all.add(schedules.close());
       for (SubscriptionImpl s : subscriptions) {
         all.add(s.close());
       }

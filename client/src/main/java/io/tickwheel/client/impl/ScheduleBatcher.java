@@ -1,0 +1,308 @@
+package io.tickwheel.client.impl;
+
+import io.tickwheel.client.TickwheelClientOptions;
+import io.tickwheel.client.TickwheelException;
+import io.tickwheel.client.TimerInfo;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends schedules as batch creates ({@code POST /v1/timers/batch}, {@code {"timers":[…]}}), over Vert.x's HTTP client
+ * (keep-alive, one connection per batch in flight, the options' connect and idle timeouts, the request timeout as
+ * each request's idle timeout). On the server a timer of a batch costs a fraction of a single create (one store
+ * write and one HTTP exchange for the batch), so a burst of schedules costs about what a batch costs.
+ *
+ * <p>When: schedules wait in arrival order; a flush runs once per event-loop turn after a schedule arrives and
+ * whenever a batch is answered, and sends the oldest, at most {@code maxScheduleBatchTimers} per request, while
+ * fewer than {@code maxScheduleBatchesInFlight} requests are unanswered. Schedules arriving meanwhile gather into the
+ * next batch. An idle client sends a lone schedule at once (one turn later).
+ *
+ * <p>Answers per item, as the single create would have been answered: 201 completes with the timer; any other item
+ * status fails with that item's error (409 {@code already_exists}, 400 naming the field, ...). A non-200 answer to
+ * the whole request (413, 429, 503, ...) fails all of its schedules with it. A schedule is never sent twice (a
+ * create with a server-chosen id is not idempotent): a request that could not be sent (no connection) is tried
+ * again after the reconnect backoff while its schedules' request timeout has not passed; a request sent and not
+ * answered fails its schedules with {@code timeout} or {@code connection_lost}, {@code mayHaveApplied} true. A periodic
+ * sweep fails waiting schedules past their deadline. At most {@code maxQueued} schedules wait; beyond it a schedule
+ * fails at once with {@code queue_full}.
+ *
+ * <p>Not thread safe: the client's context only.
+ */
+final class ScheduleBatcher {
+  private static final String PATH = "/v1/timers/batch";
+
+  /** One waiting or sent schedule: the timer's JSON, the caller's promise, its deadline. */
+  private record Schedule(JsonObject timer, Promise<TimerInfo> promise, long deadlineNanos) {}
+
+  private final Vertx vertx;
+  private final Context context;
+  private final HttpClientAgent http;
+  private final String endpoint;
+  private final String authorization;
+  private final long requestTimeoutMs;
+  private final int maxQueued;
+  private final int maxBatch;
+  private final int maxBatches;
+  private final long sweepMs;
+  private final ReconnectBackoff backoff;
+
+  private final ArrayDeque<Schedule> waiting = new ArrayDeque<>();
+  private int inFlightTimers;
+  private int batchesInFlight;
+  private boolean flushScheduled;
+  private long retryTimer = -1;
+  private long sweepTimer = -1;
+  private boolean closed;
+  private long batches;
+  private String lastFailure;
+
+  ScheduleBatcher(Vertx vertx, Context context, TickwheelClientOptions o) {
+    this.vertx = vertx;
+    this.context = context;
+    this.maxBatches = o.getMaxScheduleBatchesInFlight();
+    this.maxBatch = o.getMaxScheduleBatchTimers();
+    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
+        .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setSsl(o.getEndpoint().startsWith("https:")), new PoolOptions().setHttp1MaxSize(maxBatches));
+    this.endpoint = o.getEndpoint();
+    this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
+    this.requestTimeoutMs = o.getRequestTimeoutMs();
+    this.maxQueued = o.getMaxQueued();
+    this.sweepMs = Math.max(5, Math.min(1_000, requestTimeoutMs / 4));
+    this.backoff = new ReconnectBackoff(o.getReconnectInitialBackoffMs(), o.getReconnectMaxBackoffMs());
+  }
+
+  /** Schedules waiting for a batch. */
+  int queued() {
+    return waiting.size();
+  }
+
+  /** Schedules in batches sent and not yet answered. */
+  int inFlight() {
+    return inFlightTimers;
+  }
+
+  /** Batch requests sent so far. */
+  long batches() {
+    return batches;
+  }
+
+  /** A schedule of {@code timer} (its JSON as {@code TimerRequest.toJson} writes it). */
+  Future<TimerInfo> schedule(JsonObject timer) {
+    if (closed) {
+      return Future.failedFuture(TickwheelException.client(TickwheelException.CLIENT_CLOSED, "the client is closed",
+          false));
+    }
+    if (waiting.size() >= maxQueued) {
+      return Future.failedFuture(TickwheelException.client(TickwheelException.QUEUE_FULL, "schedule not sent: "
+          + inFlightTimers + " schedules in flight and " + waiting.size() + " waiting (maxQueued " + maxQueued + ")",
+          false));
+    }
+    Schedule s = new Schedule(timer, Promise.promise(), System.nanoTime() + requestTimeoutMs * 1_000_000L);
+    waiting.add(s);
+    ensureSweep();
+    scheduleFlush();
+    return s.promise().future();
+  }
+
+  private void scheduleFlush() {
+    if (!flushScheduled && retryTimer < 0) {
+      flushScheduled = true;
+      context.runOnContext(v -> {
+        flushScheduled = false;
+        flush();
+      });
+    }
+  }
+
+  private void flush() {
+    if (retryTimer >= 0 || closed) {
+      return;
+    }
+    while (batchesInFlight < maxBatches && !waiting.isEmpty()) {
+      List<Schedule> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
+      while (batch.size() < maxBatch && !waiting.isEmpty()) {
+        Schedule s = waiting.poll();
+        if (!s.promise().future().isComplete()) {
+          batch.add(s);
+        }
+      }
+      if (!batch.isEmpty()) {
+        send(batch);
+      }
+    }
+  }
+
+  private void send(List<Schedule> batch) {
+    JsonArray timers = new JsonArray(new ArrayList<>(batch.size()));
+    for (Schedule s : batch) {
+      timers.add(s.timer());
+    }
+    Buffer body = new JsonObject().put("timers", timers).toBuffer();
+    batchesInFlight++;
+    inFlightTimers += batch.size();
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(endpoint + PATH)
+        .setIdleTimeout(requestTimeoutMs).putHeader("Content-Type", "application/json");
+    if (authorization != null) {
+      ro.putHeader("Authorization", authorization);
+    }
+    boolean[] sent = {false};
+    http.request(ro).compose(req -> {
+      sent[0] = true;
+      batches++;
+      return req.send(body);
+    }).compose(resp -> resp.body().map(buf -> new Answer(resp.statusCode(), buf)))
+        .onComplete(ar -> onContext(() -> {
+          batchesInFlight--;
+          inFlightTimers -= batch.size();
+          if (ar.succeeded()) {
+            backoff.reset();
+            answered(batch, ar.result());
+          } else {
+            lastFailure = String.valueOf(ar.cause().getMessage());
+            if (sent[0]) {
+              failSent(batch, ar.cause());
+            } else {
+              notSent(batch);
+            }
+          }
+          flush();
+        }));
+  }
+
+  private record Answer(int status, Buffer body) {}
+
+  private void onContext(Runnable r) {
+    if (Vertx.currentContext() == context) {
+      r.run();
+    } else {
+      context.runOnContext(v -> r.run());
+    }
+  }
+
+  /** Completes each schedule of {@code batch} from its item of {@code answer} (or all from a non-200 answer). */
+  private void answered(List<Schedule> batch, Answer answer) {
+    Object decoded;
+    try {
+      decoded = answer.body().length() == 0 ? null : Json.decodeValue(answer.body());
+    } catch (DecodeException e) {
+      decoded = answer.body().toString();
+    }
+    if (answer.status() != 200) {
+      TickwheelException e = Answers.error(answer.status(), decoded);
+      batch.forEach(s -> s.promise().tryFail(e));
+      return;
+    }
+    JsonArray results = decoded instanceof JsonObject o && o.getValue("results") instanceof JsonArray a ? a : null;
+    if (results == null || results.size() != batch.size()) {
+      TickwheelException e = TickwheelException.client(TickwheelException.PROTOCOL, "POST " + PATH + " with "
+          + batch.size() + " timers: 200 without as many results: " + Answers.shorten(String.valueOf(decoded)), true);
+      batch.forEach(s -> s.promise().tryFail(e));
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      Schedule s = batch.get(i);
+      Object item = results.getValue(i);
+      if (!(item instanceof JsonObject r)) {
+        s.promise().tryFail(TickwheelException.client(TickwheelException.PROTOCOL, "POST " + PATH + ": result " + i
+            + " is not an object: " + Answers.shorten(String.valueOf(item)), true));
+        continue;
+      }
+      try {
+        s.promise().tryComplete(Answers.timer(r));
+      } catch (TickwheelException e) {
+        s.promise().tryFail(e);
+      }
+    }
+  }
+
+  /** A request sent and not answered: its schedules may have been created; never sent again. */
+  private void failSent(List<Schedule> batch, Throwable cause) {
+    boolean timedOut = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("timeout")
+        || cause instanceof java.util.concurrent.TimeoutException;
+    for (Schedule s : batch) {
+      s.promise().tryFail(TickwheelException.client(timedOut ? TickwheelException.TIMEOUT
+          : TickwheelException.CONNECTION_LOST, "schedule: the batch create was sent and not answered ("
+          + cause.getMessage() + "); it may have been applied: read the timer before scheduling it again", true));
+    }
+  }
+
+  /** A request that could not be sent: its schedules wait again, first in line, and the next try waits. */
+  private void notSent(List<Schedule> batch) {
+    for (int i = batch.size() - 1; i >= 0; i--) {
+      Schedule s = batch.get(i);
+      if (closed) {
+        s.promise().tryFail(TickwheelException.client(TickwheelException.CLIENT_CLOSED,
+            "schedule: the client was closed before it was sent", false));
+      } else {
+        waiting.addFirst(s);
+      }
+    }
+    if (retryTimer < 0 && !closed) {
+      retryTimer = vertx.setTimer(backoff.next(), id -> {
+        retryTimer = -1;
+        flush();
+      });
+    }
+  }
+
+  private void ensureSweep() {
+    if (sweepTimer < 0 && !closed) {
+      sweepTimer = vertx.setPeriodic(sweepMs, t -> sweep());
+    }
+  }
+
+  /** Fails waiting schedules past their deadline (never sent); stops itself when nothing waits or is in flight. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Iterator<Schedule> it = waiting.iterator(); it.hasNext(); ) {
+      Schedule s = it.next();
+      if (s.promise().future().isComplete() || now - s.deadlineNanos() >= 0) {
+        it.remove();
+        s.promise().tryFail(TickwheelException.client(TickwheelException.TIMEOUT, "schedule: not sent within "
+            + "requestTimeoutMs " + requestTimeoutMs + " (not applied)"
+            + (lastFailure == null ? "" : "; last failure: " + lastFailure), false));
+      }
+    }
+    if (waiting.isEmpty() && batchesInFlight == 0) {
+      vertx.cancelTimer(sweepTimer);
+      sweepTimer = -1;
+    }
+  }
+
+  /** Fails every waiting schedule with {@code client_closed} (those in flight fail as their request ends). */
+  Future<Void> close() {
+    if (closed) {
+      return Future.succeededFuture();
+    }
+    closed = true;
+    if (sweepTimer >= 0) {
+      vertx.cancelTimer(sweepTimer);
+    }
+    if (retryTimer >= 0) {
+      vertx.cancelTimer(retryTimer);
+    }
+    TickwheelException e = TickwheelException.client(TickwheelException.CLIENT_CLOSED,
+        "schedule: the client was closed before it was sent", false);
+    waiting.forEach(s -> s.promise().tryFail(e));
+    waiting.clear();
+    return http.close();
+  }
+}
