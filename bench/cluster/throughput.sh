@@ -15,7 +15,8 @@
 # Usage: bench/cluster/throughput.sh [--nodes 3] [--rounds 3] [--duration 10s] [--warmup 8s] [--port 8289]
 #                                    [--connections 64] [--batch-connections 6] [--batch-size 1000]
 #                                    [--partitions 256] [--jar PATH]
-# Env:   JAVA_OPTS (extra JVM flags for the nodes; default -Xmx700m), WRK (default: wrk)
+# Env:   JAVA_OPTS (extra JVM flags for the nodes; default -Xmx700m: give -Xmx4g for long warm-ups, which leave
+#        millions of timers pending in one node), WRK (default: wrk)
 # Needs: wrk, redis-server, redis-cli, curl, jq, and the jar: mvn -B -ntp -q -pl server -am package -DskipTests
 set -euo pipefail
 
