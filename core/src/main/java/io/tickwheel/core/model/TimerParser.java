@@ -57,8 +57,6 @@ public final class TimerParser {
   private final Limits limits;
   private final boolean calendars;
   private final AddressPolicy addresses;
-  /** Why {@code callback} is refused, or {@code null} when it is accepted. */
-  private final String callbacksRefused;
 
   /**
    * A parser without the calendar fields: they are unknown fields and {@code cron} an unknown kind, exactly as
@@ -82,22 +80,9 @@ public final class TimerParser {
    * @param addresses which literal callback hosts are refused ({@link AddressPolicy#refusedHost})
    */
   public TimerParser(Limits limits, boolean calendars, AddressPolicy addresses) {
-    this(limits, calendars, addresses, null);
-  }
-
-  private TimerParser(Limits limits, boolean calendars, AddressPolicy addresses, String callbacksRefused) {
     this.limits = limits;
     this.calendars = calendars;
     this.addresses = java.util.Objects.requireNonNull(addresses, "addresses");
-    this.callbacksRefused = callbacksRefused;
-  }
-
-  /**
-   * This parser, refusing every {@code callback} with a {@link ValidationException} on field {@code callback} whose
-   * message is {@code reason} (a server that cannot deliver callbacks must not accept them).
-   */
-  public TimerParser withCallbacksRefused(String reason) {
-    return new TimerParser(limits, calendars, addresses, java.util.Objects.requireNonNull(reason, "reason"));
   }
 
   /**
@@ -242,9 +227,6 @@ public final class TimerParser {
     Object v = body.getValue("callback");
     if (v == null) {
       return null;
-    }
-    if (callbacksRefused != null) {
-      throw new ValidationException("callback", callbacksRefused);
     }
     if (!(v instanceof JsonObject cb)) {
       throw new ValidationException("callback", "callback must be an object, was " + describe(v));
