@@ -183,18 +183,36 @@ public final class TimersApi {
    * created in one atomic store write; answers 200 {@code {"results":[…]}} in order, each
    * {@code {"status":201,"timer":…}} or {@code {"status":4xx,"error":…}}.
    *
-   * <p>Decoding and validating the body, and encoding the answer, run on the codec workers: a 10,000-timer batch
-   * costs tens of milliseconds of JSON work, which must not delay the owner's firing turns. Only
-   * {@link Timers#createAll} runs on the owner.
+   * <p>Decoding and validating the body, and encoding the answer, run on the codec workers when the body passes
+   * {@value #INLINE_BATCH_BYTES} bytes: a 10,000-timer batch costs tens of milliseconds of JSON work, which must not
+   * delay the owner's firing turns. A smaller one (a client's or a forwarding node's gathered calls: a few dozen
+   * timers) is decoded and encoded on the owner, as a single create is: two thread hops would cost it more than its
+   * JSON. Only {@link Timers#createAll} runs on the owner either way.
    */
   public void batch(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
     long now = timers.now();
     boolean fwd = forwarded(rc);
-    Future<ParsedBatch> parsed = codec.executeBlocking(() -> parseBatch(body, now), false);
+    boolean inline = body != null && body.length() <= INLINE_BATCH_BYTES;
+    Future<ParsedBatch> parsed = json(inline, () -> parseBatch(body, now));
     settle(rc, parsed.compose(p -> timers(rc).createAll(p.specs)
-        .compose(outcomes -> codec.executeBlocking(() -> encodeBatch(p.invalid, outcomes, fwd), false))),
+        .compose(outcomes -> json(inline, () -> encodeBatch(p.invalid, outcomes, fwd)))),
         json -> ErrorResponses.json(rc, 200, json));
+  }
+
+  /** The largest batch body whose JSON is decoded and encoded on the owner, bytes. */
+  static final int INLINE_BATCH_BYTES = 16 * 1024;
+
+  /** {@code work} on the owner ({@code inline}) or on the codec workers; its exception fails the future. */
+  private <T> Future<T> json(boolean inline, java.util.concurrent.Callable<T> work) {
+    if (!inline) {
+      return codec.executeBlocking(work, false);
+    }
+    try {
+      return Future.succeededFuture(work.call());
+    } catch (Exception e) {
+      return Future.failedFuture(e);
+    }
   }
 
   /** A decoded batch: the valid items' specs, in order, and per item its error or {@code null} if it is valid. */
@@ -262,14 +280,15 @@ public final class TimersApi {
    * {@code POST /v1/timers/touch} with {@code {"ids":[…], "delayMs"?: n}} (at most {@value #MAX_BATCH} ids): restarts
    * every timer's countdown with one store write; answers 200 {@code {"results":[…]}} in request order, each
    * {@code {"id","status":200,"nextDueAt"}} or {@code {"id","status":404|503,"error":…}}. A repeated id is touched
-   * once; each occurrence gets that one result. Decoding and encoding run on the codec workers.
+   * once; each occurrence gets that one result. Decoding and encoding run as for {@link #batch}.
    */
   public void touchBatch(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
     boolean fwd = forwarded(rc);
-    Future<TouchBatch> parsed = codec.executeBlocking(() -> parseTouchBatch(body), false);
+    boolean inline = body != null && body.length() <= INLINE_BATCH_BYTES;
+    Future<TouchBatch> parsed = json(inline, () -> parseTouchBatch(body));
     settle(rc, parsed.compose(p -> timers(rc).touchAll(p.ids, p.delayMs)
-        .compose(outcomes -> codec.executeBlocking(() -> encodeTouchBatch(p.ids, outcomes, fwd), false))),
+        .compose(outcomes -> json(inline, () -> encodeTouchBatch(p.ids, outcomes, fwd)))),
         json -> ErrorResponses.json(rc, 200, json));
   }
 
