@@ -23,6 +23,12 @@ import java.util.Objects;
  * every partition every {@code catchUpMs} (hints may be lost: the log is the truth). A read that came back full,
  * or a hint beyond what it read, queues the partition again.
  *
+ * <h2>Idle</h2>
+ * While the hub has no subscriber the feed reads nothing: a hint only moves the hub's position on
+ * ({@link FiringHub#skipTo}), so a node nobody listens to costs Redis no reads (each node used to read every firing
+ * of every partition). A subscription made then starts from that position (live) or replays from its cursor through
+ * {@link #read}; the reading resumes at the next hint or catch-up, from the last position.
+ *
  * <h2>Bounds</h2>
  * At most one read per partition and {@code maxReadsInFlight} reads in all are in flight; each completes in its own
  * turn and publishes at most {@code readBatch} firings; the partitions waiting for a read are a set (at most
@@ -207,6 +213,14 @@ public final class ClusterFiringFeed implements FiringFeed {
     if (p < 0 || p >= known.length || seq <= known[p]) {
       return;
     }
+    if (idle()) {
+      // nobody subscribed here: the firings are not read, the position moves on (a later subscription replays
+      // from its cursor or starts live from here)
+      known[p] = seq;
+      hinted[p] = Math.max(hinted[p], seq);
+      hub.skipTo(p, seq);
+      return;
+    }
     hinted[p] = Math.max(hinted[p], seq);
     enqueue(p);
     pump();
@@ -242,7 +256,15 @@ public final class ClusterFiringFeed implements FiringFeed {
     }
   }
 
+  /** Whether the hub has no subscriber: then the feed reads nothing (it follows the hints' positions only). */
+  private boolean idle() {
+    return hub != null && hub.subscribers() == 0;
+  }
+
   private void pump() {
+    if (idle()) {
+      return;        // the queued partitions are read when a subscriber comes (next hint or catch-up)
+    }
     while (hub != null && !closed && inFlight < maxReadsInFlight && !queue.isEmpty()) {
       int p = queue.poll();
       queued[p] = false;

@@ -180,6 +180,25 @@ public final class FiringHub {
    *                                  partition is out of range
    */
   public void publish(int partition, Firing f) {
+    publishOrSkip(partition, f);
+  }
+
+  /**
+   * Moves the hub's position in {@code partition} to {@code seq} without delivering the firings up to it: a cluster
+   * feed with nobody subscribed does not read them. A subscription made afterwards starts there (live) or replays
+   * from its cursor through the feed's reads, as always. No-op unless {@code seq} is past the partition's position.
+   */
+  public void skipTo(int partition, long seq) {
+    checkOwner("skipTo");
+    if (partition < 0 || partition >= latest.length || seq <= lastPublished[partition]) {
+      return;
+    }
+    lastPublished[partition] = seq;
+    latest[partition] = Math.max(latest[partition], seq);
+    stamp++;
+  }
+
+  private void publishOrSkip(int partition, Firing f) {
     checkOwner("publish");
     if (partition < 0 || partition >= latest.length) {
       throw new IllegalArgumentException("partition " + partition + " is not in 0.." + (latest.length - 1));

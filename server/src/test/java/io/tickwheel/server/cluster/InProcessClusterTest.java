@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * {@link MemoryCoordinator} (the real clock): ownership spreads, calls to any node reach the owner, and every timer
  * created through one node fires exactly once, never early, also when a node leaves (its partitions are handed over).
  */
-class InProcessClusterTest {
+public class InProcessClusterTest {
 
   static final int P = 16;
   static final long LEASE = 2000;
@@ -75,12 +75,12 @@ class InProcessClusterTest {
     return c;
   }
 
-  static boolean spreadAsRendezvous(JsonObject c) {
+  public static boolean spreadAsRendezvous(JsonObject c) {
     List<String> ids = new ArrayList<>();
     for (Object n : c.getJsonArray("nodes")) {
       ids.add(((JsonObject) n).getString("id"));
     }
-    String[] want = Rendezvous.assign(ids, P);
+    String[] want = Rendezvous.assign(ids, c.getInteger("partitions"));
     for (Object o : c.getJsonArray("owners")) {
       JsonObject owner = (JsonObject) o;
       if (!owner.getString("node").equals(want[owner.getInteger("partition")])) {

@@ -111,6 +111,24 @@ class ClusterFeedTest {
   }
 
   @Test
+  void aNodeWithoutSubscribersReadsNoFiringAndALiveSubscriberThenGetsWhatFollowsOnly(Vertx vertx) throws Exception {
+    ClusterPushNode idle = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
+    long before = idle.feed.reads;
+    fire(50, "x");
+    Thread.sleep(300);                  // the hints arrive; nobody listens here
+    assertThat(idle.feed.reads).as("firing-log reads without a subscriber").isEqualTo(before);
+    try (WsProbe probe = idle.ws()) {
+      probe.subscribe("*");
+      probe.next("subscribed");
+      Set<String> later = new HashSet<>(keys(fire(20, "x")));
+      List<JsonObject> got = probe.firings(later.size());
+      assertExactlyOnceInOrderPerPartition(got, later);
+      assertThat(probe.untilPong()).as("nothing from before the subscription").isEmpty();
+      assertThat(idle.feed.reads).isGreaterThan(before);
+    }
+  }
+
+  @Test
   void lostHintsAreCaughtUpByThePeriodicCatchUp(Vertx vertx) {
     ClusterPushNode deaf = ClusterPushNode.start(vertx, coordinator, P, false, 200, PushOptions.defaults());
     try (WsProbe probe = deaf.ws()) {

@@ -53,7 +53,8 @@ class ClusterServerRoutingTest {
       Thread.sleep(100);
       JsonObject c = send(0, HttpMethod.GET, "/v1/cluster", null).bodyAsJsonObject();
       spread = c.getJsonArray("owners").size() == P && c.getJsonArray("nodes").size() == 3
-          && c.getJsonArray("nodes").stream().allMatch(n -> ((JsonObject) n).getInteger("partitions") > 0);
+          && c.getJsonArray("nodes").stream().allMatch(n -> ((JsonObject) n).getInteger("partitions") > 0)
+          && io.tickwheel.server.cluster.InProcessClusterTest.spreadAsRendezvous(c);   // no hand-over under way
     } while (!spread && System.currentTimeMillis() < until);
     assertThat(spread).as("partitions spread over 3 nodes").isTrue();
   }
