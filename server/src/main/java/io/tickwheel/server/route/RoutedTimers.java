@@ -189,21 +189,15 @@ public final class RoutedTimers implements Timers {
   /** A write of one id: its local scheduler, or forwarded to its owner ({@code success}: the outcome of a 200). */
   private Future<WriteOutcome> write(String id, Function<Scheduler, Future<WriteOutcome>> local, HttpMethod method,
       String path, Buffer body, Function<Timer, WriteOutcome> success) {
-    int p = owners.partitionOf(id);
-    Scheduler s = owners.local(p);
-    if (s != null) {
-      metrics.routed("local", 1);
-      return local.apply(s);
-    }
-    Refusal r = unroutable(p);
-    if (r != null) {
-      return Future.succeededFuture(r);
-    }
-    return forwarder.send(owners.ownerAddress(p), method, path, body).transform(ar -> Future.succeededFuture(
-        ar.failed() ? failed(ar.cause(), true) : forwarded(ForwardedAnswers.write(id, ar.result(), success))));
+    return batched(id, local, owner -> forwarder.send(owner, method, path, body).transform(ar ->
+        Future.succeededFuture(ar.failed() ? failed(ar.cause(), true)
+            : forwarded(ForwardedAnswers.write(id, ar.result(), success)))));
   }
 
-  /** A create or touch of one id: its local scheduler, or gathered with others into a batch call to its owner. */
+  /**
+   * A write of one id: its local scheduler, or {@code forward} to its owner's address (a call of its own, or, for
+   * creates and touches, gathered with others into a batch call).
+   */
   private Future<WriteOutcome> batched(String id, Function<Scheduler, Future<WriteOutcome>> local,
       Function<String, Future<WriteOutcome>> forward) {
     int p = owners.partitionOf(id);
