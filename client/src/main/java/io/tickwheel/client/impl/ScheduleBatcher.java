@@ -8,11 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
@@ -21,7 +16,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sends schedules as batch creates ({@code POST /v1/timers/batch}, {@code {"timers":[…]}}), over Vert.x's HTTP client
@@ -53,9 +47,7 @@ final class ScheduleBatcher {
 
   private final Vertx vertx;
   private final Context context;
-  private final HttpClientAgent http;
-  private final String endpoint;
-  private final String authorization;
+  private final BatchPoster http;
   private final long requestTimeoutMs;
   private final int maxQueued;
   private final int maxBatch;
@@ -78,11 +70,7 @@ final class ScheduleBatcher {
     this.context = context;
     this.maxBatches = o.getMaxScheduleBatchesInFlight();
     this.maxBatch = o.getMaxScheduleBatchTimers();
-    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
-        .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setSsl(o.getEndpoint().startsWith("https:")), new PoolOptions().setHttp1MaxSize(maxBatches));
-    this.endpoint = o.getEndpoint();
-    this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
+    this.http = new BatchPoster(vertx, o, PATH, maxBatches);
     this.requestTimeoutMs = o.getRequestTimeoutMs();
     this.maxQueued = o.getMaxQueued();
     this.sweepMs = Math.max(5, Math.min(1_000, requestTimeoutMs / 4));
@@ -158,13 +146,8 @@ final class ScheduleBatcher {
     Buffer body = new JsonObject().put("timers", timers).toBuffer();
     batchesInFlight++;
     inFlightTimers += batch.size();
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(endpoint + PATH)
-        .setIdleTimeout(requestTimeoutMs).putHeader("Content-Type", "application/json");
-    if (authorization != null) {
-      ro.putHeader("Authorization", authorization);
-    }
     boolean[] sent = {false};
-    http.request(ro).compose(req -> {
+    http.request().compose(req -> {
       sent[0] = true;
       batches++;
       return req.send(body);
@@ -190,11 +173,7 @@ final class ScheduleBatcher {
   private record Answer(int status, Buffer body) {}
 
   private void onContext(Runnable r) {
-    if (Vertx.currentContext() == context) {
-      r.run();
-    } else {
-      context.runOnContext(v -> r.run());
-    }
+    BatchPoster.onContext(context, r);
   }
 
   /** Completes each schedule of {@code batch} from its item of {@code answer} (or all from a non-200 answer). */

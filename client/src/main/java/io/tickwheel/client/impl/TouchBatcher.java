@@ -7,11 +7,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
@@ -24,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sends touches as batch touches ({@code POST /v1/timers/touch}, {@code {"ids":[…],"delayMs"?}}), over Vert.x's
@@ -68,9 +62,7 @@ final class TouchBatcher {
 
   private final Vertx vertx;
   private final Context context;
-  private final HttpClientAgent http;
-  private final String endpoint;
-  private final String authorization;
+  private final BatchPoster http;
   private final long requestTimeoutMs;
   private final int maxQueued;
   private final int maxBatchIds;
@@ -99,11 +91,7 @@ final class TouchBatcher {
     this.vertx = vertx;
     this.context = context;
     this.maxBatches = o.getMaxTouchBatchesInFlight();
-    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
-        .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setSsl(o.getEndpoint().startsWith("https:")), new PoolOptions().setHttp1MaxSize(maxBatches));
-    this.endpoint = o.getEndpoint();
-    this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
+    this.http = new BatchPoster(vertx, o, PATH, maxBatches);
     this.requestTimeoutMs = o.getRequestTimeoutMs();
     this.maxQueued = o.getMaxQueued();
     this.maxBatchIds = o.getMaxTouchBatchIds();
@@ -226,12 +214,7 @@ final class TouchBatcher {
     batchesInFlight++;
     inFlightIds += batch.size();
     batches++;
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(endpoint + PATH)
-        .setIdleTimeout(requestTimeoutMs).putHeader("Content-Type", "application/json");
-    if (authorization != null) {
-      ro.putHeader("Authorization", authorization);
-    }
-    http.request(ro).compose(req -> req.send(body.toBuffer()))
+    http.request().compose(req -> req.send(body.toBuffer()))
         .compose(resp -> resp.body().map(buf -> new Answer(resp.statusCode(), buf)))
         .onComplete(ar -> onContext(() -> {
           batchesInFlight--;
@@ -254,11 +237,7 @@ final class TouchBatcher {
   private record Answer(int status, Buffer body) {}
 
   private void onContext(Runnable r) {
-    if (Vertx.currentContext() == context) {
-      r.run();
-    } else {
-      context.runOnContext(v -> r.run());
-    }
+    BatchPoster.onContext(context, r);
   }
 
   /** Completes each touch of {@code batch} from its item of {@code answer} (or all from a non-200 answer). */

@@ -1,0 +1,59 @@
+package io.tickwheel.client.impl;
+
+import io.tickwheel.client.TickwheelClientOptions;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The HTTP side of a batcher ({@link TouchBatcher}, {@link ScheduleBatcher}): Vert.x's HTTP client with keep-alive, one
+ * pooled connection per request in flight, the options' connect and idle timeouts and TLS for {@code https}; requests
+ * to one path with the request timeout as their idle timeout, JSON, and the bearer token. Thread safe (the client is).
+ */
+final class BatchPoster {
+
+  private final HttpClientAgent http;
+  private final String uri;
+  private final String authorization;
+  private final long requestTimeoutMs;
+
+  /** @param maxInFlight requests in flight at most (pooled connections) */
+  BatchPoster(Vertx vertx, TickwheelClientOptions o, String path, int maxInFlight) {
+    this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
+        .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setSsl(o.getEndpoint().startsWith("https:")), new PoolOptions().setHttp1MaxSize(maxInFlight));
+    this.uri = o.getEndpoint() + path;
+    this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
+    this.requestTimeoutMs = o.getRequestTimeoutMs();
+  }
+
+  /** A POST request to the path, once a connection is had (then nothing is sent yet). */
+  Future<HttpClientRequest> request() {
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(uri)
+        .setIdleTimeout(requestTimeoutMs).putHeader("Content-Type", "application/json");
+    if (authorization != null) {
+      ro.putHeader("Authorization", authorization);
+    }
+    return http.request(ro);
+  }
+
+  Future<Void> close() {
+    return http.close();
+  }
+
+  /** Runs {@code r} on {@code context}: inline when already there. */
+  static void onContext(Context context, Runnable r) {
+    if (Vertx.currentContext() == context) {
+      r.run();
+    } else {
+      context.runOnContext(v -> r.run());
+    }
+  }
+}
