@@ -36,8 +36,6 @@ final class ClusterParts {
   final ClusterMetrics clusterMetrics;
   /** The node's callback deliveries: one lane per partition it serves, one set of host queues and breakers. */
   final DeliveryService deliveries;
-  /** The lanes of the partitions this node serves (recovered), by partition. Owner context only. */
-  private final java.util.Map<Integer, DeliveryLane> lanes = new java.util.HashMap<>();
   /** The API's view of every partition's deliveries. */
   final ClusterDeliveries deliveriesApi;
 
@@ -50,6 +48,8 @@ final class ClusterParts {
       DeliveryService deliveries) {
     this.coordinator = coordinator;
     this.deliveries = deliveries;
+    // each open partition scheduler's delivery lane (owner context only); the lane of partition p is that of
+    // node.local(p)
     java.util.Map<Scheduler, DeliveryLane> opened = new java.util.IdentityHashMap<>();
     ClusterOptions c = cfg.cluster();
     this.clusterMetrics = new ClusterMetrics(metrics.registry());
@@ -67,17 +67,13 @@ final class ClusterParts {
 
       @Override
       public void closed(int partition, Scheduler scheduler) {
-        DeliveryLane lane = opened.remove(scheduler);
-        if (lane != null) {
-          lanes.remove(partition, lane);
-        }
+        opened.remove(scheduler);
       }
 
       @Override
       public void recovered(int partition, Scheduler scheduler) {
         DeliveryLane lane = opened.get(scheduler);
         if (lane != null) {
-          lanes.put(partition, lane);
           deliveries.recover(lane).onFailure(e -> System.getLogger(ClusterParts.class.getName()).log(
               System.Logger.Level.WARNING, "loading the pending deliveries of partition " + partition + " failed"
                   + " (they are attempted when the partition is served again): " + e));
@@ -94,8 +90,10 @@ final class ClusterParts {
     this.routing = new ClusterRouting(vertx, coordinator, node, cfg.token(), RouteOptions.defaults(),
         metrics.registry(), codec, clock);
     routingBox[0] = routing;
-    this.deliveriesApi = new ClusterDeliveries(node, coordinator::partitionReader, lanes::get, deliveries,
-        routing.forwarder());
+    this.deliveriesApi = new ClusterDeliveries(node, coordinator::partitionReader, p -> {
+      Scheduler s = node.local(p);
+      return s == null ? null : opened.get(s);
+    }, deliveries, routing.forwarder());
     metrics.pendingGauge(() -> sum(Scheduler::pending));
     metrics.pausedGauges(() -> sum(Scheduler::pausedTimers), () -> {
       var all = node.keeper().schedulers();

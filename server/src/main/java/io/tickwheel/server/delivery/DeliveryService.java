@@ -161,7 +161,9 @@ public final class DeliveryService {
       if (autoWake && !stopped && trimTimer < 0) {
         trimTimer = vertx.setPeriodic(opts.trimIntervalMs(), id -> trim());
       }
-      countDead();
+      // this lane's dead ones join the gauge (the periodic trim recounts every lane): recounting all lanes here
+      // would cost a cluster node that takes P partitions O(P²) store calls at start
+      lane.store().countDeliveries(DeliveryState.DEAD).onSuccess(dead -> deadCount += dead);
     });
   }
 
