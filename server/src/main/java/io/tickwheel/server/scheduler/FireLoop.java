@@ -28,12 +28,22 @@ import java.util.function.Predicate;
  * <p>Each turn advances the wheel to the clock's now, handing out at most {@code turnLimit} due timers (each is
  * <em>held</em> from then on, see {@link PendingTimers}); each gets a {@link Schedule#onDue} decision; one
  * {@link TimerStore#recordFirings} call records the whole turn (group commit); then applied timers are re-armed with
- * their next state, and recorded firings are published in seq order. One batch is in flight at a time (which keeps
- * publication in seq order); if the limit was hit the next turn follows at once, as a new event-loop task, so a
- * burst drains over several turns without holding the event loop. A failed batch is retried with {@link Backoff}
- * until the store is back; its timers stay held, the others stay armed: an accepted timer is never dropped. A firing
- * the store refuses as stale (memory and store disagree, after a write that failed but was applied) makes the loop
- * re-read that id from the store and adopt its state, retrying with the same backoff.
+ * their next state, and recorded firings are published in seq order.
+ *
+ * <p><b>Pipelining.</b> Up to {@value #MAX_BATCHES_IN_FLIGHT} batches are in flight at once: the next turn advances
+ * and decides while the store writes the previous batches, so the event loop and the store's writer work side by
+ * side. Batches settle (re-arm, publish) strictly in the order they were sent, a later batch answered first waiting
+ * for the earlier ones: the store applies one caller's calls in call order ({@link TimerStore}, "Order"), so that is
+ * seq order. Should a store answer out of that order anyway (a Redis script retried after {@code NOSCRIPT}), the
+ * batches settled together are published by seq. A timer is in at most one batch (it is held from hand-out to
+ * settle), so its firings stay in order. If a turn hit the limit the next follows at once, as a new event-loop task,
+ * so a burst drains over several turns without holding the event loop.
+ *
+ * <p><b>Failures.</b> A failed batch leaves the line and is sent again after {@link Backoff} (behind the batches sent
+ * meanwhile, so its seqs come after theirs) until the store is back; its timers stay held, the others stay armed: an
+ * accepted timer is never dropped. A firing the store refuses as stale (memory and store disagree, after a write that
+ * failed but was applied) makes the loop re-read that id from the store and adopt its state, retrying with the same
+ * backoff.
  *
  * <p>A due timer of a paused topic is parked ({@link PendingTimers#park}) rather than decided: nothing is recorded,
  * and the topic's resume arms it again. Timers asked to fire now ({@link #fireNow}) join the next turn's batch.
@@ -46,8 +56,12 @@ import java.util.function.Predicate;
 final class FireLoop {
 
   private static final System.Logger LOG = System.getLogger(FireLoop.class.getName());
-  /** How long {@link #stop} waits for the batch in flight, s. */
+  /** How long {@link #stop} waits for the batches in flight, s. */
   static final long STOP_WAIT_S = 2;
+  /** How long a timer whose next state cannot be computed waits before it is looked at again, ms. */
+  static final long UNDECIDABLE_RETRY_MS = 60_000;
+  /** Most firing batches sent to the store and not settled yet (see "Pipelining"). */
+  static final int MAX_BATCHES_IN_FLIGHT = 4;
 
   /**
    * A timer handed out by the wheel, or asked to fire now, and what it does now.
@@ -58,6 +72,29 @@ final class FireLoop {
 
   /** A held timer waiting for the next turn to fire out of its schedule. */
   private record FireNow(Timer timer, Promise<WriteOutcome> asked) {}
+
+  /** One store call's worth of due timers, from send to settle. */
+  private static final class Batch {
+    final List<Due> dues;
+    final List<FiringRequest> reqs;
+    List<FiringResult> results;
+    int attempt;
+
+    Batch(List<Due> dues, List<FiringRequest> reqs) {
+      this.dues = dues;
+      this.reqs = reqs;
+    }
+
+    /** The seq of its first applied firing, or {@code Long.MAX_VALUE} (settle order when answers came out of order). */
+    long firstSeq() {
+      for (FiringResult r : results) {
+        if (r.applied() && r.firing() != null) {
+          return r.firing().seq();
+        }
+      }
+      return Long.MAX_VALUE;
+    }
+  }
 
   private final Vertx vertx;
   private final Context owner;
@@ -76,8 +113,12 @@ final class FireLoop {
   private final ArrayList<Due> collecting = new ArrayList<>();
   private long turnNow;
   private final ExpiryHandler<Timer> collector = this::collect;
-  private boolean batchInFlight;
-  private Promise<Void> batchDone;
+  /** Batches sent and not answered or answered and waiting for earlier ones, in the order they were sent. */
+  private final ArrayDeque<Batch> inFlight = new ArrayDeque<>();
+  /** Batches that failed and wait for their backoff before being sent again. */
+  private int retrying;
+  /** Completed when no batch is in flight or retrying (created on demand). */
+  private Promise<Void> idle;
   private long published;
   private long failedBatches;
 
@@ -90,7 +131,7 @@ final class FireLoop {
     this.clock = clock;
     this.opts = opts;
     this.metrics = metrics;
-    this.wakeUp = new WakeUp(vertx, owner, clock, pending::nextExpiryAtMs, this::turn);
+    this.wakeUp = new WakeUp(owner, clock, pending::nextExpiryAtMs, this::turn);
     pending.onArmed(wakeUp::armed);
   }
 
@@ -141,8 +182,8 @@ final class FireLoop {
     while (!fireNows.isEmpty()) {
       fireNows.poll().asked().tryComplete(new Refusal.StoreUnavailable("the server is stopping", true, false));
     }
-    if (batchInFlight) {
-      return batchDone.future().timeout(STOP_WAIT_S, TimeUnit.SECONDS).otherwiseEmpty();
+    if (outstanding()) {
+      return whenIdle().timeout(STOP_WAIT_S, TimeUnit.SECONDS).otherwiseEmpty();
     }
     return Future.succeededFuture();
   }
@@ -167,15 +208,15 @@ final class FireLoop {
   }
 
   private Future<Integer> drain(int sofar) {
-    if (batchInFlight) {
-      return batchDone.future().compose(v -> drain(sofar));
+    if (outstanding()) {
+      return whenIdle().compose(v -> drain(sofar));
     }
     int n = advanceOnce();
     if (n == 0) {
       return Future.succeededFuture(sofar);
     }
     // every timer handed out may have been parked (its topic is paused): no batch then
-    Future<Void> settled = batchInFlight ? batchDone.future() : Future.succeededFuture();
+    Future<Void> settled = outstanding() ? whenIdle() : Future.succeededFuture();
     return settled.compose(v -> {
       Promise<Integer> next = Promise.promise();
       owner.runOnContext(x -> drain(sofar + n).onComplete(next));
@@ -186,14 +227,38 @@ final class FireLoop {
   // ------------------------------------------------------------------ turns
 
   private void turn() {
-    if (!wakeUp.running() || batchInFlight) {
-      return;
+    if (!wakeUp.running() || inFlight.size() >= MAX_BATCHES_IN_FLIGHT) {
+      return;                  // the next answer calls for a turn
     }
     int n = advanceOnce();
     if (n == 0) {
       wakeUp.sleep();
-    } else if (!batchInFlight) {
-      wakeUp.turnSoon();       // all of them were parked (their topic is paused): no batch will call for a turn
+    } else {
+      wakeUp.turnSoon();       // more may be due (the limit was hit), or all were parked; an empty turn sleeps
+    }
+  }
+
+  /** Whether a batch is in flight or waiting to be sent again. */
+  private boolean outstanding() {
+    return !inFlight.isEmpty() || retrying > 0;
+  }
+
+  /** Completes when no batch is in flight or retrying. */
+  private Future<Void> whenIdle() {
+    if (!outstanding()) {
+      return Future.succeededFuture();
+    }
+    if (idle == null) {
+      idle = Promise.promise();
+    }
+    return idle.future();
+  }
+
+  private void checkIdle() {
+    if (idle != null && !outstanding()) {
+      Promise<Void> p = idle;
+      idle = null;
+      p.complete();
     }
   }
 
@@ -223,9 +288,7 @@ final class FireLoop {
       reqs.add(new FiringRequest(t.id(), t.generation(), t.firings(), dd.fire(), dd.firedDueAt(), turnNow, dd.next(),
           dd.nominalAt(), t.callback()));
     }
-    batchInFlight = true;
-    batchDone = Promise.promise();
-    record(batch, reqs, 0);
+    send(new Batch(batch, reqs));
     return n;
   }
 
@@ -242,34 +305,81 @@ final class FireLoop {
       pending.park(t);
       return;
     }
-    collecting.add(new Due(t, Schedule.onDue(t, turnNow, opts.misfireThresholdMs()), null));
+    DueDecision decision;
+    try {
+      decision = Schedule.onDue(t, turnNow, opts.misfireThresholdMs());
+    } catch (RuntimeException e) {
+      // A stored calendar that no longer parses (ZonedCron.stored): keep the timer, look again in a minute.
+      LOG.log(System.Logger.Level.ERROR, "timer " + id + " cannot be decided; looking again in "
+          + UNDECIDABLE_RETRY_MS + " ms: " + e.getMessage());
+      pending.release(id);
+      pending.refile(id, turnNow + UNDECIDABLE_RETRY_MS, t);
+      return;
+    }
+    collecting.add(new Due(t, decision, null));
   }
 
-  private void record(List<Due> batch, List<FiringRequest> reqs, int attempt) {
-    store.recordFirings(reqs).onComplete(ar -> {
-      if (ar.succeeded() && ar.result().size() == reqs.size()) {
-        settle(batch, ar.result());
-        return;
-      }
-      failedBatches++;
-      Throwable cause = ar.failed() ? ar.cause()
-          : new IllegalStateException("store answered " + ar.result().size() + " results for " + reqs.size());
-      if (attempt == 0 || attempt % 20 == 0) {
-        LOG.log(System.Logger.Level.WARNING, "recording " + reqs.size() + " firings failed (attempt " + (attempt + 1)
-            + "), retrying: " + cause);
-      }
-      if (stopped) {
-        // Shutting down: the timers stay in the store and fire after the restart.
-        Refusal r = Refusal.ofStoreFailure(cause, true);
-        batch.forEach(d -> answer(d, r));
-        endBatch();
-        return;
-      }
-      vertx.setTimer(Backoff.delayMs(attempt), id -> record(batch, reqs, attempt + 1));
+  /** Sends {@code b} to the store, at the end of the line. */
+  private void send(Batch b) {
+    inFlight.add(b);            // before the call: a store may answer at once
+    store.recordFirings(b.reqs).onComplete(ar -> answered(b, ar));
+  }
+
+  private void answered(Batch b, io.vertx.core.AsyncResult<List<FiringResult>> ar) {
+    if (ar.succeeded() && ar.result().size() == b.reqs.size()) {
+      b.results = ar.result();
+      settleReady();
+      return;
+    }
+    inFlight.remove(b);
+    failedBatches++;
+    Throwable cause = ar.failed() ? ar.cause()
+        : new IllegalStateException("store answered " + ar.result().size() + " results for " + b.reqs.size());
+    if (b.attempt == 0 || b.attempt % 20 == 0) {
+      LOG.log(System.Logger.Level.WARNING, "recording " + b.reqs.size() + " firings failed (attempt "
+          + (b.attempt + 1) + "), retrying: " + cause);
+    }
+    if (stopped) {
+      // Shutting down: the timers stay in the store and fire after the restart.
+      Refusal r = Refusal.ofStoreFailure(cause, true);
+      b.dues.forEach(d -> answer(d, r));
+      settleReady();            // the batches behind it need not wait for it
+      return;
+    }
+    retrying++;
+    settleReady();
+    vertx.setTimer(Backoff.delayMs(b.attempt), id -> {
+      retrying--;
+      b.attempt++;
+      send(b);
     });
   }
 
   // ------------------------------------------------------------------ settle → publish
+
+  /** Settles the answered batches at the head of the line, in seq order; then calls for a turn. */
+  private void settleReady() {
+    if (inFlight.isEmpty() || inFlight.peek().results == null) {
+      checkIdle();
+      return;
+    }
+    Batch first = inFlight.poll();
+    if (inFlight.isEmpty() || inFlight.peek().results == null) {
+      settle(first.dues, first.results);
+    } else {
+      ArrayList<Batch> ready = new ArrayList<>();
+      ready.add(first);
+      while (!inFlight.isEmpty() && inFlight.peek().results != null) {
+        ready.add(inFlight.poll());
+      }
+      ready.sort(java.util.Comparator.comparingLong(Batch::firstSeq));
+      for (Batch b : ready) {
+        settle(b.dues, b.results);
+      }
+    }
+    checkIdle();
+    wakeUp.turnSoon();
+  }
 
   private void settle(List<Due> batch, List<FiringResult> results) {
     for (int i = 0; i < batch.size(); i++) {
@@ -290,7 +400,7 @@ final class FireLoop {
         }
         Timer next = d.decision().next();
         if (next != null) {
-          pending.arm(next);
+          pending.rearm(next);
         }
         pending.release(id);
         if (d.asked() != null) {
@@ -302,8 +412,6 @@ final class FireLoop {
         answer(d, new Refusal.ChangedConcurrently(id));
       }
     }
-    endBatch();
-    wakeUp.turnSoon();
   }
 
   /** Answers whoever asked {@code d} to fire now, if anyone. */
@@ -321,11 +429,6 @@ final class FireLoop {
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "publishing firing " + f.seq() + " failed", e);
     }
-  }
-
-  private void endBatch() {
-    batchInFlight = false;
-    batchDone.complete();
   }
 
   /** After a stale firing: memory and store disagree about {@code id} (held); adopt the store's state. */

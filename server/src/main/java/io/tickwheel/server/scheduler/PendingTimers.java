@@ -122,6 +122,24 @@ final class PendingTimers {
   }
 
   /**
+   * Arms held timer {@code t} again after its firing: the fire loop's re-arm of a periodic or cron timer. It is in no
+   * set (the wheel handed it out and its id has been held since, so no write armed it), so no copy is looked for and
+   * replaced (that look-up was a sixth of the event loop's time when 300,000 cron timers fired at once). Tells the
+   * fire loop. A paused timer goes to the paused set.
+   */
+  void rearm(Timer t) {
+    Timer lean = heapStore ? t : t.withoutPayload();
+    if (lean.paused()) {
+      paused.put(lean.id(), lean);
+      topics.add(lean.topic());
+      return;
+    }
+    wheel.schedule(lean.id(), lean.nextDueAt(), lean);
+    topics.add(lean.topic());
+    onArmed.accept(lean.nextDueAt());
+  }
+
+  /**
    * Arms {@code t} without telling the fire loop (recovery, before it runs; a paused timer goes to the paused set,
    * replacing an armed copy); returns its due time.
    */

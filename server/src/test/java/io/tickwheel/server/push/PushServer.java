@@ -236,17 +236,7 @@ final class PushServer {
 
   /** Waits until {@code condition} holds, polling; fails after {@code ms}. */
   static void eventually(long ms, String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + ms + " ms: " + what);
-      }
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
+    io.tickwheel.server.testing.TestVertx.eventually(ms, what, condition);
   }
+
 }
