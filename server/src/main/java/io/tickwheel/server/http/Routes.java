@@ -181,6 +181,7 @@ public final class Routes {
           "Origin \"" + ErrorResponses.shorten(origin) + "\" is not allowed (see --allowed-origins)", null));
       return;
     }
+    WsFlushes.consolidate(rc.request().connection());
     rc.request().toWebSocket().onComplete(ar -> {
       if (ar.succeeded()) {
         d.webSocket().handle(ar.result());
