@@ -81,7 +81,7 @@ public final class TickwheelServer extends VerticleBase {
 
   /** A server that opens the store {@code cfg} names and reads the system clock. */
   public TickwheelServer(ServerConfig cfg) {
-    this(cfg, (TimerStore) null, System::currentTimeMillis, null);
+    this(cfg, (TimerStore) null, io.tickwheel.server.scheduler.FineClock.SYSTEM, null);
   }
 
   /**
@@ -273,8 +273,8 @@ public final class TickwheelServer extends VerticleBase {
       cluster = new ClusterParts(vertx, context, cfg, coordinator, nodeId, address, clock, schedulerOptions, metrics,
           codec, deliveries);
       // The node's own scheduler holds no timer in a cluster (the partitions' schedulers do): it backs the /v1
-      // recovery gate and the wheel view's clock. The firing streams are the cluster-wide hub: its feed reads every
-      // partition's log (whoever owns it) and tails them on the owners' "f <partition> <seq>" broadcasts.
+      // recovery gate and the wheel view's clock. The firing streams are the cluster-wide hub: its feed publishes the
+      // firings the owners broadcast (FiringBroadcast) and reads a partition's log (whoever owns it) after a gap.
       store = new MeteredStore(new io.tickwheel.core.store.memory.MemoryTimerStore(), metrics);
       scheduler = new Scheduler(vertx, context, store, clock, schedulerOptions, metrics);
       ClusterFiringFeed feed = new ClusterFiringFeed(vertx, coordinator, cfg.cluster().partitions(), joined.future());

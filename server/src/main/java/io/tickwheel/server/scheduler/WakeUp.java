@@ -1,17 +1,22 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.wheel.TimerWheel;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Context;
-import io.vertx.core.Vertx;
+import io.vertx.core.internal.ContextInternal;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * When the {@link FireLoop} turns, once started: a one-shot Vert.x timer set to the wheel's next expiry (capped at
- * {@value #MAX_DELAY_MS} ms, so a timer filed in a coarse level is looked at again soon), moved earlier when an
- * earlier timer is armed; a turn right away (as a new event-loop task) when one is already due. An idle server does
- * not wake up. The wheel's next expiry is the exact due millisecond of its earliest timer (or a lower bound: at worst
- * an empty wake-up), so a timer is handed out at its due millisecond plus the event loop's timer precision, not at
- * the end of its tick. Not started (unit tests), it never turns.
+ * When the {@link FireLoop} turns, once started: a one-shot timer on the owner's event loop set to the start of the
+ * wheel's next expiry millisecond (capped at {@value #MAX_DELAY_MS} ms, so a timer filed in a coarse level is looked
+ * at again soon), moved earlier when an earlier timer is armed; a turn right away (as a new event-loop task) when one
+ * is already due. An idle server does not wake up. The wheel's next expiry is the exact due millisecond of its
+ * earliest timer (or a lower bound: at worst an empty wake-up), so a timer is handed out at its due millisecond plus
+ * the event loop's timer precision, not at the end of its tick. With a {@link FineClock} the sleep is counted in
+ * microseconds, to the first microsecond of the due millisecond (a whole number of milliseconds from a "now" part-way
+ * through a millisecond woke up to 1 ms late); never before it, so nothing fires early. Not started (unit tests), it
+ * never turns.
  *
  * <p><b>Owner context only</b> (not thread safe); time only through the injected clock.
  */
@@ -19,8 +24,9 @@ final class WakeUp {
 
   /** Longest sleep between turns while timers are pending, ms. */
   static final long MAX_DELAY_MS = 1000;
+  /** Shortest sleep, µs (a wake-up that found its millisecond not begun yet sleeps at least this long again). */
+  static final long MIN_DELAY_US = 20;
 
-  private final Vertx vertx;
   private final Context owner;
   private final LongSupplier clock;
   private final LongSupplier nextExpiryAtMs;
@@ -29,15 +35,17 @@ final class WakeUp {
   private boolean started;
   private boolean stopped;
   private boolean turnQueued;
-  private long timerId = -1;
-  private long wakeAt = TimerWheel.NO_DEADLINE;
+  private ScheduledFuture<?> timer;
+  /** Counts the timers set; a timer that runs after it was replaced or cancelled sees another number and does nothing. */
+  private long timerGen;
+  /** When the timer set wakes up, epoch µs. */
+  private long wakeAtUs = Long.MAX_VALUE;
 
   /**
    * @param nextExpiryAtMs the wheel's {@link TimerWheel#nextExpiryAtMs()}
    * @param turn           one turn of the fire loop (runs on the owner context)
    */
-  WakeUp(Vertx vertx, Context owner, LongSupplier clock, LongSupplier nextExpiryAtMs, Runnable turn) {
-    this.vertx = vertx;
+  WakeUp(Context owner, LongSupplier clock, LongSupplier nextExpiryAtMs, Runnable turn) {
     this.owner = owner;
     this.clock = clock;
     this.nextExpiryAtMs = nextExpiryAtMs;
@@ -53,10 +61,7 @@ final class WakeUp {
   /** Stops for good: no turn runs afterwards. */
   void stop() {
     stopped = true;
-    if (timerId >= 0) {
-      vertx.cancelTimer(timerId);
-      timerId = -1;
-    }
+    cancelTimer();
   }
 
   /** Whether turns may run (started and not stopped). */
@@ -66,7 +71,7 @@ final class WakeUp {
 
   /** A timer was armed due at {@code dueAt}, epoch ms: turn now, or wake up earlier, if it is before the wake-up. */
   void armed(long dueAt) {
-    if (dueAt < wakeAt && running()) {
+    if (dueAt * 1_000 < wakeAtUs && running()) {
       if (dueAt <= clock.getAsLong()) {
         turnSoon();
       } else {
@@ -96,20 +101,43 @@ final class WakeUp {
     if (next == TimerWheel.NO_DEADLINE) {
       return;
     }
-    long now = clock.getAsLong();
-    long delay = Math.max(1, Math.min(next - now, MAX_DELAY_MS));
-    long target = now + delay;
-    if (timerId >= 0) {
-      if (wakeAt <= target) {
+    long nowUs = FineClock.micros(clock);
+    long delayUs = delayUs(next, nowUs);
+    long targetUs = nowUs + delayUs;
+    if (timer != null) {
+      if (wakeAtUs <= targetUs) {
         return;
       }
-      vertx.cancelTimer(timerId);
+      cancelTimer();
     }
-    wakeAt = target;
-    timerId = vertx.setTimer(delay, id -> {
-      timerId = -1;
-      wakeAt = TimerWheel.NO_DEADLINE;
-      turn.run();
-    });
+    wakeAtUs = targetUs;
+    long gen = ++timerGen;
+    timer = ((ContextInternal) owner).nettyEventLoop().schedule(() -> owner.runOnContext(v -> {
+      if (gen != timerGen || timer == null) {
+        return;                 // replaced by an earlier one, or cancelled, after it had started
+      }
+      timer = null;
+      wakeAtUs = Long.MAX_VALUE;
+      if (running()) {
+        turn.run();
+      }
+    }), delayUs, TimeUnit.MICROSECONDS);
+  }
+
+  /**
+   * How long to sleep, µs, at {@code nowUs} (epoch µs) for a next expiry at {@code nextMs} (epoch ms): to the first
+   * microsecond of that millisecond, at least {@value #MIN_DELAY_US} µs, at most {@value #MAX_DELAY_MS} ms.
+   */
+  static long delayUs(long nextMs, long nowUs) {
+    return Math.max(MIN_DELAY_US, Math.min(nextMs * 1_000 - nowUs, MAX_DELAY_MS * 1_000));
+  }
+
+  private void cancelTimer() {
+    if (timer != null) {
+      timer.cancel(false);
+      timer = null;
+      timerGen++;
+      wakeAtUs = Long.MAX_VALUE;
+    }
   }
 }

@@ -32,7 +32,7 @@ public final class ServerHarness implements AutoCloseable {
   private ServerHarness(Vertx vertx, ServerConfig cfg, TimerStore store) {
     this.vertx = vertx;
     this.store = store;
-    this.server = new TickwheelServer(cfg.withPort(0), store, System::currentTimeMillis, null);
+    this.server = new TickwheelServer(cfg.withPort(0), store, io.tickwheel.server.scheduler.FineClock.SYSTEM, null);
     this.deployment = TestVertx.await(vertx.deployVerticle(server));
     this.port = server.actualPort();
     this.client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1").setDefaultPort(port));
