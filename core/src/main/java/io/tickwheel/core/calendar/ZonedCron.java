@@ -48,13 +48,21 @@ public final class ZonedCron {
   /** How far ahead a search looks, years (the longest regular gap, 29 February across 2100, is 8 years). */
   public static final int HORIZON_YEARS = 10;
 
-  private final CronPattern pattern;
+  /** The expression text (the parsed pattern's {@link CronPattern#text()}, or the text a store kept). */
+  private final String text;
   private final ZoneId zone;
   private final ZoneRules rules;
   private final DstGap gap;
   private final DstOverlap overlap;
-  private final boolean shift;
-  private final boolean twice;
+  /** The parsed pattern and the resolved policies; parsed at the first look-up for a {@link #stored} calendar. */
+  private volatile Resolved resolved;
+
+  private record Resolved(CronPattern pattern, boolean shift, boolean twice) {
+    static Resolved of(CronPattern pattern, DstGap gap, DstOverlap overlap) {
+      return new Resolved(pattern, gap == DstGap.SHIFT || (gap == DstGap.AUTO && !pattern.hourIsWildcard()),
+          overlap == DstOverlap.TWICE || (overlap == DstOverlap.AUTO && pattern.hourIsWildcard()));
+    }
+  }
   /**
    * The last {@link #REMEMBERED} answers of {@link #atOrAfter}, newest first: an immutable array replaced as a whole
    * (copy on write). More than one, so that a chain of successive look-ups (the {@code upcoming} due times a
@@ -72,6 +80,8 @@ public final class ZonedCron {
   private static final ConcurrentHashMap<String, ZonedCron> SHARED = new ConcurrentHashMap<>();
   /** The shared instances by the text as given (valid expressions only), so a repeated text is not parsed again. */
   private static final ConcurrentHashMap<Sent, ZonedCron> BY_TEXT = new ConcurrentHashMap<>();
+  /** The {@link #stored} calendars, not parsed yet or since (apart from {@link #BY_TEXT}: never validated here). */
+  private static final ConcurrentHashMap<Sent, ZonedCron> STORED = new ConcurrentHashMap<>();
 
   /** The key of {@link #BY_TEXT}: the fields as sent (a record, not a concatenated string: no copy of the texts). */
   private record Sent(String expression, String zone, DstGap gap, DstOverlap overlap) {}
@@ -88,13 +98,68 @@ public final class ZonedCron {
   }
 
   public ZonedCron(CronPattern pattern, ZoneId zone, DstGap gap, DstOverlap overlap) {
-    this.pattern = Objects.requireNonNull(pattern, "pattern");
+    this(Objects.requireNonNull(pattern, "pattern").text(), zone, gap, overlap);
+    this.resolved = Resolved.of(pattern, gap, overlap);
+  }
+
+  private ZonedCron(String text, ZoneId zone, DstGap gap, DstOverlap overlap) {
+    this.text = Objects.requireNonNull(text, "text");
     this.zone = Objects.requireNonNull(zone, "zone");
     this.gap = Objects.requireNonNull(gap, "gap");
     this.overlap = Objects.requireNonNull(overlap, "overlap");
     this.rules = zone.getRules();
-    this.shift = gap == DstGap.SHIFT || (gap == DstGap.AUTO && !pattern.hourIsWildcard());
-    this.twice = overlap == DstOverlap.TWICE || (overlap == DstOverlap.AUTO && pattern.hourIsWildcard());
+  }
+
+  /**
+   * A calendar read back from a store: {@code expression} is a text this server validated when the timer was
+   * created ({@link #expression()} of a parsed calendar), so it is not parsed now but at the first look-up (a restart
+   * decodes every stored cron timer and needs none of their calendars: each timer's next due time is stored). One
+   * shared instance per (text, zone, policies), up to {@link #MAX_SHARED}.
+   *
+   * <p>Should the text no longer parse (a later version refusing what an earlier one took), the first look-up throws
+   * {@link IllegalStateException} naming it, as every look-up after it does.
+   */
+  public static ZonedCron stored(String expression, ZoneId zone, DstGap gap, DstOverlap overlap) {
+    return stored(expression, zone.getId(), gap, overlap);
+  }
+
+  /**
+   * As {@link #stored(String, ZoneId, DstGap, DstOverlap)} with the zone's id as stored: a calendar already read
+   * back once is found by the texts alone, without looking the zone up again.
+   *
+   * @throws java.time.DateTimeException if {@code zoneId} is not a zone this JVM knows (looked up only on a miss)
+   */
+  public static ZonedCron stored(String expression, String zoneId, DstGap gap, DstOverlap overlap) {
+    Sent key = new Sent(expression, zoneId, gap, overlap);
+    ZonedCron known = STORED.get(key);
+    if (known != null) {
+      return known;
+    }
+    ZonedCron made = new ZonedCron(expression, ZoneId.of(zoneId), gap, overlap);
+    if (STORED.size() < MAX_SHARED) {
+      known = STORED.putIfAbsent(key, made);
+    }
+    return known != null ? known : made;
+  }
+
+  /** The pattern and resolved policies, parsing a {@link #stored} calendar's text at the first call. */
+  private Resolved resolved() {
+    Resolved r = resolved;
+    if (r == null) {
+      try {
+        r = Resolved.of(CronPattern.parse(text), gap, overlap);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("the stored cron expression '" + text + "' does not parse: " + e.getMessage(),
+            e);
+      }
+      resolved = r;
+    }
+    return r;
+  }
+
+  /** Whether the expression has been parsed ({@link #stored} calendars: not until the first look-up). */
+  public boolean parsed() {
+    return resolved != null;
   }
 
   /**
@@ -131,12 +196,12 @@ public final class ZonedCron {
   }
 
   public CronPattern pattern() {
-    return pattern;
+    return resolved().pattern();
   }
 
   /** The expression text. */
   public String expression() {
-    return pattern.text();
+    return text;
   }
 
   public ZoneId zone() {
@@ -155,12 +220,12 @@ public final class ZonedCron {
 
   /** Whether gaps shift ({@code true}) or skip, after resolving {@code AUTO}. */
   public boolean shiftsGaps() {
-    return shift;
+    return resolved().shift();
   }
 
   /** Whether overlaps fire twice ({@code true}) or once, after resolving {@code AUTO}. */
   public boolean firesTwiceInOverlaps() {
-    return twice;
+    return resolved().twice();
   }
 
   /** The first due instant strictly after {@code ms}, epoch ms, or {@link #NEVER}. */
@@ -218,6 +283,10 @@ public final class ZonedCron {
   }
 
   private long search(long ms) {
+    Resolved r = resolved();
+    CronPattern pattern = r.pattern();
+    boolean twice = r.twice();
+    boolean shift = r.shift();
     Instant s = Instant.ofEpochMilli(ms);
     Instant horizon = s.atOffset(ZoneOffset.UTC).plusYears(HORIZON_YEARS).toInstant();
     while (!s.isAfter(horizon)) {
@@ -252,17 +321,17 @@ public final class ZonedCron {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ZonedCron z && z.pattern.text().equals(pattern.text()) && z.zone.equals(zone)
+    return o instanceof ZonedCron z && z.text.equals(text) && z.zone.equals(zone)
         && z.gap == gap && z.overlap == overlap;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(pattern.text(), zone, gap, overlap);
+    return Objects.hash(text, zone, gap, overlap);
   }
 
   @Override
   public String toString() {
-    return pattern.text() + " " + zone + " gap=" + gap.wireName() + " overlap=" + overlap.wireName();
+    return text + " " + zone + " gap=" + gap.wireName() + " overlap=" + overlap.wireName();
   }
 }

@@ -266,4 +266,33 @@ class ZonedCronTest {
     assertThatThrownBy(() -> CronPattern.parse("@fortnightly")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> CronPattern.parse("")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aStoredCalendarIsNotParsedUntilItsFirstLookUpAndThenAnswersAsTheParsedOneThroughBothDstChanges() {
+    // an expression no other test uses: the shared instances are per text
+    ZonedCron stored = ZonedCron.stored("7 1-3 * * 0", NY, DstGap.AUTO, DstOverlap.AUTO);
+    assertThat(stored.parsed()).isFalse();
+    assertThat(stored.expression()).isEqualTo("7 1-3 * * 0");
+    assertThat(stored).isEqualTo(ZonedCron.of("7 1-3 * * 0", NY, DstGap.AUTO, DstOverlap.AUTO));
+    assertThat(stored.parsed()).as("equality and the text need no parse").isFalse();
+    ZonedCron parsed = ZonedCron.of("7 1-3 * * 0", NY, DstGap.AUTO, DstOverlap.AUTO);
+    long a = OffsetDateTime.parse("2027-03-01T00:00-05:00").toInstant().toEpochMilli();
+    long b = a;
+    for (int i = 0; i < 40; i++) {                             // Sundays of March to November 2027
+      a = stored.after(a);
+      b = parsed.after(b);
+      assertThat(a).isEqualTo(b);
+    }
+    assertThat(stored.parsed()).isTrue();
+    assertThat(ZonedCron.stored("7 1-3 * * 0", NY, DstGap.AUTO, DstOverlap.AUTO)).isSameAs(stored);
+  }
+
+  @Test
+  void aStoredExpressionThatDoesNotParseFailsAtItsFirstLookUpNamingIt() {
+    ZonedCron stored = ZonedCron.stored("61 * * * *", NY, DstGap.AUTO, DstOverlap.AUTO);
+    assertThat(stored.parsed()).isFalse();
+    assertThatThrownBy(() -> stored.after(0)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("the stored cron expression '61 * * * *' does not parse");
+    assertThatThrownBy(stored::shiftsGaps).isInstanceOf(IllegalStateException.class);
+  }
 }

@@ -543,6 +543,23 @@ class SchedulerTest {
   }
 
   @Test
+  void aRecoveredCronTimerWhoseExpressionNoLongerParsesIsKeptAndLookedAtAgainWhileTheOthersFire() {
+    io.tickwheel.core.calendar.ZonedCron bad = io.tickwheel.core.calendar.ZonedCron.stored("61 * * * *",
+        java.time.ZoneId.of("UTC"), io.tickwheel.core.calendar.DstGap.AUTO, io.tickwheel.core.calendar.DstOverlap.AUTO);
+    recoverWith(new Timer("bad", "default", Kind.CRON, 0, 0, 0, Misfire.FIRE_ONCE, null, T0 - 1000, T0, 0, 1,
+            new Timer.Extras(bad, Timer.NO_END, 0, false, T0)),
+        new Timer("ok", "default", Kind.ONCE, 100, 0, 0, Misfire.FIRE_ONCE, null, T0, T0 + 10, 0, 1));
+    drainAt(T0 + 10);
+    assertThat(fired).extracting(Firing::id).containsExactly("ok");
+    assertThat(scheduler.pending()).isEqualTo(1);
+    assertThat(stored("bad")).isNotNull();
+    drainAt(T0 + 10 + FireLoop.UNDECIDABLE_RETRY_MS - 20);
+    drainAt(T0 + FireLoop.UNDECIDABLE_RETRY_MS);       // looked at again (and kept again): never fired, never lost
+    assertThat(fired).extracting(Firing::id).containsExactly("ok");
+    assertThat(scheduler.pending()).isEqualTo(1);
+  }
+
+  @Test
   void recoveryFiresOverdueOnceTimersAtTheFirstTurn() {
     recoverWith(new Timer("late", "default", Kind.ONCE, 100, 0, 0, Misfire.FIRE_ONCE, "1", T0 - 5000, T0 - 4900, 0, 1),
         new Timer("later", "default", Kind.ONCE, 100, 0, 0, Misfire.FIRE_ONCE, null, T0, T0 + 100, 0, 1));

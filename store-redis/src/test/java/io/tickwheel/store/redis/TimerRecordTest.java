@@ -202,4 +202,17 @@ class TimerRecordTest {
     assertThatThrownBy(() -> TimerRecord.decode("b", badPolicy.getBytes(StandardCharsets.UTF_8)))
         .hasMessageContaining("\"b\"").hasMessageContaining("sometimes");
   }
+
+  @Test
+  void decodingACronTimerDoesNotParseItsExpressionItsFirstLookUpDoes() {
+    // an expression no other test decodes: stored calendars are shared per text
+    ZonedCron c = ZonedCron.of("0 19 4 * * 5", ZoneId.of("Europe/Amsterdam"), DstGap.AUTO, DstOverlap.AUTO);
+    Timer t = new Timer("lazy", "cal", Kind.CRON, 0, 0, 5, Misfire.FIRE_ONCE, null, 1, 1_000_500, 1, 0,
+        new Timer.Extras(c, Timer.NO_END, 0, false, 1_000_000));
+    Timer decoded = TimerRecord.decode("lazy", TimerRecord.encode(t));
+    assertThat(decoded.cron().parsed()).isFalse();
+    assertThat(decoded.cron()).isEqualTo(c);
+    assertThat(decoded.cron().after(1_000_000)).isEqualTo(c.after(1_000_000));
+    assertThat(decoded.cron().parsed()).isTrue();
+  }
 }

@@ -11,7 +11,6 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneId;
 
 /**
  * The RocksDB store's compact binary encoding of {@link Timer} and {@link Firing} (a version byte, fixed-width
@@ -52,7 +51,27 @@ final class Codec {
   private static final Kind[] KINDS = Kind.values();
   private static final Misfire[] MISFIRES = Misfire.values();
 
+  /** Most calendars whose encoded strings {@link #calendarBytes} keeps. */
+  static final int MAX_CALENDAR_BYTES = 10_000;
+  /** A calendar's four strings in UTF-8, per calendar (timers of one expression share it: re-arms encode nothing). */
+  private static final java.util.concurrent.ConcurrentHashMap<ZonedCron, byte[][]> CALENDAR_BYTES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   private Codec() {}
+
+  /** {@code c}'s expression, zone id, gap and overlap wire names in UTF-8 (shared arrays: never written to). */
+  static byte[][] calendarBytes(ZonedCron c) {
+    byte[][] known = CALENDAR_BYTES.get(c);
+    if (known != null) {
+      return known;
+    }
+    byte[][] made = {utf8(c.expression()), utf8(c.zone().getId()), utf8(c.gap().wireName()),
+        utf8(c.overlap().wireName())};
+    if (CALENDAR_BYTES.size() < MAX_CALENDAR_BYTES) {
+      CALENDAR_BYTES.putIfAbsent(c, made);
+    }
+    return made;
+  }
 
   /** Encodes a timer, payload and extras included (version 1 without extras, 3 with a callback, else 2). */
   static byte[] encodeTimer(Timer t) {
@@ -69,8 +88,7 @@ final class Codec {
       ZonedCron c = x.cron();
       if (c != null) {
         flags |= HAS_CRON;
-        cron = new byte[][] {utf8(c.expression()), utf8(c.zone().getId()), utf8(c.gap().wireName()),
-            utf8(c.overlap().wireName())};
+        cron = calendarBytes(c);
         for (byte[] s : cron) {
           extraLen += 4 + s.length;
         }
@@ -162,7 +180,7 @@ final class Codec {
       String zone = getString(b);
       String gap = getString(b);
       String overlap = getString(b);
-      cron = ZonedCron.of(expr, ZoneId.of(zone), wire(DstGap.fromWire(gap), "dstGap", gap),
+      cron = ZonedCron.stored(expr, zone, wire(DstGap.fromWire(gap), "dstGap", gap),
           wire(DstOverlap.fromWire(overlap), "dstOverlap", overlap));
     }
     long endAt = (flags & HAS_END) != 0 ? b.getLong() : Timer.NO_END;

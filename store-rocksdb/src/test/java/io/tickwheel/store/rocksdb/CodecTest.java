@@ -174,4 +174,17 @@ class CodecTest {
     byte[] bad = HexFormat.of().parseHex(hex.replace(twice, thrice));
     assertThatThrownBy(() -> Codec.decodeTimer(bad)).hasMessageContaining("dstOverlap").hasMessageContaining("thric");
   }
+
+  @Test
+  void decodingACronTimerDoesNotParseItsExpressionItsFirstLookUpDoes() {
+    // an expression no other test decodes: stored calendars are shared per text
+    ZonedCron c = ZonedCron.of("0 17 4 * * 5", ZoneId.of("Europe/Amsterdam"), DstGap.AUTO, DstOverlap.AUTO);
+    Timer t = new Timer("lazy", "cal", Kind.CRON, 0, 0, 5, Misfire.FIRE_ONCE, null, 1, 1_000_500, 1, 0,
+        new Timer.Extras(c, Timer.NO_END, 0, false, 1_000_000));
+    Timer decoded = Codec.decodeTimer(Codec.encodeTimer(t));
+    assertThat(decoded.cron().parsed()).isFalse();
+    assertThat(decoded.cron()).isEqualTo(c);
+    assertThat(decoded.cron().after(1_000_000)).isEqualTo(c.after(1_000_000));
+    assertThat(decoded.cron().parsed()).isTrue();
+  }
 }

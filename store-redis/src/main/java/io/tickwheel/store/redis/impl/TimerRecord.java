@@ -9,7 +9,6 @@ import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneId;
 
 /**
  * The Redis value of a timer, laid out so the Lua scripts can read what they need with one pattern match:
@@ -227,7 +226,7 @@ public final class TimerRecord {
       if (g == null || o == null) {
         throw new IllegalArgumentException("unknown DST policy \"" + (g == null ? gap : overlap) + "\"");
       }
-      cron = ZonedCron.of(expr, ZoneId.of(zone), g, o);
+      cron = ZonedCron.stored(expr, zone, g, o);
     }
     Callback callback = url == null ? null : new Callback(url, timeout, attempts, minBackoff, maxBackoff);
     return new Timer.Extras(cron, endAt, jitter, paused, nominal, callback);
