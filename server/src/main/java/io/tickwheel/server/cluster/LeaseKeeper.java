@@ -239,7 +239,7 @@ public final class LeaseKeeper {
 
   private void serve(int p, long epoch, long deadline) {
     TimerStore store = new WatchedStore(coord.partitionStore(p, epoch), () -> fenced(p, epoch),
-        seq -> coord.broadcast("f " + p + " " + seq));
+        firings -> coord.broadcast(io.tickwheel.server.push.FiringBroadcast.encode(p, firings)));
     Scheduler s = factory.open(p, store);
     HeldPartition h = new HeldPartition(p, epoch, deadline, s, store);
     held[p] = h;

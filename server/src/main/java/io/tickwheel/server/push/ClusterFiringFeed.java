@@ -17,8 +17,11 @@ import java.util.Objects;
  * every node's subscribers get every partition's firings, each once, in seq order per partition.
  *
  * <h2>Tailing</h2>
- * The feed keeps, per partition, the last seq it published to the hub. It reads a partition after it
- * ({@code readFirings(known, readBatch)}) when a {@code "f <partition> <seq>"} broadcast says the log grew
+ * The feed keeps, per partition, the last seq it published to the hub. The owner broadcasts each recorded batch's
+ * firings ({@link FiringBroadcast}): when they follow what was published they are published at once, without a read.
+ * Otherwise the feed reads a partition after its position
+ * ({@code readFirings(known, readBatch)}) when a {@code "f <partition> <seq>"} broadcast (or an unusable
+ * {@code "F"} one) says the log grew
  * ({@link #onBroadcast}, to be called with every broadcast the node gets; other messages are ignored), and for
  * every partition every {@code catchUpMs} (hints may be lost: the log is the truth). A read that came back full,
  * or a hint beyond what it read, queues the partition again.
@@ -65,8 +68,13 @@ public final class ClusterFiringFeed implements FiringFeed {
   private FiringHub hub;
   private long timer = -1;
   private boolean closed;
-  /** Reads issued (tests and metrics). */
-  long reads;
+  /** Reads issued (tests and metrics; written on the context only, volatile so a test thread sees it). */
+  volatile long reads;
+  /**
+   * Firings published straight from broadcasts, without a read (tests and metrics; written on the context only, before
+   * the firings are published, so a subscriber that received them sees them counted).
+   */
+  volatile long pushed;
 
   /**
    * The feed of a cluster node, with the default catch-up period, read batch and reads in flight.
@@ -191,10 +199,15 @@ public final class ClusterFiringFeed implements FiringFeed {
   }
 
   /**
-   * A broadcast this node received: {@code "f <partition> <seq>"} queues a read of the partition if it is beyond
-   * what was published; anything else (other messages, bad numbers) is ignored. Owner context.
+   * A broadcast this node received: {@code "F …"} ({@link FiringBroadcast}) publishes its firings when they follow
+   * what was published, else counts as a hint; {@code "f <partition> <seq>"} queues a read of the partition if it is
+   * beyond what was published; anything else (other messages, bad numbers) is ignored. Owner context.
    */
   public void onBroadcast(String message) {
+    if (message != null && message.startsWith("F ")) {
+      onFirings(message);
+      return;
+    }
     if (message == null || message.length() < 5 || !message.startsWith("f ")) {
       return;
     }
@@ -224,6 +237,45 @@ public final class ClusterFiringFeed implements FiringFeed {
     hinted[p] = Math.max(hinted[p], seq);
     enqueue(p);
     pump();
+  }
+
+  /**
+   * {@code "F <partition> <firstSeq> <lastSeq> <firings>"} ({@link FiringBroadcast}): published at once when they
+   * follow what was published for the partition and nobody is replaying through a read of it; else a hint for
+   * {@code lastSeq}.
+   */
+  private void onFirings(String message) {
+    int a = message.indexOf(' ', 2);
+    int b = a < 0 ? -1 : message.indexOf(' ', a + 1);
+    int c = b < 0 ? -1 : message.indexOf(' ', b + 1);
+    if (c < 0) {
+      return;
+    }
+    int p;
+    long first;
+    long last;
+    try {
+      p = Integer.parseInt(message, 2, a, 10);
+      first = Long.parseLong(message, a + 1, b, 10);
+      last = Long.parseLong(message, b + 1, c, 10);
+    } catch (NumberFormatException e) {
+      return;
+    }
+    if (p < 0 || p >= known.length || last < first || last <= known[p] || hub == null || closed) {
+      return;
+    }
+    if (!idle() && first == known[p] + 1) {
+      List<Firing> firings = FiringBroadcast.decode(message.substring(c + 1), first, last);
+      if (firings != null) {
+        pushed += firings.size();
+        for (Firing f : firings) {
+          known[p] = f.seq();
+          hub.publish(p, f);
+        }
+        return;
+      }
+    }
+    onBroadcast("f " + p + " " + last);
   }
 
   @Override

@@ -81,6 +81,37 @@ class ClusterFeedTest {
   }
 
   @Test
+  void firingsCarriedInTheOwnersBroadcastArePublishedWithoutAnyReadOfTheLog(Vertx vertx) {
+    ClusterPushNode a = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
+    try (WsProbe onA = a.ws()) {
+      onA.subscribe("*");
+      onA.next("subscribed");
+      long reads = a.feed.reads;
+      Set<String> fired = new HashSet<>();
+      for (int round = 0; round < 5; round++) {
+        fired.addAll(keys(fire(Broadcast.FIRINGS, 40, "t" + round)));
+      }
+      assertExactlyOnceInOrderPerPartition(onA.firings(fired.size()), fired);
+      assertThat(a.feed.reads).as("log reads").isEqualTo(reads);
+      assertThat(a.feed.pushed).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void firingsThatDoNotFollowWhatWasPublishedAreReadFromTheLogInsteadMissingAndRepeatingNothing(Vertx vertx) {
+    ClusterPushNode a = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
+    try (WsProbe onA = a.ws()) {
+      onA.subscribe("*");
+      onA.next("subscribed");
+      long reads = a.feed.reads;
+      Set<String> fired = new HashSet<>(keys(fire(Broadcast.NONE, 40, "lost")));   // announced by nobody
+      fired.addAll(keys(fire(Broadcast.FIRINGS, 40, "after")));
+      assertExactlyOnceInOrderPerPartition(onA.firings(fired.size()), fired);
+      assertThat(a.feed.reads).as("the gap is read from the log").isGreaterThan(reads);
+    }
+  }
+
+  @Test
   void resumingWithACursorOnAnotherNodeMissesAndRepeatsNothing(Vertx vertx) {
     ClusterPushNode a = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
     ClusterPushNode b = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
@@ -227,6 +258,13 @@ class ClusterFeedTest {
    * its id hashes to, one recordFirings per partition, and broadcasts each partition's new end.
    */
   private List<Firing> fire(int n, String... topics) {
+    return fire(Broadcast.HINT, n, topics);
+  }
+
+  /** How {@link #fire} announces each partition's batch: a hint, the firings themselves, or nothing (a lost one). */
+  enum Broadcast { HINT, FIRINGS, NONE }
+
+  private List<Firing> fire(Broadcast how, int n, String... topics) {
     long now = System.currentTimeMillis();
     Map<Integer, List<Timer>> timers = new HashMap<>();
     Map<Integer, List<FiringRequest>> requests = new HashMap<>();
@@ -243,11 +281,17 @@ class ClusterFeedTest {
       PushServer.await(owned[p].putAll(e.getValue()));
       List<FiringResult> results = PushServer.await(owned[p].recordFirings(requests.get(p)));
       long end = 0;
+      List<Firing> batch = new ArrayList<>();
       for (FiringResult r : results) {
         out.add(r.firing());
+        batch.add(r.firing());
         end = Math.max(end, r.firing().seq());
       }
-      PushServer.await(coordinator.broadcast("f " + p + " " + end));
+      if (how == Broadcast.HINT) {
+        PushServer.await(coordinator.broadcast("f " + p + " " + end));
+      } else if (how == Broadcast.FIRINGS) {
+        PushServer.await(coordinator.broadcast(FiringBroadcast.encode(p, batch)));
+      }
     }
     return out;
   }
