@@ -9,8 +9,8 @@ import java.net.URI;
  * <table>
  *   <caption>options</caption>
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>endpoint</td><td>{@value #DEFAULT_ENDPOINT}</td><td>the server's base URL, {@code http://} or
- *   {@code https://}</td></tr>
+ *   <tr><td>endpoint / endpoints</td><td>{@value #DEFAULT_ENDPOINT}</td><td>the server's base URL, {@code http://}
+ *   or {@code https://}; or a cluster's nodes, tried in turn when one cannot be reached ({@link #setEndpoints})</td></tr>
  *   <tr><td>token</td><td>none</td><td>sent as {@code Authorization: Bearer TOKEN} on every call</td></tr>
  *   <tr><td>connectTimeoutMs</td><td>{@value #DEFAULT_CONNECT_TIMEOUT_MS}</td><td>TCP + WebSocket handshake</td></tr>
  *   <tr><td>idleTimeoutMs</td><td>{@value #DEFAULT_IDLE_TIMEOUT_MS}</td><td>a connection idle this long is closed;
@@ -41,6 +41,8 @@ import java.net.URI;
 public final class TickwheelClientOptions {
 
   public static final String DEFAULT_ENDPOINT = "http://127.0.0.1:8080";
+  /** The most endpoints {@link #setEndpoints} takes. */
+  public static final int MAX_ENDPOINTS = 64;
   public static final int DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
   public static final int DEFAULT_IDLE_TIMEOUT_MS = 60_000;
   public static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -53,7 +55,7 @@ public final class TickwheelClientOptions {
   public static final int DEFAULT_RECONNECT_INITIAL_BACKOFF_MS = 100;
   public static final int DEFAULT_RECONNECT_MAX_BACKOFF_MS = 5_000;
 
-  private String endpoint = DEFAULT_ENDPOINT;
+  private java.util.List<String> endpoints = java.util.List.of(DEFAULT_ENDPOINT);
   private String token;
   private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
   private int idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
@@ -71,7 +73,7 @@ public final class TickwheelClientOptions {
 
   /** A copy of {@code other}. */
   public TickwheelClientOptions(TickwheelClientOptions other) {
-    this.endpoint = other.endpoint;
+    this.endpoints = other.endpoints;
     this.token = other.token;
     this.connectTimeoutMs = other.connectTimeoutMs;
     this.idleTimeoutMs = other.idleTimeoutMs;
@@ -86,34 +88,81 @@ public final class TickwheelClientOptions {
     this.reconnectMaxBackoffMs = other.reconnectMaxBackoffMs;
   }
 
+  /** The first endpoint (the only one unless {@link #setEndpoints} gave several). */
   public String getEndpoint() {
-    return endpoint;
+    return endpoints.get(0);
   }
 
   /**
    * The server's base URL: {@code http://HOST:PORT} or {@code https://HOST:PORT}, no path, query or fragment.
-   * A trailing {@code /} is dropped.
+   * A trailing {@code /} is dropped. Replaces the endpoint list by this one endpoint.
    */
   public TickwheelClientOptions setEndpoint(String endpoint) {
+    this.endpoints = java.util.List.of(checkEndpoint("endpoint", endpoint));
+    return this;
+  }
+
+  /** The endpoints, in the order they are tried (unmodifiable). */
+  public java.util.List<String> getEndpoints() {
+    return endpoints;
+  }
+
+  /**
+   * The nodes of a tickwheel cluster (or one server), each as {@link #setEndpoint}: 1 to {@value #MAX_ENDPOINTS},
+   * one scheme for all, no two alike. Any node answers every call and serves every firing, and a subscription's
+   * cursor resumes on any node, so the client uses one endpoint at a time for everything and moves on to the next
+   * (round robin, from the first) when a connection to the one in use cannot be made: a WebSocket connect that fails
+   * or times out, an HTTP request that gets no connection. The reconnect backoff applies as with one endpoint, each
+   * attempt to the next node. A request that was sent and got no answer is not sent to another node (it may have
+   * been applied): it fails as with one endpoint ({@code timeout} or {@code connection_lost}, {@code mayHaveApplied}).
+   *
+   * @throws IllegalArgumentException naming the entry ({@code endpoints[i]}) that is not a valid endpoint, a repeated
+   *                                  one, or schemes that differ; for an empty, null or too long list
+   */
+  public TickwheelClientOptions setEndpoints(java.util.List<String> endpoints) {
+    if (endpoints == null || endpoints.isEmpty() || endpoints.size() > MAX_ENDPOINTS) {
+      throw new IllegalArgumentException("endpoints must hold 1 to " + MAX_ENDPOINTS + " endpoints, was "
+          + (endpoints == null ? "null" : endpoints.size() + " endpoints"));
+    }
+    java.util.List<String> checked = new java.util.ArrayList<>(endpoints.size());
+    for (int i = 0; i < endpoints.size(); i++) {
+      String e = checkEndpoint("endpoints[" + i + "]", endpoints.get(i));
+      if (checked.contains(e)) {
+        throw new IllegalArgumentException("endpoints[" + i + "] '" + e + "' is given twice");
+      }
+      if (!checked.isEmpty() && scheme(checked.get(0)) != scheme(e)) {
+        throw new IllegalArgumentException("endpoints[" + i + "] '" + e + "' has another scheme than endpoints[0] '"
+            + checked.get(0) + "': all must be http or all https");
+      }
+      checked.add(e);
+    }
+    this.endpoints = java.util.List.copyOf(checked);
+    return this;
+  }
+
+  private static boolean scheme(String endpoint) {
+    return endpoint.startsWith("https:");
+  }
+
+  private static String checkEndpoint(String field, String endpoint) {
     if (endpoint == null) {
-      throw new IllegalArgumentException("endpoint must be http://HOST:PORT or https://HOST:PORT, was null");
+      throw new IllegalArgumentException(field + " must be http://HOST:PORT or https://HOST:PORT, was null");
     }
     String e = endpoint.endsWith("/") ? endpoint.substring(0, endpoint.length() - 1) : endpoint;
     URI u;
     try {
       u = new URI(e);
     } catch (java.net.URISyntaxException ex) {
-      throw new IllegalArgumentException("endpoint must be http://HOST:PORT or https://HOST:PORT, was '" + endpoint
+      throw new IllegalArgumentException(field + " must be http://HOST:PORT or https://HOST:PORT, was '" + endpoint
           + "' (" + ex.getReason() + ")");
     }
     if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null
         || (u.getRawPath() != null && !u.getRawPath().isEmpty()) || u.getRawQuery() != null
         || u.getRawFragment() != null || u.getRawUserInfo() != null) {
-      throw new IllegalArgumentException("endpoint must be http://HOST:PORT or https://HOST:PORT, was '" + endpoint
+      throw new IllegalArgumentException(field + " must be http://HOST:PORT or https://HOST:PORT, was '" + endpoint
           + "'");
     }
-    this.endpoint = e;
-    return this;
+    return e;
   }
 
   public String getToken() {
@@ -265,7 +314,7 @@ public final class TickwheelClientOptions {
 
   @Override
   public String toString() {
-    return "TickwheelClientOptions{endpoint=" + endpoint + ", token=" + (token == null ? "none" : "***")
+    return "TickwheelClientOptions{endpoints=" + endpoints + ", token=" + (token == null ? "none" : "***")
         + ", connectTimeoutMs=" + connectTimeoutMs + ", idleTimeoutMs=" + idleTimeoutMs + ", requestTimeoutMs="
         + requestTimeoutMs + ", maxInFlight=" + maxInFlight + ", maxQueued=" + maxQueued
         + ", maxTouchBatchIds=" + maxTouchBatchIds + ", maxTouchBatchesInFlight=" + maxTouchBatchesInFlight

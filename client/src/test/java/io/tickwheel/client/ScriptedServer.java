@@ -42,9 +42,11 @@ final class ScriptedServer implements AutoCloseable {
   /** Answers a batch create; by default 201 for every timer (the timer as sent, with server fields). */
   volatile BatchScript onCreate = (req, body) -> req.response().setStatusCode(200).end(created(body).encode());
   private final HttpServer server;
+  /** Every connection accepted (HTTP and WebSocket), closed by {@link #close()} as a dying node's would be. */
+  private final List<io.vertx.core.http.HttpConnection> open = new CopyOnWriteArrayList<>();
 
   ScriptedServer(Vertx vertx) throws Exception {
-    this.server = vertx.createHttpServer().requestHandler(req -> {
+    this.server = vertx.createHttpServer().connectionHandler(open::add).requestHandler(req -> {
       authorizations.add("http " + req.getHeader("Authorization"));
       boolean create = "/v1/timers/batch".equals(req.path());
       if (req.method() != HttpMethod.POST || !(create || "/v1/timers/touch".equals(req.path()))) {
@@ -119,6 +121,9 @@ final class ScriptedServer implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
+    for (io.vertx.core.http.HttpConnection c : open) {
+      c.close();
+    }
     server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 }

@@ -20,28 +20,33 @@ import java.util.concurrent.TimeUnit;
 final class BatchPoster {
 
   private final HttpClientAgent http;
-  private final String uri;
+  private final Endpoints endpoints;
+  private final String path;
   private final String authorization;
   private final long requestTimeoutMs;
 
   /** @param maxInFlight requests in flight at most (pooled connections) */
-  BatchPoster(Vertx vertx, TickwheelClientOptions o, String path, int maxInFlight) {
+  BatchPoster(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints, String path, int maxInFlight) {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setSsl(o.getEndpoint().startsWith("https:")), new PoolOptions().setHttp1MaxSize(maxInFlight));
-    this.uri = o.getEndpoint() + path;
+        .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(maxInFlight));
+    this.endpoints = endpoints;
+    this.path = path;
     this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
     this.requestTimeoutMs = o.getRequestTimeoutMs();
   }
 
-  /** A POST request to the path, once a connection is had (then nothing is sent yet). */
+  /**
+   * A POST request to the path on the endpoint in use, once a connection is had (then nothing is sent yet); no
+   * connection moves to the next endpoint.
+   */
   Future<HttpClientRequest> request() {
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(uri)
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST)
         .setIdleTimeout(requestTimeoutMs).putHeader("Content-Type", "application/json");
     if (authorization != null) {
       ro.putHeader("Authorization", authorization);
     }
-    return http.request(ro);
+    return endpoints.request(http, ro, path);
   }
 
   Future<Void> close() {

@@ -35,6 +35,7 @@ public final class ClientImpl implements TickwheelClient {
   private final Context context;
   private final TickwheelClientOptions options;
   private final WebSocketClient wsClient;
+  private final Endpoints endpoints;
   private final WebSocketConnectOptions wsConnect;
   private final CommandChannel channel;
   private final TouchBatcher touches;
@@ -48,21 +49,20 @@ public final class ClientImpl implements TickwheelClient {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.options = options;
-    boolean tls = options.getEndpoint().startsWith("https:");
+    this.endpoints = new Endpoints(options.getEndpoints());
+    boolean tls = endpoints.tls();
     this.wsClient = vertx.createWebSocketClient(new WebSocketClientOptions()
         .setConnectTimeout(options.getConnectTimeoutMs())
         .setIdleTimeout(options.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setMaxFrameSize(MAX_MESSAGE_BYTES).setMaxMessageSize(MAX_MESSAGE_BYTES).setSsl(tls));
-    this.wsConnect = new WebSocketConnectOptions()
-        .setAbsoluteURI(options.getEndpoint().replaceFirst("^http", "ws") + "/v1/ws")
-        .setTimeout(options.getConnectTimeoutMs());
+    this.wsConnect = new WebSocketConnectOptions().setTimeout(options.getConnectTimeoutMs());
     if (options.getToken() != null) {
       wsConnect.addHeader("Authorization", "Bearer " + options.getToken());
     }
-    this.channel = new CommandChannel(vertx, context, wsClient, wsConnect, options);
-    this.touches = new TouchBatcher(vertx, context, options);
-    this.schedules = new ScheduleBatcher(vertx, context, options);
-    this.reads = new HttpReads(vertx, options);
+    this.channel = new CommandChannel(vertx, context, wsClient, endpoints, wsConnect, options);
+    this.touches = new TouchBatcher(vertx, context, options, endpoints);
+    this.schedules = new ScheduleBatcher(vertx, context, options, endpoints);
+    this.reads = new HttpReads(vertx, options, endpoints);
     this.stages = new StagesImpl(this);
   }
 
@@ -147,7 +147,7 @@ public final class ClientImpl implements TickwheelClient {
 
   @Override
   public Subscription subscribe(List<String> topics, Object from, Handler<Firing> handler) {
-    SubscriptionImpl s = new SubscriptionImpl(vertx, context, wsClient, wsConnect, options, topics, from, handler);
+    SubscriptionImpl s = new SubscriptionImpl(vertx, context, wsClient, endpoints, wsConnect, options, topics, from, handler);
     context.runOnContext(v -> {
       if (closed) {
         s.close();

@@ -33,6 +33,7 @@ final class CommandChannel {
   private final Context context;
   private final WebSocketClient wsClient;
   private final WebSocketConnectOptions connectOptions;
+  private final Endpoints endpoints;
   private final int maxInFlight;
   private final int maxQueued;
   private final long requestTimeoutMs;
@@ -50,12 +51,14 @@ final class CommandChannel {
   private String lastConnectFailure;
   private long connections;
 
-  CommandChannel(Vertx vertx, Context context, WebSocketClient wsClient, WebSocketConnectOptions connectOptions,
+  CommandChannel(Vertx vertx, Context context, WebSocketClient wsClient, Endpoints endpoints,
+      WebSocketConnectOptions connectOptions,
       TickwheelClientOptions o) {
     this.vertx = vertx;
     this.context = context;
     this.wsClient = wsClient;
     this.connectOptions = connectOptions;
+    this.endpoints = endpoints;
     this.maxInFlight = o.getMaxInFlight();
     this.maxQueued = o.getMaxQueued();
     this.requestTimeoutMs = o.getRequestTimeoutMs();
@@ -132,7 +135,7 @@ final class CommandChannel {
       return;
     }
     connecting = true;
-    wsClient.connect(connectOptions).onComplete(ar -> {
+    endpoints.connect(wsClient, connectOptions).onComplete(ar -> {
       connecting = false;
       if (ar.failed()) {
         lastConnectFailure = String.valueOf(ar.cause().getMessage());

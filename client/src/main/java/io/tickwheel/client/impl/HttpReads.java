@@ -26,15 +26,15 @@ import java.util.List;
  */
 final class HttpReads {
   private final HttpClientAgent http;
-  private final String endpoint;
+  private final Endpoints endpoints;
   private final String authorization;
   private final long requestTimeoutMs;
 
-  HttpReads(Vertx vertx, TickwheelClientOptions o) {
+  HttpReads(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints) {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
-        .setSsl(o.getEndpoint().startsWith("https:")), new PoolOptions().setHttp1MaxSize(8));
-    this.endpoint = o.getEndpoint();
+        .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(8));
+    this.endpoints = endpoints;
     this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
     this.requestTimeoutMs = o.getRequestTimeoutMs();
   }
@@ -69,12 +69,11 @@ final class HttpReads {
 
   /** GET {@code path}: the JSON body of a 200, else the answer's error as a TickwheelException. */
   private Future<JsonObject> call(String path) {
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(endpoint + path)
-        .setIdleTimeout(requestTimeoutMs);
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.GET).setIdleTimeout(requestTimeoutMs);
     if (authorization != null) {
       ro.putHeader("Authorization", authorization);
     }
-    return http.request(ro).compose(req -> req.send()).compose(resp -> resp.body().map(buf -> {
+    return endpoints.request(http, ro, path).compose(req -> req.send()).compose(resp -> resp.body().map(buf -> {
       Object body;
       try {
         body = buf.length() == 0 ? null : io.vertx.core.json.Json.decodeValue(buf);

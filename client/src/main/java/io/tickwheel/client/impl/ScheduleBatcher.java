@@ -65,12 +65,12 @@ final class ScheduleBatcher {
   private long batches;
   private String lastFailure;
 
-  ScheduleBatcher(Vertx vertx, Context context, TickwheelClientOptions o) {
+  ScheduleBatcher(Vertx vertx, Context context, TickwheelClientOptions o, Endpoints endpoints) {
     this.vertx = vertx;
     this.context = context;
     this.maxBatches = o.getMaxScheduleBatchesInFlight();
     this.maxBatch = o.getMaxScheduleBatchTimers();
-    this.http = new BatchPoster(vertx, o, PATH, maxBatches);
+    this.http = new BatchPoster(vertx, o, endpoints, PATH, maxBatches);
     this.requestTimeoutMs = o.getRequestTimeoutMs();
     this.maxQueued = o.getMaxQueued();
     this.sweepMs = Math.max(5, Math.min(1_000, requestTimeoutMs / 4));

@@ -40,6 +40,7 @@ final class SubscriptionImpl implements Subscription {
   private final Context context;
   private final WebSocketClient wsClient;
   private final WebSocketConnectOptions connectOptions;
+  private final Endpoints endpoints;
   private final List<String> topics;
   private final Handler<Firing> handler;
   private final ReconnectBackoff backoff;
@@ -55,7 +56,8 @@ final class SubscriptionImpl implements Subscription {
   private long retryTimer = -1;
   private boolean closed;
 
-  SubscriptionImpl(Vertx vertx, Context context, WebSocketClient wsClient, WebSocketConnectOptions connectOptions,
+  SubscriptionImpl(Vertx vertx, Context context, WebSocketClient wsClient, Endpoints endpoints,
+      WebSocketConnectOptions connectOptions,
       TickwheelClientOptions o, List<String> topics, Object from, Handler<Firing> handler) {
     if (topics == null || topics.isEmpty()) {
       throw new IllegalArgumentException("topics must name at least one topic (\"*\" for all), was " + topics);
@@ -71,6 +73,7 @@ final class SubscriptionImpl implements Subscription {
     this.context = context;
     this.wsClient = wsClient;
     this.connectOptions = connectOptions;
+    this.endpoints = endpoints;
     this.topics = List.copyOf(topics);
     this.handler = handler;
     this.backoff = new ReconnectBackoff(o.getReconnectInitialBackoffMs(), o.getReconnectMaxBackoffMs());
@@ -91,7 +94,7 @@ final class SubscriptionImpl implements Subscription {
     if (closed) {
       return;
     }
-    wsClient.connect(connectOptions).onComplete(ar -> {
+    endpoints.connect(wsClient, connectOptions).onComplete(ar -> {
       if (ar.failed()) {
         LOG.log(System.Logger.Level.DEBUG, "subscription connect failed: " + ar.cause().getMessage());
         retryLater();

@@ -87,11 +87,11 @@ final class TouchBatcher {
   private long batches;
   private String lastFailure;
 
-  TouchBatcher(Vertx vertx, Context context, TickwheelClientOptions o) {
+  TouchBatcher(Vertx vertx, Context context, TickwheelClientOptions o, Endpoints endpoints) {
     this.vertx = vertx;
     this.context = context;
     this.maxBatches = o.getMaxTouchBatchesInFlight();
-    this.http = new BatchPoster(vertx, o, PATH, maxBatches);
+    this.http = new BatchPoster(vertx, o, endpoints, PATH, maxBatches);
     this.requestTimeoutMs = o.getRequestTimeoutMs();
     this.maxQueued = o.getMaxQueued();
     this.maxBatchIds = o.getMaxTouchBatchIds();
