@@ -1,5 +1,6 @@
 package io.tickwheel.client;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -44,6 +45,7 @@ final class ScriptedServer implements AutoCloseable {
   private final HttpServer server;
   /** Every connection accepted (HTTP and WebSocket), closed by {@link #close()} as a dying node's would be. */
   private final List<io.vertx.core.http.HttpConnection> open = new CopyOnWriteArrayList<>();
+  private final List<ServerWebSocket> sockets = new CopyOnWriteArrayList<>();
 
   ScriptedServer(Vertx vertx) throws Exception {
     this.server = vertx.createHttpServer().connectionHandler(open::add).requestHandler(req -> {
@@ -60,6 +62,7 @@ final class ScriptedServer implements AutoCloseable {
       });
     }).webSocketHandler(ws -> {
       int n = connections.incrementAndGet();
+      sockets.add(ws);
       authorizations.add(String.valueOf(ws.headers().get("Authorization")));
       ws.textMessageHandler(text -> {
         JsonObject m = new JsonObject(text);
@@ -121,9 +124,14 @@ final class ScriptedServer implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    for (io.vertx.core.http.HttpConnection c : open) {
-      c.close();
+    List<Future<Void>> closing = new java.util.ArrayList<>();
+    for (ServerWebSocket ws : sockets) {
+      closing.add(ws.close());
     }
+    for (io.vertx.core.http.HttpConnection c : open) {
+      closing.add(c.close());
+    }
+    Future.join(closing).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 }

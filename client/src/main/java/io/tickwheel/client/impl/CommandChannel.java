@@ -110,8 +110,19 @@ final class CommandChannel {
     ensureSweep();
   }
 
+  /**
+   * Whether a command can be written now. A socket that closed but whose close handler has not run yet cannot (its
+   * {@code writeQueueFull} throws): the command queues, and the close handler reconnects for it.
+   */
   private boolean canWrite() {
-    return ws != null && inFlight.size() < maxInFlight && !ws.writeQueueFull();
+    if (ws == null || inFlight.size() >= maxInFlight || ws.isClosed()) {
+      return false;
+    }
+    try {
+      return !ws.writeQueueFull();
+    } catch (IllegalStateException closed) {
+      return false;
+    }
   }
 
   private void write(Command c) {
