@@ -159,10 +159,10 @@ final class ForwardBatcher {
           } else {
             @SuppressWarnings("unchecked")
             List<WriteOutcome> os = (List<WriteOutcome>) got;
+            metrics.routed("forwarded", calls.size());   // counted before the callers hear, so they see it counted
             for (int i = 0; i < calls.size(); i++) {
               calls.get(i).promise().complete(withRetryAfter(os.get(i)));
             }
-            metrics.routed("forwarded", calls.size());
           }
           if (!q.waiting.isEmpty()) {
             queues.putIfAbsent(key, q);
