@@ -9,17 +9,20 @@
 #             batches of 1,000 ahead of T. The server's CPU (utime + stime from /proc/PID/stat) from one second before
 #             T until GET /health shows firedTotal grown by N (polled every 100 ms), divided by N: CPU per firing.
 #             "last ms" is T to the poll that saw the last firing (100 ms resolution).
+#             With --warmup W (a multiple of 1000, default 0), W timers of the same kind fire on the same server
+#             first (due at T - 8 s; cron ones re-armed for the next day), so the JIT's compilation of the fire path
+#             is not counted in the measured firings' CPU.
 #   recovery: N timers due in 1 h (once: delayMs; cron: the 60 hourly expressions "M * * * *" of batch.lua), then
 #             kill -9 and a restart on the same data: wall time and server CPU from launch to its "recovered N timers"
 #             line, minus the same for a start on an empty store measured just before (the JVM's own start).
 # The summary prints the medians of the rounds and the ratios cron/once.
 #
 # Usage: bench/wrk/fire-kinds.sh [--store rocksdb|redis|memory] [--rounds 3] [--timers 100000] [--port 8189]
-#                                [--lead-s 20] [--jar PATH]
+#                                [--lead-s 20] [--warmup 0] [--jar PATH]
 # Needs: curl, (redis-server and redis-cli for --store redis), and the jar: mvn -q -DskipTests package.
 set -euo pipefail
 
-STORE=rocksdb ROUNDS=3 N=100000 PORT=8189 LEAD=20 JAR=
+STORE=rocksdb ROUNDS=3 N=100000 PORT=8189 LEAD=20 WARM=0 JAR=
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --store) STORE=$2; shift 2 ;;
@@ -27,11 +30,13 @@ while [[ $# -gt 0 ]]; do
     --timers) N=$2; shift 2 ;;
     --port) PORT=$2; shift 2 ;;
     --lead-s) LEAD=$2; shift 2 ;;
+    --warmup) WARM=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 (( N % 1000 == 0 )) || { echo "--timers must be a multiple of 1000" >&2; exit 2; }
+(( WARM % 1000 == 0 )) || { echo "--warmup must be a multiple of 1000" >&2; exit 2; }
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -102,12 +107,13 @@ fresh_store() {
   if [[ -n "$REDIS_PID" ]]; then redis-cli -p "$REDIS_PORT" flushall >/dev/null; fi
 }
 
-# writes N/1000 batch bodies to $WORK/body.*: $1 kind (once|cron), $2 what (fire|recover), $3 T (epoch ms, fire)
+# writes COUNT/1000 batch bodies to $WORK/body.*: $1 kind (once|cron), $2 what (fire|recover), $3 T (epoch ms,
+# fire), $4 COUNT (default N)
 bodies() {
   rm -f "$WORK"/body.*
   local spec
   spec=$(date -u -d "@$(( $3 / 1000 ))" '+%-S %-M %-H')
-  awk -v n="$N" -v kind="$1" -v what="$2" -v at="$3" -v spec="$spec" -v dir="$WORK" -v p="$RANDOM$RANDOM" 'BEGIN {
+  awk -v n="${4:-$N}" -v kind="$1" -v what="$2" -v at="$3" -v spec="$spec" -v dir="$WORK" -v p="$RANDOM$RANDOM" 'BEGIN {
     for (b = 0; b < n / 1000; b++) {
       f = dir "/body." b
       printf "{\"timers\":[" > f
@@ -124,16 +130,16 @@ bodies() {
     }
   }'
 }
-# posts the bodies, 2 at a time; fails unless every timer was created
+# posts the bodies, 2 at a time; fails unless every timer ($1, default N) was created
 post_bodies() {
-  local created
+  local created want=${1:-$N}
   rm -f "$WORK"/answer.*
   # each answer to its own file: two curls writing into one pipe could interleave inside a token
   ls "$WORK"/body.* | sed 's/.*body\.//' | xargs -P2 -I{} curl -s --max-time 60 -H 'Content-Type: application/json' \
     --data-binary @"$WORK/body.{}" -o "$WORK/answer.{}" "$URL/v1/timers/batch"
   created=$(cat "$WORK"/answer.* | grep -o '"status":201' | wc -l)
-  if [[ "$created" -ne "$N" ]]; then
-    echo "created $created of $N timers; first other answer:" >&2
+  if [[ "$created" -ne "$want" ]]; then
+    echo "created $created of $want timers; first other answer:" >&2
     cat "$WORK"/answer.* | grep -o '"status":[^2][^}]*}[^}]*}' | head -1 >&2
     exit 1
   fi
@@ -145,6 +151,18 @@ fire() {
   local kind=$1 t c0 f0 c1 seen
   fresh_store
   launch
+  if (( WARM > 0 )); then
+    local w w0
+    w=$(( ($(now_ms) / 1000 + 8) * 1000 ))
+    w0=$(fired_total)
+    bodies "$kind" fire "$w" "$WARM"
+    post_bodies "$WARM"
+    for _ in $(seq 1 600); do
+      (( $(fired_total) - w0 >= WARM )) && break
+      sleep 0.1
+    done
+    (( $(fired_total) - w0 >= WARM )) || { echo "the $WARM warm-up timers did not fire within 60 s" >&2; exit 1; }
+  fi
   t=$(( ($(now_ms) / 1000 + LEAD) * 1000 ))
   bodies "$kind" fire "$t"
   post_bodies
@@ -185,7 +203,7 @@ recovery() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 
-printf "store %s, %s timers per measurement, no subscriber\n" "$STORE" "$N"
+printf "store %s, %s timers per measurement (after %s warm-up firings), no subscriber\n" "$STORE" "$N" "$WARM"
 printf "%-6s %-5s %14s %9s %12s %14s\n" round kind fire-cpu-us/f last-ms recovery-ms rec-cpu-us/tmr
 for r in $(seq 1 "$ROUNDS"); do
   for kind in once cron; do
