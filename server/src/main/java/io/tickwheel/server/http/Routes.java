@@ -36,7 +36,8 @@ public final class Routes {
    * @param token         the bearer token, or {@code null}
    * @param allowedOrigins CORS / WebSocket origins besides the server's own
    * @param origins       the WebSocket Origin check
-   * @param webSocket     the firing hub's WebSocket entry ({@code /v1/ws}), after auth and Origin checks
+   * @param webSocket     the firing hub's WebSocket entry ({@code /v1/ws}), after auth and Origin checks: the socket
+   *                      and its Netty channel ({@code null} if it has none)
    * @param events        the firing hub's SSE entry ({@code GET /v1/events}), after auth
    * @param subscribers   how many firing subscribers are connected
    * @param openapi       the OpenAPI document's text
@@ -47,7 +48,8 @@ public final class Routes {
   public record Deps(Vertx vertx, Scheduler scheduler, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
       WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
-      Handler<ServerWebSocket> webSocket, Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
+      java.util.function.BiConsumer<ServerWebSocket, io.netty.channel.Channel> webSocket,
+      Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
       long startedAtMs, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
 
   private Routes() {}
@@ -181,10 +183,10 @@ public final class Routes {
           "Origin \"" + ErrorResponses.shorten(origin) + "\" is not allowed (see --allowed-origins)", null));
       return;
     }
-    WsFlushes.consolidate(rc.request().connection());
+    io.netty.channel.Channel channel = WsFlushes.consolidate(rc.request().connection());
     rc.request().toWebSocket().onComplete(ar -> {
       if (ar.succeeded()) {
-        d.webSocket().handle(ar.result());
+        d.webSocket().accept(ar.result(), channel);
       } else if (!rc.response().headWritten()) {
         rc.fail(ApiException.invalid(null, "WebSocket upgrade failed: " + ar.cause().getMessage()));
       }

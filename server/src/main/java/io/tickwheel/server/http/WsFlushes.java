@@ -22,15 +22,18 @@ final class WsFlushes {
 
   private WsFlushes() {}
 
-  /** Installs the consolidation on {@code connection}'s channel; returns whether it could. Event-loop thread only. */
-  static boolean consolidate(HttpConnection connection) {
+  /**
+   * Installs the consolidation on {@code connection}'s channel; returns the channel (the WebSocket's after the upgrade),
+   * or {@code null} if the connection has none. Event-loop thread only.
+   */
+  static Channel consolidate(HttpConnection connection) {
     if (!(connection instanceof io.vertx.core.net.impl.ConnectionBase base)) {
-      return false;
+      return null;
     }
     Channel ch = base.channel();
     if (ch.pipeline().get(NAME) == null) {
       ch.pipeline().addFirst(NAME, new FlushConsolidationHandler(FLUSH_AFTER, true));
     }
-    return true;
+    return ch;
   }
 }

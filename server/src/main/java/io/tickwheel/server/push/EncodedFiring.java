@@ -27,6 +27,7 @@ final class EncodedFiring {
   /** The contract's firing JSON ({@link TimerJson#firingJson}) plus {@code partition} (cluster) and {@code cursor}. */
   final String json;
   private Buffer sse;
+  private byte[] utf8;
 
   private EncodedFiring(Firing f, int partition, boolean clustered, String cursor, long stamp) {
     this.firing = f;
@@ -64,6 +65,14 @@ final class EncodedFiring {
       sse = SseFormat.event(cursor, "fired", json);
     }
     return sse;
+  }
+
+  /** {@link #json} in UTF-8, built on first use and shared by every socket it is written to (never changed). */
+  byte[] utf8() {
+    if (utf8 == null) {
+      utf8 = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return utf8;
   }
 
   /** Approximate size in bytes, for the per-subscriber byte bound. */

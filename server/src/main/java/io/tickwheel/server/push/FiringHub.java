@@ -240,17 +240,25 @@ public final class FiringHub {
     }
   }
 
-  /**
-   * Serves one {@code /v1/ws} connection (already authenticated and Origin-checked) until it closes.
-   * The socket must belong to the owner context.
-   */
   /** Where the WebSocket write commands ({@code schedule}, {@code put}, {@code touch}, {@code cancel}) go. Owner context. */
   public void useCommands(WsCommands c) {
     checkOwner("useCommands");
     this.commands = Objects.requireNonNull(c, "commands");
   }
 
+  /**
+   * Serves one {@code /v1/ws} connection (already authenticated and Origin-checked) until it closes, its messages
+   * written one by one through Vert.x. The socket must belong to the owner context.
+   */
   public void handleWebSocket(ServerWebSocket ws) {
+    handleWebSocket(ws, null);
+  }
+
+  /**
+   * As {@link #handleWebSocket(ServerWebSocket)}, with the socket's Netty {@code channel} (or {@code null}): the
+   * subscriber's messages are then gathered per event-loop task into one write ({@link WsTextFrames}).
+   */
+  public void handleWebSocket(ServerWebSocket ws, io.netty.channel.Channel channel) {
     checkOwner("handleWebSocket");
     if (closed != null) {
       ws.close(WsSubscriber.CLOSE_GOING_AWAY, "server shutting down");
@@ -259,7 +267,7 @@ public final class FiringHub {
     if (ws.isClosed()) {
       return; // gone already: no close event would ever detach it
     }
-    WsSubscriber s = new WsSubscriber(this, ws);
+    WsSubscriber s = new WsSubscriber(this, ws, channel);
     attach(s);
     s.start();
     if (!ready.isComplete()) {

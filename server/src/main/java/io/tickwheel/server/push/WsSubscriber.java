@@ -16,9 +16,8 @@ import java.util.List;
 
 /**
  * A {@code /v1/ws} subscriber: the client protocol (subscribe, unsubscribe, ping) on top of a {@link Subscriber}
- * stream. Firings and replies are text messages, written with {@code writeTextMessage} (Vert.x has no public way
- * to share one encoded text frame between sockets, so each socket gets its own UTF-8 copy of the shared JSON
- * text; the JSON itself is built once per publish).
+ * stream. Firings and replies are text messages, gathered per event-loop task into one write ({@link WsTextFrames});
+ * a firing's JSON and its UTF-8 bytes are built once per publish and shared by every socket it goes to.
  *
  * <p>Client messages are aggregated from their frames here, so the size bound holds before anything is buffered:
  * a message over {@link PushOptions#maxWsFrameBytes} closes the socket with 1009. A single frame over the HTTP
@@ -45,6 +44,7 @@ final class WsSubscriber extends Subscriber {
   private static final String PONG = new JsonObject().put("type", "pong").encode();
 
   private final ServerWebSocket ws;
+  private final WsTextFrames frames;
   private final int maxMessageBytes;
   private final int maxInFlight;
   /** Write commands sent and not yet answered. */
@@ -56,9 +56,11 @@ final class WsSubscriber extends Subscriber {
   private Buffer messageText;
   private boolean messageBinary;
 
-  WsSubscriber(FiringHub hub, ServerWebSocket ws) {
+  /** @param channel the socket's Netty channel, or {@code null}: then messages go through Vert.x one by one */
+  WsSubscriber(FiringHub hub, ServerWebSocket ws, io.netty.channel.Channel channel) {
     super(hub, hub.metrics.ws);
     this.ws = ws;
+    this.frames = new WsTextFrames(ws, channel);
     this.maxMessageBytes = hub.options.maxWsFrameBytes();
     this.maxInFlight = hub.options.maxCommandsInFlight();
   }
@@ -70,7 +72,10 @@ final class WsSubscriber extends Subscriber {
       flush();
       readMore();
     });
-    ws.closeHandler(v -> transportEnded());
+    ws.closeHandler(v -> {
+      frames.discard();
+      transportEnded();
+    });
     ws.exceptionHandler(this::onException);
   }
 
@@ -84,6 +89,7 @@ final class WsSubscriber extends Subscriber {
       WebSocketCloseStatus status = bad.closeStatus();
       String reason = bad.getMessage() != null && bad.getMessage().length() <= 120 ? bad.getMessage()
           : status.reasonText();
+      frames.flush();
       ws.close((short) status.code(), reason);
       return;
     }
@@ -107,6 +113,7 @@ final class WsSubscriber extends Subscriber {
     messageBytes += data.length();
     if (messageBytes > maxMessageBytes) {
       terminate();
+      frames.flush();
       ws.close(CLOSE_TOO_BIG, "message over " + maxMessageBytes + " bytes");
       return;
     }
@@ -266,12 +273,12 @@ final class WsSubscriber extends Subscriber {
 
   @Override
   void writeFiring(EncodedFiring e) {
-    ws.writeTextMessage(e.json);
+    frames.write(e.utf8());
   }
 
   @Override
   void writeControl(Object message) {
-    ws.writeTextMessage((String) message);
+    frames.write((String) message);
   }
 
   @Override
@@ -286,6 +293,7 @@ final class WsSubscriber extends Subscriber {
 
   @Override
   void closeSlowTransport() {
+    frames.flush();
     ws.close(CLOSE_TRY_AGAIN_LATER, SLOW_REASON);
   }
 
@@ -293,6 +301,7 @@ final class WsSubscriber extends Subscriber {
   void closeFailedTransport(Throwable cause) {
     FiringHub.LOG.log(System.Logger.Level.WARNING, "Replay failed, closing WebSocket subscriber", cause);
     if (!ws.isClosed()) {
+      frames.flush();
       ws.writeTextMessage(PushNotices.error("unavailable", null, "the firing log could not be read: " + cause.getMessage()
           + "; reconnect and resume with from"));
       ws.close(CLOSE_INTERNAL_ERROR, "firing log unavailable");
@@ -301,6 +310,7 @@ final class WsSubscriber extends Subscriber {
 
   @Override
   Future<Void> closeShutdownTransport() {
+    frames.flush();
     return ws.isClosed() ? Future.succeededFuture() : ws.close(CLOSE_GOING_AWAY, "server shutting down");
   }
 }
