@@ -35,8 +35,8 @@ final class WriteGroup implements AutoCloseable {
   final Db db;
   final WriteBatch batch = new WriteBatch();
   private final EventLoopGuard guard;
-  private final Map<String, Timer> overlay = new HashMap<>();
-  private final Map<String, Timer> opOverlay = new HashMap<>();
+  private Map<String, Timer> overlay = new HashMap<>();
+  private Map<String, Timer> opOverlay = new HashMap<>();
   private final long startLastSeq;
   /** The last seq assigned, this group included. */
   long lastSeq;
@@ -47,8 +47,8 @@ final class WriteGroup implements AutoCloseable {
   String webhookSecret;
   private long opFirstRetained;
   /** Deliveries this group wrote ({@link #NO_DELIVERY} when removed), committed ops and the current op. */
-  private final Map<Long, Delivery> dOverlay = new HashMap<>();
-  private final Map<Long, Delivery> dOpOverlay = new HashMap<>();
+  private Map<Long, Delivery> dOverlay = new HashMap<>();
+  private Map<Long, Delivery> dOpOverlay = new HashMap<>();
   /** Per-state delivery counts as of this group's writes, read on first use; and as of the current op's start. */
   private long[] dCounts;
   private long[] dCountsAtOpStart;
@@ -71,11 +71,27 @@ final class WriteGroup implements AutoCloseable {
     batch.setSavePoint();
   }
 
+  /**
+   * Keeps the operation's writes. The first operation of a group hands its overlay over instead of copying it (a
+   * group is often one {@code recordFirings} of a thousand timers, whose copy was a third of the writer's time).
+   */
   void commitOp() throws RocksDBException {
-    overlay.putAll(opOverlay);
-    opOverlay.clear();
-    dOverlay.putAll(dOpOverlay);
-    dOpOverlay.clear();
+    if (overlay.isEmpty()) {
+      Map<String, Timer> empty = overlay;
+      overlay = opOverlay;
+      opOverlay = empty;
+    } else {
+      overlay.putAll(opOverlay);
+      opOverlay.clear();
+    }
+    if (dOverlay.isEmpty()) {
+      Map<Long, Delivery> empty = dOverlay;
+      dOverlay = dOpOverlay;
+      dOpOverlay = empty;
+    } else {
+      dOverlay.putAll(dOpOverlay);
+      dOpOverlay.clear();
+    }
     batch.popSavePoint();
   }
 
