@@ -37,8 +37,8 @@ final class WsTextFrames {
   private ByteBuf gathered;
   private boolean writeScheduled;
   private final Runnable endOfTask = this::endOfTask;
-  /** Buffers written to the channel (tests). */
-  long writes;
+  /** Buffers written to the channel (tests; written on the event loop only, before the write). */
+  volatile long writes;
 
   /** @param channel the socket's Netty channel, or {@code null} to write every message through Vert.x */
   WsTextFrames(ServerWebSocket ws, Channel channel) {
@@ -79,7 +79,12 @@ final class WsTextFrames {
       flush();
     } else if (!writeScheduled) {
       writeScheduled = true;
-      channel.eventLoop().execute(endOfTask);
+      try {
+        channel.eventLoop().execute(endOfTask);
+      } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+        writeScheduled = false;
+        flush();
+      }
     }
   }
 

@@ -163,22 +163,82 @@ final class WriteGroup implements AutoCloseable {
     return current(id);
   }
 
+  /**
+   * The {@link Codec.Head}s of {@code ids} as this group sees them, for {@link #head}: the database's read with one
+   * {@code multiGet} and decoded only up to the payload.
+   */
+  Map<String, Codec.Head> prefetchHeads(List<String> ids) throws RocksDBException {
+    List<String> wanted = new ArrayList<>(ids.size());
+    List<byte[]> keys = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      if (!opOverlay.containsKey(id) && !overlay.containsKey(id)) {
+        wanted.add(id);
+        keys.add(Keys.id(id));
+      }
+    }
+    Map<String, Codec.Head> out = new HashMap<>(wanted.size() * 2);
+    if (keys.isEmpty()) {
+      return out;
+    }
+    guard.check();
+    List<byte[]> values = db.db.multiGetAsList(Collections.nCopies(keys.size(), db.timers), keys);
+    for (int i = 0; i < wanted.size(); i++) {
+      byte[] v = values.get(i);
+      out.put(wanted.get(i), v == null ? null : Codec.decodeHead(v));
+    }
+    return out;
+  }
+
+  /** The {@link Codec.Head} of {@code id} as this group sees it (its own writes first), or {@code null}. */
+  Codec.Head head(String id, Map<String, Codec.Head> prefetched) throws RocksDBException {
+    Timer t = opOverlay.get(id);
+    if (t == null) {
+      t = overlay.get(id);
+    }
+    if (t != null) {
+      return t == ABSENT ? null : Codec.Head.of(t);
+    }
+    if (prefetched.containsKey(id)) {
+      return prefetched.get(id);
+    }
+    guard.check();
+    byte[] v = db.db.get(db.timers, Keys.id(id));
+    return v == null ? null : Codec.decodeHead(v);
+  }
+
+  /** Writes {@code t} (payload included) in place of the stored timer whose due time is {@code oldDue}. */
+  void putTimer(Timer t, long oldDue) throws RocksDBException {
+    if (oldDue != t.nextDueAt()) {
+      batch.delete(db.due, Keys.due(oldDue, Keys.id(t.id())));
+    }
+    put(t);
+  }
+
+  /** Removes the stored timer {@code id}, whose due time is {@code due}. */
+  void deleteTimer(String idText, long due) throws RocksDBException {
+    byte[] id = Keys.id(idText);
+    batch.delete(db.timers, id);
+    batch.delete(db.due, Keys.due(due, id));
+    opOverlay.put(idText, ABSENT);
+  }
+
   /** Writes {@code t} (payload included) replacing {@code old} (or nothing), keeping the due index in step. */
   void putTimer(Timer t, Timer old) throws RocksDBException {
-    byte[] id = Keys.id(t.id());
     if (old != null && old.nextDueAt() != t.nextDueAt()) {
-      batch.delete(db.due, Keys.due(old.nextDueAt(), id));
+      batch.delete(db.due, Keys.due(old.nextDueAt(), Keys.id(t.id())));
     }
+    put(t);
+  }
+
+  private void put(Timer t) throws RocksDBException {
+    byte[] id = Keys.id(t.id());
     batch.put(db.timers, id, Codec.encodeTimer(t));
     batch.put(db.due, Keys.due(t.nextDueAt(), id), t.topic().getBytes(StandardCharsets.UTF_8));
     opOverlay.put(t.id(), t);
   }
 
   void deleteTimer(Timer old) throws RocksDBException {
-    byte[] id = Keys.id(old.id());
-    batch.delete(db.timers, id);
-    batch.delete(db.due, Keys.due(old.nextDueAt(), id));
-    opOverlay.put(old.id(), ABSENT);
+    deleteTimer(old.id(), old.nextDueAt());
   }
 
   /** Appends a firing with the next seq; returns it with its seq. */

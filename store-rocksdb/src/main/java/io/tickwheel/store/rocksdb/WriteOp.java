@@ -180,10 +180,10 @@ abstract class WriteOp<T> {
     List<FiringResult> apply(WriteGroup g) throws RocksDBException {
       List<FiringResult> out = new ArrayList<>(requests.size());
       // one multiGet for the batch instead of a get per timer (a JNI call and a memtable/SST look-up each)
-      Map<String, Timer> prefetched = requests.size() == 1 ? Map.of()
-          : g.prefetch(requests.stream().map(FiringRequest::id).toList());
+      Map<String, Codec.Head> prefetched = requests.size() == 1 ? Map.of()
+          : g.prefetchHeads(requests.stream().map(FiringRequest::id).toList());
       for (FiringRequest r : requests) {
-        Timer stored = g.current(r.id(), prefetched);
+        Codec.Head stored = g.head(r.id(), prefetched);
         if (stored == null || stored.generation() != r.generation() || stored.firings() != r.firingsBefore()) {
           out.add(FiringResult.stale());
           continue;
@@ -199,9 +199,9 @@ abstract class WriteOp<T> {
           g.putDelivery(d, null);
         }
         if (r.next() == null) {
-          g.deleteTimer(stored);
+          g.deleteTimer(stored.id(), stored.nextDueAt());
         } else {
-          g.putTimer(r.next().withPayload(stored.payload()), stored);
+          g.putTimer(r.next().withPayload(stored.payload()), stored.nextDueAt());
         }
         out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
       }

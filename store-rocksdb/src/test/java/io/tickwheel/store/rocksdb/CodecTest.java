@@ -105,6 +105,24 @@ class CodecTest {
   }
 
   @Test
+  void theHeadOfEveryRecordVersionIsWhatTheFullDecodeGives() {
+    Timer.Extras cron = cronTimer().extras();
+    Callback cb = new Callback("https://hooks.example.com/x", 1000, 20, 100, 86_400_000);
+    List<byte[]> records = List.of(Codec.encodeTimer(timer), Codec.encodeTimer(timer.withoutPayload()),
+        HexFormat.of().parseHex(PLAIN_V1_HEX), HexFormat.of().parseHex(CRON_BEFORE_CALLBACKS_HEX),
+        Codec.encodeTimer(cronTimer().withExtras(new Timer.Extras(cron.cron(), cron.endAt(), cron.jitterMs(),
+            cron.paused(), cron.nominalAt(), cb))));
+    for (byte[] bytes : records) {
+      Timer full = Codec.decodeTimer(bytes);
+      Codec.Head head = Codec.decodeHead(bytes);
+      assertThat(head).isEqualTo(Codec.Head.of(full));
+      assertThat(head.topic()).isSameAs(full.topic());            // canonical, as the full decode's
+    }
+    assertThatThrownBy(() -> Codec.decodeHead(new byte[] {9, 0, 0}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown timer record version 9");
+  }
+
+  @Test
   void aTimerRecordWrittenBeforeCalendarsExistedStillDecodesAsAPlainTimer() {
     Timer decoded = Codec.decodeTimer(HexFormat.of().parseHex(PLAIN_V1_HEX));
     assertThat(decoded).isEqualTo(PLAIN);
