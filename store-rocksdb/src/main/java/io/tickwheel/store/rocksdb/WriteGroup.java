@@ -134,6 +134,12 @@ final class WriteGroup implements AutoCloseable {
    * (absent ones map to {@code null}); pass the map to {@link #current(String, Map)}.
    */
   Map<String, Timer> prefetch(List<String> ids) throws RocksDBException {
+    return untouched(ids, Codec::decodeTimer);
+  }
+
+  /** The stored records of those of {@code ids} this group has not touched, one {@code multiGet}, decoded. */
+  private <T> Map<String, T> untouched(List<String> ids, java.util.function.Function<byte[], T> decode)
+      throws RocksDBException {
     List<String> wanted = new ArrayList<>(ids.size());
     List<byte[]> keys = new ArrayList<>(ids.size());
     for (String id : ids) {
@@ -142,7 +148,7 @@ final class WriteGroup implements AutoCloseable {
         keys.add(Keys.id(id));
       }
     }
-    Map<String, Timer> out = new HashMap<>(wanted.size() * 2);
+    Map<String, T> out = new HashMap<>(wanted.size() * 2);
     if (keys.isEmpty()) {
       return out;
     }
@@ -150,7 +156,7 @@ final class WriteGroup implements AutoCloseable {
     List<byte[]> values = db.db.multiGetAsList(Collections.nCopies(keys.size(), db.timers), keys);
     for (int i = 0; i < wanted.size(); i++) {
       byte[] v = values.get(i);
-      out.put(wanted.get(i), v == null ? null : Codec.decodeTimer(v));
+      out.put(wanted.get(i), v == null ? null : decode.apply(v));
     }
     return out;
   }
@@ -168,25 +174,7 @@ final class WriteGroup implements AutoCloseable {
    * {@code multiGet} and decoded only up to the payload.
    */
   Map<String, Codec.Head> prefetchHeads(List<String> ids) throws RocksDBException {
-    List<String> wanted = new ArrayList<>(ids.size());
-    List<byte[]> keys = new ArrayList<>(ids.size());
-    for (String id : ids) {
-      if (!opOverlay.containsKey(id) && !overlay.containsKey(id)) {
-        wanted.add(id);
-        keys.add(Keys.id(id));
-      }
-    }
-    Map<String, Codec.Head> out = new HashMap<>(wanted.size() * 2);
-    if (keys.isEmpty()) {
-      return out;
-    }
-    guard.check();
-    List<byte[]> values = db.db.multiGetAsList(Collections.nCopies(keys.size(), db.timers), keys);
-    for (int i = 0; i < wanted.size(); i++) {
-      byte[] v = values.get(i);
-      out.put(wanted.get(i), v == null ? null : Codec.decodeHead(v));
-    }
-    return out;
+    return untouched(ids, Codec::decodeHead);
   }
 
   /** The {@link Codec.Head} of {@code id} as this group sees it (its own writes first), or {@code null}. */
