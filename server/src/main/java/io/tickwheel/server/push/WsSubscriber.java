@@ -60,7 +60,7 @@ final class WsSubscriber extends Subscriber {
   WsSubscriber(FiringHub hub, ServerWebSocket ws, io.netty.channel.Channel channel) {
     super(hub, hub.metrics.ws);
     this.ws = ws;
-    this.frames = new WsTextFrames(ws, channel);
+    this.frames = new WsTextFrames(ws, channel, this::onWritable);
     this.maxMessageBytes = hub.options.maxWsFrameBytes();
     this.maxInFlight = hub.options.maxCommandsInFlight();
   }
@@ -68,15 +68,18 @@ final class WsSubscriber extends Subscriber {
   /** Installs the handlers; messages are processed from then on (or once the socket is resumed). */
   void start() {
     ws.frameHandler(this::onFrame);
-    ws.drainHandler(v -> {
-      flush();
-      readMore();
-    });
+    ws.drainHandler(v -> onWritable());
     ws.closeHandler(v -> {
       frames.discard();
       transportEnded();
     });
     ws.exceptionHandler(this::onException);
+  }
+
+  /** The socket can take more: what waits goes out, and reading resumes if it waited for room. */
+  private void onWritable() {
+    flush();
+    readMore();
   }
 
   /**
@@ -265,7 +268,7 @@ final class WsSubscriber extends Subscriber {
   @Override
   boolean transportFull() {
     try {
-      return ws.writeQueueFull();
+      return frames.full() || ws.writeQueueFull();
     } catch (IllegalStateException closed) {
       return true;
     }

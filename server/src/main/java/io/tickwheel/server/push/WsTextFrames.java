@@ -19,8 +19,10 @@ import io.vertx.core.http.ServerWebSocket;
  * writes anything itself on this socket (a close frame, a message over {@value #MAX_GATHERED} bytes, which Vert.x
  * splits into frames the client's frame limit accepts) {@link #flush} hands over what is gathered first.
  *
- * <p>Back-pressure: the gathered bytes are at most {@value #WRITE_AT} plus one message; everything written counts in
- * the channel's outbound buffer, so {@code ws.writeQueueFull()} and the drain handler work as for Vert.x's writes.
+ * <p>Back-pressure: the gathered bytes are at most {@value #WRITE_AT} plus one message. What is written bypasses
+ * Vert.x's outbound queue, so {@code ws.writeQueueFull()} and its drain handler do not see it: {@link #full()} is the
+ * channel's own writability (Netty's write-buffer water marks over its outbound buffer), and the {@code onWritable}
+ * callback runs when the channel becomes writable again (a handler at the head of the pipeline).
  *
  * <p>Without a Netty channel (a socket that is not Vert.x's own), or off the channel's event loop, messages go
  * through {@code writeTextMessage} as before. Not thread safe: the socket's event loop only.
@@ -40,10 +42,29 @@ final class WsTextFrames {
   /** Buffers written to the channel (tests; written on the event loop only, before the write). */
   volatile long writes;
 
-  /** @param channel the socket's Netty channel, or {@code null} to write every message through Vert.x */
-  WsTextFrames(ServerWebSocket ws, Channel channel) {
+  /**
+   * @param channel    the socket's Netty channel, or {@code null} to write every message through Vert.x
+   * @param onWritable called on the event loop when the channel turns writable again after {@link #full()}
+   */
+  WsTextFrames(ServerWebSocket ws, Channel channel, Runnable onWritable) {
     this.ws = ws;
     this.channel = channel;
+    if (channel != null) {
+      channel.pipeline().addFirst(new io.netty.channel.ChannelInboundHandlerAdapter() {
+        @Override
+        public void channelWritabilityChanged(io.netty.channel.ChannelHandlerContext ctx) {
+          ctx.fireChannelWritabilityChanged();
+          if (ctx.channel().isWritable()) {
+            onWritable.run();
+          }
+        }
+      });
+    }
+  }
+
+  /** Whether the channel's outbound buffer is over its high water mark (what was written here counts in it). */
+  boolean full() {
+    return channel != null && !channel.isWritable();
   }
 
   /** Sends {@code text} as one text message. */

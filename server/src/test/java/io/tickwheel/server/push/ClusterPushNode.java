@@ -50,7 +50,7 @@ final class ClusterPushNode {
         router.get("/v1/events").handler(n.hub::handleSse);
         return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
             .requestHandler(router)
-            .webSocketHandler(n.hub::handleWebSocket)
+            .webSocketHandler(ws -> n.hub.handleWebSocket(ws, PushServer.channelOf(ws)))
             .listen().onSuccess(h -> n.port = h.actualPort());
       }
     }));

@@ -79,7 +79,7 @@ final class PushServer {
             .requestHandler(router)
             .webSocketHandler(ws -> {
               if ("/v1/ws".equals(ws.path())) {
-                s.hub.handleWebSocket(ws);
+                s.hub.handleWebSocket(ws, channelOf(ws));
               } else {
                 ws.close((short) 1008, "no such endpoint");
               }
@@ -232,6 +232,11 @@ final class PushServer {
     } catch (TimeoutException e) {
       throw new AssertionError("no result within " + TIMEOUT_S + " s", e);
     }
+  }
+
+  /** The Netty channel of a socket from {@code HttpServer.webSocketHandler} (as the server's routes pass it). */
+  static io.netty.channel.Channel channelOf(io.vertx.core.http.ServerWebSocket ws) {
+    return ((io.vertx.core.http.impl.WebSocketImplBase<?>) ws).channelHandlerContext().channel();
   }
 
   /** Waits until {@code condition} holds, polling; fails after {@code ms}. */

@@ -2,7 +2,6 @@ package io.tickwheel.server.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.channel.Channel;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
@@ -45,7 +44,7 @@ class WsTextFramesTest {
       AtomicReference<WsTextFrames> framesOut) throws Exception {
     HttpServer server = vertx.createHttpServer(new HttpServerOptions().setMaxWebSocketFrameSize(65_536))
         .webSocketHandler(ws -> {
-          WsTextFrames frames = new WsTextFrames(ws, channelOf(ws));
+          WsTextFrames frames = new WsTextFrames(ws, PushServer.channelOf(ws), () -> { });
           if (framesOut != null) {
             framesOut.set(frames);
           }
@@ -69,10 +68,6 @@ class WsTextFramesTest {
     TestVertx.await(client.close());
     TestVertx.await(server.close());
     return got;
-  }
-
-  private static Channel channelOf(ServerWebSocket ws) {
-    return ((io.vertx.core.http.impl.WebSocketImplBase<?>) ws).channelHandlerContext().channel();
   }
 
   private static String text(int length, char c) {
@@ -118,7 +113,7 @@ class WsTextFramesTest {
   @Test
   void whatIsGatheredLeavesBeforeACloseThatFollowsIt() throws Exception {
     HttpServer server = vertx.createHttpServer().webSocketHandler(ws -> ws.textMessageHandler(go -> {
-      WsTextFrames f = new WsTextFrames(ws, channelOf(ws));
+      WsTextFrames f = new WsTextFrames(ws, PushServer.channelOf(ws), () -> { });
       f.write("first");
       f.write("second");
       f.flush();
