@@ -26,7 +26,7 @@ import java.util.Set;
  *
  * <h2>Thread model</h2>
  * Everything runs on one <em>owner</em> context: the event-loop context the hub is created on (the server
- * verticle's). {@link #publish}, {@link #handleWebSocket}, {@link #handleSse} and {@link #close} must be called
+ * verticle's). {@link #publish}, {@link #handleWebSocket(ServerWebSocket, io.netty.channel.Channel)}, {@link #handleSse} and {@link #close} must be called
  * there, and the sockets handed over must belong to it (an HTTP server listening from that verticle); a call from
  * another thread throws {@link IllegalStateException}. {@link #subscribers()} may be called from any thread.
  * Store reads complete on the owner context (the {@link TimerStore} contract).
@@ -247,16 +247,9 @@ public final class FiringHub {
   }
 
   /**
-   * Serves one {@code /v1/ws} connection (already authenticated and Origin-checked) until it closes, its messages
-   * written one by one through Vert.x. The socket must belong to the owner context.
-   */
-  public void handleWebSocket(ServerWebSocket ws) {
-    handleWebSocket(ws, null);
-  }
-
-  /**
-   * As {@link #handleWebSocket(ServerWebSocket)}, with the socket's Netty {@code channel} (or {@code null}): the
-   * subscriber's messages are then gathered per event-loop task into one write ({@link WsTextFrames}).
+   * Serves one {@code /v1/ws} connection (already authenticated and Origin-checked) until it closes. The socket must
+   * belong to the owner context. With its Netty {@code channel} the subscriber's messages are gathered per event-loop
+   * task into one write ({@link WsTextFrames}); with {@code null} they go through Vert.x one by one.
    */
   public void handleWebSocket(ServerWebSocket ws, io.netty.channel.Channel channel) {
     checkOwner("handleWebSocket");
