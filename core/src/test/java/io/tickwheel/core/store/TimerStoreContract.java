@@ -389,6 +389,30 @@ public abstract class TimerStoreContract {
   }
 
   @Test
+  void aTimerReArmedTwiceInOneBatchBesideOthersIsIndexedOnceAtItsLastDueTime() {
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ts.add(periodic("r" + i, 100 + i, 1000));
+    }
+    await(store.putAll(ts));
+    Timer r2 = ts.get(2).fired(1102);
+    List<FiringRequest> reqs = new ArrayList<>();
+    for (Timer t : ts) {
+      reqs.add(fire(t, 110, t.fired(t.nextDueAt() + 1000)));
+    }
+    reqs.add(fire(r2, 1110, r2.fired(2102)));          // r2 again, after the others
+    reqs.add(fire(ts.get(0), 110, null));               // stale now: r0 has fired once
+    List<FiringResult> r = await(store.recordFirings(reqs));
+
+    assertThat(r).extracting(FiringResult::applied).containsExactly(true, true, true, true, true, true, false);
+    List<Timer> listed = await(store.list(null, null, 100)).timers();
+    assertThat(listed).extracting(Timer::id).containsExactly("r0", "r1", "r3", "r4", "r2");
+    assertThat(listed).extracting(Timer::nextDueAt).containsExactly(1100L, 1101L, 1103L, 1104L, 2102L);
+    assertThat(await(store.get("r2"))).isEqualTo(r2.fired(2102));
+    assertThat(await(store.list(null, TimerCursor.after(r2.fired(2102)), 100)).timers()).isEmpty();
+  }
+
+  @Test
   void skippedMisfireAdvancesTheTimerWithoutALogEntry() {
     Timer t = periodic("skip", 100, 50);
     await(store.put(t));

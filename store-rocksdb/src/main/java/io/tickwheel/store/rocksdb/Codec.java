@@ -178,9 +178,92 @@ final class Codec {
    * timer's calendar, its callback): reading those back for every firing was most of what a cron firing cost the
    * writer beyond a once firing.
    */
-  record Head(String id, String topic, String payload, long nextDueAt, long firings, long generation) {
+  record Head(String id, String topic, String payload, long nextDueAt, long firings, long generation, byte[] stored) {
+    /** The head of a timer this write group holds as an object (no stored bytes). */
     static Head of(Timer t) {
-      return new Head(t.id(), t.topic(), t.payload(), t.nextDueAt(), t.firings(), t.generation());
+      return new Head(t.id(), t.topic(), t.payload(), t.nextDueAt(), t.firings(), t.generation(), null);
+    }
+  }
+
+  /** Byte offsets of the fields a firing changes, the same in every timer version. */
+  private static final int DUE_AT = 3 + 4 * 8;
+  private static final int FIRINGS_AT = DUE_AT + 8;
+  private static final int GENERATION_AT = FIRINGS_AT + 8;
+  private static final int STRINGS_AT = GENERATION_AT + 8;
+
+  /**
+   * The record of {@code next}, a firing's re-armed state of the timer stored as {@code stored}, made by copying
+   * {@code stored} and writing the three fields a firing changes (due time, firing count and, with jitter, the
+   * nominal time) instead of encoding every string again; or {@code null} when {@code stored} is not simply
+   * {@code next} one firing earlier (another kind, generation, pause state or jitter: encode it instead).
+   * A periodic timer's record is written back on every firing, so this is most of what re-arming it costs the writer.
+   */
+  static byte[] rearmed(byte[] stored, Timer next) {
+    byte v = stored[0];
+    if ((v != TIMER_V1 && v != TIMER_V2 && v != TIMER_V3) || stored[1] != next.kind().ordinal()
+        || getLong(stored, GENERATION_AT) != next.generation()) {
+      return null;
+    }
+    Timer.Extras x = next.extras();
+    int nominalAt = -1;
+    if (v == TIMER_V1) {
+      if (x != null && !x.equals(Timer.Extras.NONE)) {
+        return null;
+      }
+    } else {
+      int at = STRINGS_AT;
+      for (int k = 0; k < 3; k++) {          // id, topic, payload
+        at = skipString(stored, at);
+      }
+      int flags = stored[at++];
+      if (x == null || ((flags & PAUSED) != 0) != x.paused() || ((flags & HAS_JITTER) != 0) != (x.jitterMs() > 0)) {
+        return null;
+      }
+      if ((flags & HAS_JITTER) != 0) {
+        if ((flags & HAS_CRON) != 0) {
+          for (int k = 0; k < 4; k++) {
+            at = skipString(stored, at);
+          }
+        }
+        if ((flags & HAS_END) != 0) {
+          at += 8;
+        }
+        if (getLong(stored, at) != x.jitterMs()) {
+          return null;
+        }
+        nominalAt = at + 8;
+      }
+    }
+    byte[] out = stored.clone();
+    putLong(out, DUE_AT, next.nextDueAt());
+    putLong(out, FIRINGS_AT, next.firings());
+    if (nominalAt >= 0) {
+      putLong(out, nominalAt, x.nominalAt());
+    }
+    return out;
+  }
+
+  private static int skipString(byte[] b, int at) {
+    int len = (int) readBigEndian(b, at, 4);
+    return at + 4 + Math.max(len, 0);
+  }
+
+  private static long getLong(byte[] b, int at) {
+    return readBigEndian(b, at, 8);
+  }
+
+  private static long readBigEndian(byte[] b, int at, int n) {
+    long v = 0;
+    for (int i = 0; i < n; i++) {
+      v = (v << 8) | (b[at + i] & 0xff);
+    }
+    return n == 4 ? (int) v : v;
+  }
+
+  private static void putLong(byte[] b, int at, long v) {
+    for (int i = 7; i >= 0; i--) {
+      b[at + i] = (byte) v;
+      v >>>= 8;
     }
   }
 
@@ -198,7 +281,7 @@ final class Codec {
     String id = getString(b);
     String topic = Topics.canonical(getString(b));
     String payload = getString(b);
-    return new Head(id, topic, payload, due, firings, gen);
+    return new Head(id, topic, payload, due, firings, gen, bytes);
   }
 
   private static Timer.Extras decodeExtras(ByteBuffer b) {

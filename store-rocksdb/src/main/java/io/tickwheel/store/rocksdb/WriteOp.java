@@ -182,7 +182,11 @@ abstract class WriteOp<T> {
       // one multiGet for the batch instead of a get per timer (a JNI call and a memtable/SST look-up each)
       Map<String, Codec.Head> prefetched = requests.size() == 1 ? Map.of()
           : g.prefetchHeads(requests.stream().map(FiringRequest::id).toList());
+      g.deferDuePuts();
       for (FiringRequest r : requests) {
+        if (g.writtenInOp(r.id())) {
+          g.flushDuePuts();      // its put held back must land before this request deletes it
+        }
         Codec.Head stored = g.head(r.id(), prefetched);
         if (stored == null || stored.generation() != r.generation() || stored.firings() != r.firingsBefore()) {
           out.add(FiringResult.stale());
@@ -201,10 +205,12 @@ abstract class WriteOp<T> {
         if (r.next() == null) {
           g.deleteTimer(stored.id(), stored.nextDueAt());
         } else {
-          g.putTimer(r.next().withPayload(stored.payload()), stored.nextDueAt());
+          Timer next = r.next().withPayload(stored.payload());
+          g.putTimer(next, stored.stored() == null ? null : Codec.rearmed(stored.stored(), next), stored.nextDueAt());
         }
         out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
       }
+      g.endDeferDuePuts();
       return out;
     }
   }

@@ -115,11 +115,47 @@ class CodecTest {
     for (byte[] bytes : records) {
       Timer full = Codec.decodeTimer(bytes);
       Codec.Head head = Codec.decodeHead(bytes);
-      assertThat(head).isEqualTo(Codec.Head.of(full));
+      assertThat(head).usingRecursiveComparison().ignoringFields("stored").isEqualTo(Codec.Head.of(full));
+      assertThat(head.stored()).isSameAs(bytes);
       assertThat(head.topic()).isSameAs(full.topic());            // canonical, as the full decode's
     }
     assertThatThrownBy(() -> Codec.decodeHead(new byte[] {9, 0, 0}))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("unknown timer record version 9");
+  }
+
+  @Test
+  void aReArmedRecordPatchedFromTheStoredOneIsByteForByteWhatEncodingTheNextStateGives() {
+    Timer.Extras cron = cronTimer().extras();
+    Callback cb = new Callback("https://hooks.example.com/x", 1000, 20, 100, 86_400_000);
+    Timer noJitter = cronTimer().withExtras(new Timer.Extras(cron.cron(), Timer.NO_END, 0, false, 0));
+    List<Timer> stored = List.of(PLAIN, timer.withoutPayload(), noJitter,
+        cronTimer().withExtras(new Timer.Extras(cron.cron(), cron.endAt(), cron.jitterMs(), false, cron.nominalAt(),
+            cb)),
+        cronTimer().withExtras(new Timer.Extras(cron.cron(), Timer.NO_END, 250, false, 1_000_300)),
+        PLAIN.withExtras(new Timer.Extras(null, Timer.NO_END, 40, false, 21, cb)));
+    for (Timer t : stored) {
+      byte[] bytes = Codec.encodeTimer(t);
+      for (Timer next : List.of(t.fired(t.nominalAt() + 60_000, t.nextDueAt() + 60_017), t.withDue(5_000, 5_001))) {
+        assertThat(Codec.rearmed(bytes, next)).as("%s -> %s", t, next).isEqualTo(Codec.encodeTimer(next));
+      }
+      assertThat(bytes).as("the stored record is copied, not written to").isEqualTo(Codec.encodeTimer(t));
+    }
+  }
+
+  @Test
+  void aNextStateThatIsNotTheStoredTimerOneFiringLaterIsEncodedInstead() {
+    Timer t = cronTimer().withPaused(false);
+    byte[] bytes = Codec.encodeTimer(t);
+    assertThat(Codec.rearmed(bytes, t.fired(2_000_000).withGeneration(3))).as("generation").isNull();
+    assertThat(Codec.rearmed(bytes, t.fired(2_000_000).withPaused(true))).as("paused").isNull();
+    Timer.Extras x = t.extras();
+    assertThat(Codec.rearmed(bytes, t.withExtras(new Timer.Extras(x.cron(), x.endAt(), 5, false, x.nominalAt()))))
+        .as("another jitter").isNull();
+    assertThat(Codec.rearmed(bytes, t.withExtras(new Timer.Extras(x.cron(), x.endAt(), 0, false, 0))))
+        .as("no jitter").isNull();
+    assertThat(Codec.rearmed(Codec.encodeTimer(PLAIN), PLAIN.withExtras(x))).as("extras added").isNull();
+    assertThat(Codec.rearmed(Codec.encodeTimer(PLAIN), new Timer(PLAIN.id(), PLAIN.topic(), Kind.FIXED_DELAY, 100,
+        200, 7, Misfire.SKIP, PLAIN.payload(), 11, 22, 3, 4))).as("kind").isNull();
   }
 
   @Test

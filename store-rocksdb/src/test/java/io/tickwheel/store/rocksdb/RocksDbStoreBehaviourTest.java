@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.rocksdb.RocksIterator;
 import org.junit.jupiter.api.io.TempDir;
 
 /** RocksDB-specific behaviour beyond the shared contract: threads, ordering, group commit, close, trimming. */
@@ -168,6 +169,35 @@ class RocksDbStoreBehaviourTest {
   }
 
   // ---- ordering and group commit ----
+
+  @Test
+  void firingsThatReArmTimersLeaveExactlyOneDueIndexEntryPerTimerAlsoForATimerReArmedTwiceInOneBatch() {
+    RocksDbTimerStore s = open(options());
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      ts.add(periodic("r" + i, 100 + i, 1000));
+    }
+    await(s.putAll(ts));
+    List<FiringRequest> reqs = new ArrayList<>();
+    for (Timer t : ts) {
+      reqs.add(fire(t, 110, t.fired(t.nextDueAt() + 1000)));
+    }
+    Timer r2 = ts.get(2).fired(1102);
+    reqs.add(fire(r2, 1110, r2.fired(2102)));
+    assertThat(await(s.recordFirings(reqs))).allSatisfy(r -> assertThat(r.applied()).isTrue());
+    await(s.close());
+
+    List<String> entries = new ArrayList<>();
+    Db db = Db.open(options());
+    try (RocksIterator it = db.db.newIterator(db.due)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        entries.add(Keys.idOfDue(it.key()) + "@" + Keys.dueAtOf(it.key()));
+      }
+    } finally {
+      db.close();
+    }
+    assertThat(entries).containsExactly("r0@1100", "r1@1101", "r3@1103", "r4@1104", "r2@2102");
+  }
 
   @Test
   void aReadCalledRightAfterAWriteWithoutWaitingSeesTheWrite() {
