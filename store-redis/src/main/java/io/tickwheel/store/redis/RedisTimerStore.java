@@ -455,7 +455,8 @@ public final class RedisTimerStore implements TimerStore {
     List<Object> args = new ArrayList<>(requests.size() * 7);
     for (FiringRequest q : requests) {
       Timer next = q.next();
-      if (next != null) {
+      String rearmed = next == null ? null : TimerRecord.rearmedHeader(next, q.generation(), q.firingsBefore());
+      if (next != null && rearmed == null) {
         try {
           TimerRecord.check(next);
         } catch (IllegalArgumentException e) {
@@ -467,7 +468,7 @@ public final class RedisTimerStore implements TimerStore {
       args.add(Long.toString(q.firingsBefore()));
       args.add(q.fire() ? firingMeta(q) : "");
       args.add(next == null ? "" : TimerRecord.member(next.nextDueAt(), next.id()));
-      args.add(next == null ? "" : TimerRecord.header(next));
+      args.add(next == null ? "" : rearmed != null ? rearmed : TimerRecord.header(next));
       args.add(q.fire() && q.callback() != null ? deliveryTemplate(q) : "");
     }
     return writeScript(Script.FIRE, Script.FIRE_FENCED, fireKeys, args, r -> {

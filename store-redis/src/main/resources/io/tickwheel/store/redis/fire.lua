@@ -6,6 +6,8 @@
 -- KEYS[5] deliveries hash, KEYS[6] pending deliveries zset, KEYS[7] all deliveries zset.
 -- ARGV: groups of 7 (id, generation, firingsBefore, firingMeta or '' for no log entry,
 --                    next member or '' to remove, next header, delivery template or '' for no callback).
+-- A next header "+GEN FIRINGS DUEHEX" (a re-armed timer whose other header fields are unchanged) keeps the rest of
+-- the stored header (from TOPIC on) as it is: the caller does not send a periodic timer's calendar on every firing.
 -- A fired request with a delivery template also records its pending delivery (callbacks), in this same script:
 -- deliveries[seq] = "N\n" .. template .. "\n" .. topic .. "\n" .. payload segment, seq in both zsets (score seq).
 -- Returns groups of 3: status (0 stale, -1 applied without a firing, else the seq), topic, payload segment.
@@ -25,7 +27,8 @@ if cur then
   end
 end
 local seq0 = seq
--- per id touched: {gen, fir, hex, topic, ps, om (stored member), hdr (new header or nil), gone (removed)}
+-- per id touched: {gen, fir, hex, topic, ps, om (stored member), hdr (new header or nil), gone (removed),
+--                  listed (in touched), cur (the current header, from the stored value's start)}
 local state, touched = {}, {}
 local out = {}
 for base = 0, n - 1, CHUNK do
@@ -45,7 +48,7 @@ for base = 0, n - 1, CHUNK do
       if old then
         local g, f, h, t = string.match(old, '^(%S+) (%S+) (%S+) (%S+) ')
         local nl = string.find(old, '\n', 1, true)
-        state[ids[j]] = {g, f, h, t, string.sub(old, nl + 1), h .. ids[j], nil, false}
+        state[ids[j]] = {g, f, h, t, string.sub(old, nl + 1), h .. ids[j], nil, false, nil, old}
       end
     end
   end
@@ -75,8 +78,13 @@ for base = 0, n - 1, CHUNK do
         s[8] = true
       else
         local hdr = ARGV[a + 6]
+        if string.byte(hdr, 1) == 43 then    -- '+'
+          local g2, f2, h2 = string.match(hdr, '^%+(%S+) (%S+) (%S+)$')
+          hdr = g2 .. ' ' .. f2 .. ' ' .. h2 .. ' ' .. string.match(s[10], '^%S+ %S+ %S+ ([^\n]*)')
+        end
         s[1], s[2], s[3], s[4] = string.match(hdr, '^(%S+) (%S+) (%S+) (%S+) ')
         s[7] = hdr
+        s[10] = hdr
       end
     end
     out[#out + 1] = st

@@ -6,8 +6,17 @@ import static io.tickwheel.store.redis.RedisTestSupport.periodic;
 import static io.tickwheel.store.redis.RedisTestSupport.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.core.callback.Callback;
+import io.tickwheel.core.calendar.DstGap;
+import io.tickwheel.core.calendar.DstOverlap;
+import io.tickwheel.core.calendar.ZonedCron;
 import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.store.redis.impl.TimerRecord;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneId;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.StoreFaultException;
@@ -114,6 +123,37 @@ class RedisBatchScriptTest {
       assertThat(listed.get(i).nextDueAt()).isEqualTo(2 * i);
       assertThat(listed.get(1250 + i).id()).isEqualTo(String.format("t%05d", 2 * i + 1));
     }
+  }
+
+  @Test
+  void aReArmedCalendarTimerIsStoredByteForByteAsItsFullRecordWhetherSentShortOrWhole() {
+    ZonedCron c = ZonedCron.of("0 30 1 * * *", ZoneId.of("America/New_York"), DstGap.SKIP, DstOverlap.TWICE);
+    Callback cb = new Callback("https://hooks.example.com/x", 1000, 20, 100, 86_400_000);
+    Timer plain = new Timer("c1", "cal", Kind.CRON, 0, 0, 9, Misfire.FIRE_ONCE, "{\"k\":\"ä b\"}", 1, 1_000, 0, 3,
+        new Timer.Extras(c, 9_000_000_000L, 0, false, 0, cb));
+    Timer jittered = new Timer("c2", "cal", Kind.CRON, 0, 0, 0, Misfire.SKIP, null, 1, 1_040, 0, 5,
+        new Timer.Extras(c, Timer.NO_END, 60_000, false, 1_000));
+    await(store.putAll(List.of(plain, jittered)));
+    Timer plain1 = plain.fired(87_400_000);
+    Timer plain2 = plain1.fired(173_800_000);
+    Timer jittered1 = jittered.fired(86_401_000, 86_401_500);
+    assertThat(TimerRecord.rearmedHeader(plain1, 3, 0)).as("sent short").startsWith("+3 1 ");
+    assertThat(TimerRecord.rearmedHeader(jittered1, 5, 0)).as("jitter: sent whole").isNull();
+
+    List<FiringResult> rs = await(store.recordFirings(List.of(
+        new FiringRequest("c1", 3, 0, true, 1_000, 1_001, plain1),
+        new FiringRequest("c2", 5, 0, true, 1_040, 1_041, jittered1, 1_000),
+        new FiringRequest("c1", 3, 1, true, 87_400_000, 87_400_001, plain2))));   // the same id again, in one script
+
+    assertThat(rs).allSatisfy(r -> assertThat(r.applied()).isTrue());
+    assertThat(rs.get(2).firing().payload()).isEqualTo(plain.payload());
+    assertThat(await(store.get("c1"))).isEqualTo(plain2);
+    assertThat(await(store.get("c2"))).isEqualTo(jittered1);
+    for (Timer t : List.of(plain2, jittered1)) {
+      assertThat(redis.command("HGET", "{" + prefix + "}:timers", t.id()))
+          .contains(new String(TimerRecord.encode(t), StandardCharsets.UTF_8));
+    }
+    assertThat(listAll()).extracting(Timer::nextDueAt).containsExactly(86_401_500L, 173_800_000L);
   }
 
   @Test

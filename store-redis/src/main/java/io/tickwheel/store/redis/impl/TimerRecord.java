@@ -118,6 +118,23 @@ public final class TimerRecord {
     }
   }
 
+  /**
+   * The short form of {@code next}'s header for fire.lua, {@code "+GEN FIRINGS DUEHEX"}, when {@code next} is the
+   * timer stored with {@code generation} and {@code firingsBefore} firings, re-armed by a firing (same generation,
+   * the same or one more firing, no jitter: the rest of its header, calendar included, is then what is stored, and
+   * the script keeps it); else {@code null} (send {@link #header}). Re-arming a periodic timer writes its header on
+   * every firing, so this is most of what the re-arm costs here.
+   */
+  public static String rearmedHeader(Timer next, long generation, long firingsBefore) {
+    Timer.Extras x = next.extras();
+    if (next.generation() != generation || next.firings() - firingsBefore > 1 || next.firings() < firingsBefore
+        || (x != null && x.jitterMs() > 0)) {
+      return null;
+    }
+    return new StringBuilder(48).append('+').append(generation).append(' ').append(next.firings()).append(' ')
+        .append(dueHex(next.nextDueAt())).toString();
+  }
+
   /** The header line (no newline) of {@code t}. */
   public static String header(Timer t) {
     return new StringBuilder(96)
