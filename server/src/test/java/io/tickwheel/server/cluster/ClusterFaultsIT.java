@@ -12,16 +12,12 @@ import io.tickwheel.testkit.ServerProcess;
 import io.tickwheel.testkit.TcpProxy;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -56,9 +52,9 @@ class ClusterFaultsIT {
   final List<ServerProcess> nodes = new CopyOnWriteArrayList<>();
   final List<ServerProcess> stopped = new CopyOnWriteArrayList<>();
   final List<TcpProxy> proxies = new ArrayList<>();
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   Vertx vertx;
   RedisClusterCoordinator checker;
+  ClusterProbe probe;
   int launches;
 
   @BeforeEach
@@ -67,6 +63,7 @@ class ClusterFaultsIT {
     vertx = TestVertx.create();
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())));
     TestVertx.await(checker.join("checker", "none", P));
+    probe = new ClusterProbe(checker, P);
   }
 
   @AfterEach
@@ -94,22 +91,9 @@ class ClusterFaultsIT {
     return launch(id, redis.uri());
   }
 
-  HttpResponse<String> send(String url, String method, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
-    b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-        : b.header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  JsonObject cluster(ServerProcess via) throws Exception {
-    HttpResponse<String> r = send(via.baseUrl() + "/v1/cluster", "GET", null);
-    assertThat(r.statusCode()).isEqualTo(200);
-    return new JsonObject(r.body());
-  }
-
   /** How many partitions {@code node} serves now, by its own account. */
   int served(ServerProcess node) throws Exception {
-    JsonObject c = cluster(node);
+    JsonObject c = probe.cluster(node);
     String self = c.getString("nodeId");
     int n = 0;
     for (Object o : c.getJsonArray("owners")) {
@@ -120,53 +104,19 @@ class ClusterFaultsIT {
     return n;
   }
 
-  /**
-   * Polls until the live nodes seen by {@code via} are exactly {@code ids} and every partition is owned by the node
-   * rendezvous hashing gives it among {@code ids}; returns when (epoch ms).
-   */
-  long awaitOwners(ServerProcess via, Set<String> ids, long timeoutMs) throws Exception {
-    long until = System.currentTimeMillis() + timeoutMs;
-    while (System.currentTimeMillis() < until) {
-      JsonObject c = cluster(via);
-      Set<String> seen = new HashSet<>();
-      c.getJsonArray("nodes").forEach(n -> seen.add(((JsonObject) n).getString("id")));
-      String[] want = Rendezvous.assign(new ArrayList<>(ids), P);
-      boolean spread = c.getJsonArray("owners").size() == P;
-      for (Object o : c.getJsonArray("owners")) {
-        JsonObject owner = (JsonObject) o;
-        spread &= owner.getString("node").equals(want[owner.getInteger("partition")]);
-      }
-      if (seen.equals(ids) && spread) {
-        return System.currentTimeMillis();
-      }
-      Thread.sleep(25);
-    }
-    throw new AssertionError("partitions not owned by " + ids + " within " + timeoutMs + " ms: " + cluster(via));
-  }
-
   /** {@link #awaitOwners} through every live node (each one's view has settled). */
   long awaitEveryView(Set<String> ids, long timeoutMs) throws Exception {
     long at = 0;
     for (ServerProcess n : nodes) {
-      at = Math.max(at, awaitOwners(n, ids, timeoutMs));
+      at = Math.max(at, probe.awaitOwners(n, ids, timeoutMs));
     }
     return at;
   }
 
   Map<Integer, String> owners(ServerProcess via) throws Exception {
     Map<Integer, String> out = new HashMap<>();
-    cluster(via).getJsonArray("owners").forEach(o -> out.put(((JsonObject) o).getInteger("partition"),
+    probe.cluster(via).getJsonArray("owners").forEach(o -> out.put(((JsonObject) o).getInteger("partition"),
         ((JsonObject) o).getString("node")));
-    return out;
-  }
-
-  Map<String, List<Firing>> firings() {
-    Map<String, List<Firing>> out = new HashMap<>();
-    for (int p = 0; p < P; p++) {
-      for (Firing f : TestVertx.await(checker.partitionReader(p).readFirings(0, 1_000_000))) {
-        out.computeIfAbsent(f.id(), k -> new ArrayList<>()).add(f);
-      }
-    }
     return out;
   }
 
@@ -195,7 +145,7 @@ class ClusterFaultsIT {
         String id = "k-" + next++;
         long delay = 300 + rnd.nextInt(2000);
         try {
-          HttpResponse<String> r = send(via.baseUrl() + "/v1/timers", "POST",
+          HttpResponse<String> r = probe.send(via.baseUrl() + "/v1/timers", "POST",
               new JsonObject().put("id", id).put("delayMs", delay).encode());
           if (r.statusCode() == 201) {
             acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
@@ -223,34 +173,8 @@ class ClusterFaultsIT {
 
   /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
   Map<String, List<Firing>> verify(String what, Load load, long waitUntil) throws Exception {
-    Map<String, Long> acked = load.acked;
-    Map<String, List<Firing>> fired = firings();
-    while (!fired.keySet().containsAll(acked.keySet()) && System.currentTimeMillis() < waitUntil) {
-      Thread.sleep(200);
-      fired = firings();
-    }
-    int duplicates = 0;
-    int early = 0;
-    int lost = 0;
-    for (Map.Entry<String, Long> a : acked.entrySet()) {
-      List<Firing> fs = fired.get(a.getKey());
-      if (fs == null) {
-        lost++;
-        continue;
-      }
-      duplicates += fs.size() - 1;
-      for (Firing f : fs) {
-        if (f.firedAt() < a.getValue()) {
-          early++;
-        }
-      }
-    }
-    String counts = "acknowledged " + acked.size() + ", fired " + fired.size() + ", duplicates " + duplicates
-        + ", early " + early + ", lost " + lost + ", refused " + load.refusals.size();
-    System.out.println("ClusterFaultsIT " + what + ": " + counts);
-    assertThat(List.of(duplicates, early, lost)).as(counts).containsOnly(0);
-    assertThat(acked).as(counts).isNotEmpty();
-    return fired;
+    return probe.verifyFiredOnce("ClusterFaultsIT " + what, load.acked, waitUntil,
+        ", refused " + load.refusals.size());
   }
 
   /** SIGTERMs {@code node}, which must exit 0 within 10 s. */
@@ -277,7 +201,7 @@ class ClusterFaultsIT {
           sigterm(old);
           Set<String> rest = new TreeSet<>(all);
           rest.remove(id);
-          long handedOver = awaitOwners(nodes.get((i + 1) % 3), rest, 10_000);
+          long handedOver = probe.awaitOwners(nodes.get((i + 1) % 3), rest, 10_000);
           ServerProcess fresh = launch(id);
           nodes.set(i, fresh);
           stopped.add(old);
@@ -379,7 +303,7 @@ class ClusterFaultsIT {
         }
         assertThat(stoppedAt).as("the cut node still serves partitions " + (LEASE + 2000) + " ms after the cut")
             .isPositive();
-        long tookOver = awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 5000);
+        long tookOver = probe.awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 5000);
         System.out.println("ClusterFaultsIT cut " + (round + 1) + ": the cut node served " + before
             + " partitions and stopped them " + (stoppedAt - cutAt) + " ms after the cut (lease " + LEASE
             + " ms); the others owned them " + (tookOver - cutAt) + " ms after the cut");

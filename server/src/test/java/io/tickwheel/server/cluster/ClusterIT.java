@@ -10,15 +10,11 @@ import io.tickwheel.testkit.RedisServerProcess;
 import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,9 +42,9 @@ class ClusterIT {
   Path tmp;
   RedisServerProcess redis;
   final List<ServerProcess> nodes = new ArrayList<>();
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   Vertx vertx;
   RedisClusterCoordinator checker;
+  ClusterProbe probe;
 
   @BeforeEach
   void start() {
@@ -63,6 +59,7 @@ class ClusterIT {
     vertx = TestVertx.create();
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())));
     TestVertx.await(checker.join("checker", "none", P));
+    probe = new ClusterProbe(checker, P);
   }
 
   @AfterEach
@@ -73,53 +70,6 @@ class ClusterIT {
     }
     TestVertx.close(vertx);
     redis.close();
-  }
-
-  HttpResponse<String> send(String url, String method, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
-    b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-        : b.header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  JsonObject cluster(ServerProcess via) throws Exception {
-    HttpResponse<String> r = send(via.baseUrl() + "/v1/cluster", "GET", null);
-    assertThat(r.statusCode()).isEqualTo(200);
-    return new JsonObject(r.body());
-  }
-
-  /**
-   * Polls until the live nodes seen by {@code via} are exactly {@code ids} and every partition is owned by the node
-   * rendezvous hashing gives it among {@code ids}; returns when (epoch ms).
-   */
-  long awaitOwners(ServerProcess via, Set<String> ids, long timeoutMs) throws Exception {
-    long until = System.currentTimeMillis() + timeoutMs;
-    while (System.currentTimeMillis() < until) {
-      JsonObject c = cluster(via);
-      Set<String> seen = new HashSet<>();
-      c.getJsonArray("nodes").forEach(n -> seen.add(((JsonObject) n).getString("id")));
-      String[] want = Rendezvous.assign(new ArrayList<>(ids), P);
-      boolean spread = c.getJsonArray("owners").size() == P;
-      for (Object o : c.getJsonArray("owners")) {
-        JsonObject owner = (JsonObject) o;
-        spread &= owner.getString("node").equals(want[owner.getInteger("partition")]);
-      }
-      if (seen.equals(ids) && spread) {
-        return System.currentTimeMillis();
-      }
-      Thread.sleep(25);
-    }
-    throw new AssertionError("partitions not owned by " + ids + " within " + timeoutMs + " ms: " + cluster(via));
-  }
-
-  Map<String, List<Firing>> firings() {
-    Map<String, List<Firing>> out = new HashMap<>();
-    for (int p = 0; p < P; p++) {
-      for (Firing f : TestVertx.await(checker.partitionReader(p).readFirings(0, 1_000_000))) {
-        out.computeIfAbsent(f.id(), k -> new ArrayList<>()).add(f);
-      }
-    }
-    return out;
   }
 
   /** Creates timers through random live nodes until stopped; remembers each acknowledged one's due time. */
@@ -141,7 +91,7 @@ class ClusterIT {
         String id = "k-" + next++;
         long delay = 300 + rnd.nextInt(2000);
         try {
-          HttpResponse<String> r = send(via.baseUrl() + "/v1/timers", "POST",
+          HttpResponse<String> r = probe.send(via.baseUrl() + "/v1/timers", "POST",
               new JsonObject().put("id", id).put("delayMs", delay).encode());
           if (r.statusCode() == 201) {
             acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
@@ -158,42 +108,12 @@ class ClusterIT {
   }
 
   /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
-  Map<String, List<Firing>> verify(Map<String, Long> acked, long waitUntil) throws Exception {
-    Map<String, List<Firing>> fired = firings();
-    while (!fired.keySet().containsAll(acked.keySet()) && System.currentTimeMillis() < waitUntil) {
-      Thread.sleep(200);
-      fired = firings();
-    }
-    int duplicates = 0;
-    int early = 0;
-    int lost = 0;
-    for (Map.Entry<String, Long> a : acked.entrySet()) {
-      List<Firing> fs = fired.get(a.getKey());
-      if (fs == null) {
-        lost++;
-        continue;
-      }
-      duplicates += fs.size() - 1;
-      for (Firing f : fs) {
-        if (f.firedAt() < a.getValue()) {
-          early++;
-        }
-      }
-    }
-    String counts = "acknowledged " + acked.size() + ", fired " + fired.size() + ", duplicates " + duplicates
-        + ", early " + early + ", lost " + lost;
-    System.out.println("ClusterIT: " + counts);
-    assertThat(List.of(duplicates, early, lost)).as(counts).containsOnly(0);
-    assertThat(acked).as(counts).isNotEmpty();
-    return fired;
-  }
-
   @Test
   void underLoadKillNineOfANodeLosesNothingFiresNothingTwiceAndItsTimersFireWithinLeasePlusTwoSeconds()
       throws Exception {
-    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
     Map<Integer, String> ownerBefore = new HashMap<>();
-    cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
+    probe.cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
         ((JsonObject) o).getString("node")));
     Load load = new Load();
     Thread t = new Thread(load, "cluster-load");
@@ -206,7 +126,8 @@ class ClusterIT {
     load.stop.set(true);
     t.join(10_000);
     long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
-    Map<String, List<Firing>> fired = verify(load.acked, Math.max(lastDue, killedAt + LEASE + 2000) + 10_000);
+    Map<String, List<Firing>> fired = probe.verifyFiredOnce("ClusterIT", load.acked,
+        Math.max(lastDue, killedAt + LEASE + 2000) + 10_000, "");
     // the victim's partitions: what was due before the take-over fired within lease + 2 s of the kill
     long worst = Long.MIN_VALUE;
     int takenOver = 0;
@@ -222,15 +143,15 @@ class ClusterIT {
         + " partitions fired after the kill, the latest " + worst + " ms after max(due, kill)");
     assertThat(takenOver).isPositive();
     assertThat(worst).isLessThanOrEqualTo(LEASE + 2000);
-    awaitOwners(nodes.get(0), Set.of("n0", "n1"), 10_000);
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1"), 10_000);
   }
 
   @Test
   void sigtermHandsTheNodesPartitionsOverWithinOneSecond() throws Exception {
-    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
     long t0 = System.currentTimeMillis();
     nodes.get(1).sigterm();
-    long owned = awaitOwners(nodes.get(0), Set.of("n0", "n2"), 5_000);
+    long owned = probe.awaitOwners(nodes.get(0), Set.of("n0", "n2"), 5_000);
     System.out.println("ClusterIT: SIGTERM hand-over took " + (owned - t0) + " ms");
     assertThat(owned - t0).isLessThanOrEqualTo(1000);
     assertThat(nodes.get(1).waitForExit(Duration.ofSeconds(5))).isTrue();
@@ -240,7 +161,7 @@ class ClusterIT {
   @Test
   void timersCreatedThroughRandomNodesFireExactlyOnceNeverEarly() throws Exception {
     for (ServerProcess n : nodes) {   // every node's view has settled: none routes to a partition's previous owner
-      awaitOwners(n, Set.of("n0", "n1", "n2"), 20_000);
+      probe.awaitOwners(n, Set.of("n0", "n1", "n2"), 20_000);
     }
     Load load = new Load();
     Thread t = new Thread(load, "cluster-load");
@@ -250,7 +171,7 @@ class ClusterIT {
     t.join(10_000);
     assertThat(load.refusals).isEmpty();
     long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
-    verify(load.acked, lastDue + 10_000);
+    probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, "");
   }
 
   static int count(Map<Integer, String> owners, String node) {
@@ -283,7 +204,7 @@ class ClusterIT {
           .args("--store", "redis", "--redis", own.uri(), "--port", "0").logs(tmp, "single-owner")
           .startAndAwaitListening(START);
       nodes.add(single);
-      HttpResponse<String> r = send(single.baseUrl() + "/v1/timers", "POST", "{\"id\":\"s\",\"delayMs\":60000}");
+      HttpResponse<String> r = probe.send(single.baseUrl() + "/v1/timers", "POST", "{\"id\":\"s\",\"delayMs\":60000}");
       assertThat(r.statusCode()).isEqualTo(201);
       single.sigterm();
       assertThat(single.waitForExit(Duration.ofSeconds(10))).isTrue();
@@ -294,7 +215,7 @@ class ClusterIT {
 
   @Test
   void sigstopOfAnOwnerLongerThanItsLeaseThenSigcontFiresNothingTwiceAndLosesNothing() throws Exception {
-    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
     Load load = new Load();
     Thread t = new Thread(load, "cluster-load");
     t.start();
@@ -307,10 +228,10 @@ class ClusterIT {
     load.stop.set(true);
     t.join(10_000);
     long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
-    verify(load.acked, lastDue + 10_000);
-    awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 15_000);   // and it rejoins the assignment
+    probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, "");
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 15_000);   // and it rejoins the assignment
     // on waking it stopped the partitions whose local deadline had passed (or that a write found fenced)
-    String metrics = send(paused.baseUrl() + "/metrics", "GET", null).body();
+    String metrics = probe.send(paused.baseUrl() + "/metrics", "GET", null).body();
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tickwheel_cluster_partitions_lost_total\\S* (\\S+)$")
         .matcher(metrics);
     assertThat(m.find()).as(metrics).isTrue();

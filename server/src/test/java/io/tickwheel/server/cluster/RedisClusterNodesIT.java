@@ -2,7 +2,6 @@ package io.tickwheel.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.core.model.Firing;
 import io.tickwheel.server.StoreFactory;
 import io.tickwheel.server.testing.TestVertx;
 import io.tickwheel.store.redis.RedisTimerStore;
@@ -11,9 +10,6 @@ import io.tickwheel.testkit.RedisClusterProcess;
 import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,9 +39,9 @@ class RedisClusterNodesIT {
   Path tmp;
   RedisClusterProcess redis;
   final List<ServerProcess> nodes = new ArrayList<>();
-  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   Vertx vertx;
   RedisClusterCoordinator checker;
+  ClusterProbe probe;
 
   @BeforeEach
   void start() {
@@ -61,6 +57,7 @@ class RedisClusterNodesIT {
     vertx = TestVertx.create();
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx, StoreFactory.redisOptions(seeds)));
     TestVertx.await(checker.join("checker", "none", P));
+    probe = new ClusterProbe(checker, P);
   }
 
   @AfterEach
@@ -75,45 +72,19 @@ class RedisClusterNodesIT {
     }
   }
 
-  HttpResponse<String> send(String url, String method, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
-    b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-        : b.header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  void awaitAllOwned(long timeoutMs) throws Exception {
-    long until = System.currentTimeMillis() + timeoutMs;
-    JsonObject c = null;
-    while (System.currentTimeMillis() < until) {
-      c = new JsonObject(send(nodes.get(0).baseUrl() + "/v1/cluster", "GET", null).body());
-      String[] want = Rendezvous.assign(new ArrayList<>(List.of("n0", "n1", "n2")), P);
-      boolean spread = c.getJsonArray("nodes").size() == 3 && c.getJsonArray("owners").size() == P;
-      for (Object o : c.getJsonArray("owners")) {
-        JsonObject owner = (JsonObject) o;
-        spread &= owner.getString("node").equals(want[owner.getInteger("partition")]);
-      }
-      if (spread) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("partitions not spread over 3 nodes within " + timeoutMs + " ms: " + c);
-  }
-
   @Test
   void timersCreatedThroughRandomNodesOnARedisClusterFireExactlyOnceNeverEarly() throws Exception {
-    awaitAllOwned(30_000);
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 30_000);
     Map<String, Long> acked = new HashMap<>();
     Random rnd = new Random(11);
     for (int i = 0; i < 300; i++) {
       ServerProcess via = nodes.get(rnd.nextInt(nodes.size()));
       String id = "rc-" + i;
       String body = new JsonObject().put("id", id).put("delayMs", 500 + rnd.nextInt(1500)).encode();
-      HttpResponse<String> r = send(via.baseUrl() + "/v1/timers", "POST", body);
+      HttpResponse<String> r = probe.send(via.baseUrl() + "/v1/timers", "POST", body);
       for (int retry = 0; r.statusCode() == 503 && retry < 5; retry++) { // a partition moving: retry as told
         Thread.sleep(1000);
-        r = send(via.baseUrl() + "/v1/timers", "POST", body);
+        r = probe.send(via.baseUrl() + "/v1/timers", "POST", body);
       }
       assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
       acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
@@ -125,44 +96,7 @@ class RedisClusterNodesIT {
     }
     assertThat(masters).hasSize(3);
 
-    verifyFiredOnce(acked, 20_000, "RedisClusterNodesIT");
-  }
-
-  /**
-   * Waits (up to {@code waitMs}) until every acknowledged timer is in its partition's firing log, then asserts each
-   * fired exactly once and never before its acknowledged due time.
-   */
-  void verifyFiredOnce(Map<String, Long> acked, long waitMs, String label) throws Exception {
-    long until = System.currentTimeMillis() + waitMs;
-    Map<String, List<Firing>> fired = new HashMap<>();
-    while (System.currentTimeMillis() < until) {
-      fired.clear();
-      for (int p = 0; p < P; p++) {
-        for (Firing f : TestVertx.await(checker.partitionReader(p).readFirings(0, 100_000))) {
-          fired.computeIfAbsent(f.id(), k -> new ArrayList<>()).add(f);
-        }
-      }
-      if (fired.keySet().containsAll(acked.keySet())) {
-        break;
-      }
-      Thread.sleep(200);
-    }
-    int duplicates = 0;
-    int early = 0;
-    int lost = 0;
-    for (Map.Entry<String, Long> a : acked.entrySet()) {
-      List<Firing> fs = fired.get(a.getKey());
-      if (fs == null) {
-        lost++;
-        continue;
-      }
-      duplicates += fs.size() - 1;
-      early += (int) fs.stream().filter(f -> f.firedAt() < a.getValue()).count();
-    }
-    String counts = "acknowledged " + acked.size() + ", fired " + fired.size() + ", duplicates " + duplicates
-        + ", early " + early + ", lost " + lost;
-    System.out.println(label + ": " + counts);
-    assertThat(List.of(duplicates, early, lost)).as(counts).containsOnly(0);
+    probe.verifyFiredOnce("RedisClusterNodesIT", acked, System.currentTimeMillis() + 20_000, "");
   }
 
   /** POST of {@code id} through a random node, retried on 503 (a partition moving, Redis failing over) for 20 s. */
@@ -172,13 +106,13 @@ class RedisClusterNodesIT {
     HttpResponse<String> r;
     do {
       ServerProcess via = nodes.get(rnd.nextInt(nodes.size()));
-      r = send(via.baseUrl() + "/v1/timers", "POST", body);
+      r = probe.send(via.baseUrl() + "/v1/timers", "POST", body);
       if (r.statusCode() == 503) {
         Thread.sleep(250);
       }
     } while (r.statusCode() == 503 && System.currentTimeMillis() < until);
     if (r.statusCode() == 409) {       // a 503 "may have applied" that did apply: the timer is there
-      r = send(nodes.get(0).baseUrl() + "/v1/timers/" + id, "GET", null);
+      r = probe.send(nodes.get(0).baseUrl() + "/v1/timers/" + id, "GET", null);
     }
     assertThat(r.statusCode()).as(id + ": " + r.body()).isIn(200, 201);
     return new JsonObject(r.body()).getLong("nextDueAt");
@@ -187,7 +121,7 @@ class RedisClusterNodesIT {
   @Test
   void killNineOfARedisMasterWithAReplicaLosesNoReplicatedTimerFiresNothingTwiceAndTheClusterServesAgain()
       throws Exception {
-    awaitAllOwned(30_000);
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 30_000);
     Random rnd = new Random(13);
     Map<String, Long> acked = new HashMap<>();
     // due after the failover: their firings are recorded by the promoted replica's data
@@ -205,6 +139,6 @@ class RedisClusterNodesIT {
     for (int i = 0; i < 50; i++) {
       acked.put("after-" + i, create(rnd, "after-" + i, 2_000 + rnd.nextInt(2000)));
     }
-    verifyFiredOnce(acked, 40_000, "RedisClusterNodesIT (master kill)");
+    probe.verifyFiredOnce("RedisClusterNodesIT (master kill)", acked, System.currentTimeMillis() + 40_000, "");
   }
 }
