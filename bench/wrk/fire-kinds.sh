@@ -16,13 +16,19 @@
 #             kill -9 and a restart on the same data: wall time and server CPU from launch to its "recovered N timers"
 #             line, minus the same for a start on an empty store measured just before (the JVM's own start).
 # The summary prints the medians of the rounds and the ratios cron/once.
+# --threads prints, after each fire measurement, the server's CPU seconds per thread over the measured firings
+# (from /proc/PID/task/*/stat; digits in thread names folded, so "GC Thread#0" and "#1" add up as "GC Thread#N").
+# --perf NAME records the threads whose name contains NAME (e.g. tickwheel-rocks, the RocksDB writer) with
+# `perf record -g` over the measured firings into /tmp/fire-kinds-perf-KIND.data; with NAME "all", every thread.
+# Java frames get names when the JVM writes its perf map: JAVA_OPTS="-XX:+UnlockDiagnosticVMOptions
+# -XX:+DumpPerfMapAtExit". Then e.g. perf report -i /tmp/fire-kinds-perf-cron.data --children --sort symbol.
 #
 # Usage: bench/wrk/fire-kinds.sh [--store rocksdb|redis|memory] [--rounds 3] [--timers 100000] [--port 8189]
-#                                [--lead-s 20] [--warmup 0] [--jar PATH]
+#                                [--lead-s 20] [--warmup 0] [--jar PATH] [--threads] [--perf NAME]
 # Needs: curl, (redis-server and redis-cli for --store redis), and the jar: mvn -q -DskipTests package.
 set -euo pipefail
 
-STORE=rocksdb ROUNDS=3 N=100000 PORT=8189 LEAD=20 WARM=0 JAR=
+STORE=rocksdb ROUNDS=3 N=100000 PORT=8189 LEAD=20 WARM=0 JAR= THREADS=0 PERF=
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --store) STORE=$2; shift 2 ;;
@@ -32,6 +38,8 @@ while [[ $# -gt 0 ]]; do
     --lead-s) LEAD=$2; shift 2 ;;
     --warmup) WARM=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
+    --threads) THREADS=1; shift ;;
+    --perf) PERF=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -75,6 +83,21 @@ if [[ "$STORE" == redis ]]; then
   done
   STORE_ARGS=(--redis "redis://127.0.0.1:$REDIS_PORT")
 fi
+
+# per-thread CPU ticks of the server, "name ticks" a line (spaces in names as _)
+thread_ticks() {
+  local d
+  for d in /proc/"$SERVER_PID"/task/*; do
+    echo "$(tr ' ' _ <"$d/comm" 2>/dev/null) $(awk '{ print $14 + $15 }' "$d/stat" 2>/dev/null)"
+  done
+}
+# prints "KIND threads: name=seconds …" from two thread_ticks files, largest first
+thread_cpu() {
+  awk -v kind="$1" -v t="$TCK" 'FNR == NR { n = $1; gsub(/[0-9]+/, "N", n); a[n] += $2; next }
+    { n = $1; gsub(/[0-9]+/, "N", n); b[n] += $2 }
+    END { for (n in b) if (b[n] - a[n] > 0) printf "%d %s=%.2f\n", b[n] - a[n], n, (b[n] - a[n]) / t }' \
+    "$2" "$3" | sort -rn | awk -v kind="$1" '{ s = s " " $2 } END { print kind " threads (CPU s):" s }'
+}
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
@@ -169,6 +192,19 @@ fire() {
   (( $(now_ms) < t - 1500 )) || { echo "creating $N timers took past T - 1.5 s: raise --lead-s" >&2; exit 1; }
   sleep "$(awk -v d=$(( t - 1000 - $(now_ms) )) 'BEGIN { printf "%.3f", d / 1000 }')"
   f0=$(fired_total)
+  local perf_pid=
+  if [[ -n "$PERF" ]]; then
+    local target=(-p "$SERVER_PID") tids
+    if [[ "$PERF" != all ]]; then
+      tids=$(for d in /proc/"$SERVER_PID"/task/*; do if grep -q -- "$PERF" "$d/comm"; then basename "$d"; fi; done \
+        | paste -sd, || true)
+      [[ -n "$tids" ]] || { echo "no server thread named like $PERF" >&2; exit 2; }
+      target=(-t "$tids")
+    fi
+    perf record -F 999 -g "${target[@]}" -o "/tmp/fire-kinds-perf-$kind.data" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
+  (( THREADS )) && thread_ticks >"$WORK/threads0"
   c0=$(cpu_ticks)
   for _ in $(seq 1 600); do
     sleep 0.1
@@ -176,6 +212,8 @@ fire() {
     (( seen - f0 >= N )) && break
   done
   c1=$(cpu_ticks)
+  if (( THREADS )); then thread_ticks >"$WORK/threads1"; thread_cpu "$kind" "$WORK/threads0" "$WORK/threads1" >&2; fi
+  if [[ -n "$perf_pid" ]]; then kill -INT "$perf_pid"; wait "$perf_pid" || true; fi
   (( seen - f0 >= N )) || { echo "only $((seen - f0)) of $N fired within 60 s" >&2; exit 1; }
   local last=$(( $(now_ms) - t ))
   stop_server
