@@ -54,8 +54,9 @@ final class WriteGroup implements AutoCloseable {
   private long[] dCountsAtOpStart;
   private long[] dCountsStored;
 
-  /** Due-index puts held back by {@link #deferDuePuts}, key and value in turn. */
-  private final java.util.ArrayList<byte[]> deferredDue = new java.util.ArrayList<>();
+  /** Due-index puts ({key, value}) and deletes (keys) held back by {@link #deferDuePuts}. */
+  private final java.util.ArrayList<byte[][]> deferredDue = new java.util.ArrayList<>();
+  private final java.util.ArrayList<byte[]> deferredDueDeletes = new java.util.ArrayList<>();
   private boolean deferDue;
 
   WriteGroup(Db db, EventLoopGuard guard, long lastSeq, long firstRetained) {
@@ -69,6 +70,7 @@ final class WriteGroup implements AutoCloseable {
   void begin() {
     opOverlay.clear();
     deferredDue.clear();
+    deferredDueDeletes.clear();
     deferDue = false;
     dOpOverlay.clear();
     dCountsAtOpStart = dCounts == null ? null : dCounts.clone();
@@ -104,6 +106,7 @@ final class WriteGroup implements AutoCloseable {
   void rollbackOp() throws RocksDBException {
     opOverlay.clear();
     deferredDue.clear();
+    deferredDueDeletes.clear();
     deferDue = false;
     dOpOverlay.clear();
     if (dCounts != null) {
@@ -115,24 +118,43 @@ final class WriteGroup implements AutoCloseable {
   }
 
   /**
-   * From now until {@link #endDeferDuePuts}, due-index puts go into the batch after the operation's other writes
-   * instead of in turn. A firing re-arms its timer from one due time to a much later one: written in turn, the due
-   * index's memtable got a delete near the first and an insert near the second, alternately, and each insert
-   * searched its skip list from the top (RocksDB keeps the last insert's position, useless when the next key is far
-   * away): a third of what re-arming 300,000 timers cost the writer. Held back, each stretch is inserted in order.
-   * The caller must {@link #flushDuePuts} before it writes a timer of this operation a second time (the put held
-   * back could otherwise land after a delete of the same key).
+   * From now until {@link #endDeferDuePuts}, due-index deletes and puts go into the batch after the operation's other
+   * writes, each kind in key order, instead of in turn. A firing re-arms its timer from one due time to a much later
+   * one (a touch from one to another): written in turn, the due index's memtable got a delete near the first and an
+   * insert near the second, alternately, and each insert searched its skip list from the top (RocksDB keeps the last
+   * insert's position, useless when the next key is far away): a third of what re-arming 300,000 timers cost the
+   * writer. Held back and sorted, each stretch is inserted in order. Reordering is safe because within one stretch
+   * every key belongs to another timer: the caller must {@link #flushDuePuts} before it writes a timer of this
+   * operation a second time.
    */
   void deferDuePuts() {
     deferDue = true;
   }
 
-  /** Writes the due-index puts held back so far, in the order they were made. */
+  /** Writes the due-index deletes, then the puts, held back so far, each in key order. */
   void flushDuePuts() throws RocksDBException {
-    for (int i = 0; i < deferredDue.size(); i += 2) {
-      batch.put(db.due, deferredDue.get(i), deferredDue.get(i + 1));
+    if (deferredDueDeletes.size() > 1) {
+      deferredDueDeletes.sort(java.util.Arrays::compareUnsigned);
+    }
+    for (byte[] k : deferredDueDeletes) {
+      batch.delete(db.due, k);
+    }
+    deferredDueDeletes.clear();
+    if (deferredDue.size() > 1) {
+      deferredDue.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+    }
+    for (byte[][] kv : deferredDue) {
+      batch.put(db.due, kv[0], kv[1]);
     }
     deferredDue.clear();
+  }
+
+  private void deleteDue(byte[] key) throws RocksDBException {
+    if (deferDue) {
+      deferredDueDeletes.add(key);
+    } else {
+      batch.delete(db.due, key);
+    }
   }
 
   /** {@link #flushDuePuts} and writes in turn again. */
@@ -240,7 +262,7 @@ final class WriteGroup implements AutoCloseable {
    */
   void putTimer(Timer t, byte[] record, long oldDue) throws RocksDBException {
     if (oldDue != t.nextDueAt()) {
-      batch.delete(db.due, Keys.due(oldDue, Keys.id(t.id())));
+      deleteDue(Keys.due(oldDue, Keys.id(t.id())));
     }
     put(t, record);
   }
@@ -249,14 +271,14 @@ final class WriteGroup implements AutoCloseable {
   void deleteTimer(String idText, long due) throws RocksDBException {
     byte[] id = Keys.id(idText);
     batch.delete(db.timers, id);
-    batch.delete(db.due, Keys.due(due, id));
+    deleteDue(Keys.due(due, id));
     opOverlay.put(idText, ABSENT);
   }
 
   /** Writes {@code t} (payload included) replacing {@code old} (or nothing), keeping the due index in step. */
   void putTimer(Timer t, Timer old) throws RocksDBException {
     if (old != null && old.nextDueAt() != t.nextDueAt()) {
-      batch.delete(db.due, Keys.due(old.nextDueAt(), Keys.id(t.id())));
+      deleteDue(Keys.due(old.nextDueAt(), Keys.id(t.id())));
     }
     put(t);
   }
@@ -271,8 +293,7 @@ final class WriteGroup implements AutoCloseable {
     byte[] dueKey = Keys.due(t.nextDueAt(), id);
     byte[] topic = t.topic().getBytes(StandardCharsets.UTF_8);
     if (deferDue) {
-      deferredDue.add(dueKey);
-      deferredDue.add(topic);
+      deferredDue.add(new byte[][] {dueKey, topic});
     } else {
       batch.put(db.due, dueKey, topic);
     }

@@ -132,8 +132,12 @@ abstract class WriteOp<T> {
     List<Timer> apply(WriteGroup g) throws RocksDBException {
       Map<String, Timer> stored = next.size() == 1 ? Map.of() : g.prefetch(next.stream().map(Timer::id).toList());
       List<Timer> out = new ArrayList<>(next.size());
+      g.deferDuePuts();
       for (int i = 0; i < next.size(); i++) {
         Timer n = next.get(i);
+        if (g.writtenInOp(n.id())) {
+          g.flushDuePuts();      // what is held back for it must land before it is written again
+        }
         Timer old = g.current(n.id(), stored);
         if (old == null || old.generation() != expectedGenerations[i]) {
           out.add(null);
@@ -143,6 +147,7 @@ abstract class WriteOp<T> {
         g.putTimer(t, old);
         out.add(t);
       }
+      g.endDeferDuePuts();
       return out;
     }
   }

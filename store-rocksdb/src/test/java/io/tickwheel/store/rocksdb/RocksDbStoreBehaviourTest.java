@@ -185,6 +185,10 @@ class RocksDbStoreBehaviourTest {
     Timer r2 = ts.get(2).fired(1102);
     reqs.add(fire(r2, 1110, r2.fired(2102)));
     assertThat(await(s.recordFirings(reqs))).allSatisfy(r -> assertThat(r.applied()).isTrue());
+    // touches in one batch, moving timers past each other both ways
+    List<Timer> touched = List.of(ts.get(4).fired(1104).touched(50), ts.get(0).fired(1100).touched(5000),
+        ts.get(1).fired(1101).touched(1103));
+    assertThat(await(s.updateAll(touched, new long[] {1, 1, 1}))).doesNotContainNull();
     await(s.close());
 
     List<String> entries = new ArrayList<>();
@@ -196,7 +200,7 @@ class RocksDbStoreBehaviourTest {
     } finally {
       db.close();
     }
-    assertThat(entries).containsExactly("r0@1100", "r1@1101", "r3@1103", "r4@1104", "r2@2102");
+    assertThat(entries).containsExactly("r4@50", "r1@1103", "r3@1103", "r2@2102", "r0@5000");
   }
 
   @Test
