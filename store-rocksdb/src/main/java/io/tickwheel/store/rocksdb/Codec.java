@@ -151,25 +151,17 @@ final class Codec {
 
   /** Decodes what {@link #encodeTimer} wrote, in either version. */
   static Timer decodeTimer(byte[] bytes) {
-    ByteBuffer b = ByteBuffer.wrap(bytes);
-    byte v = b.get();
-    if (v != TIMER_V1 && v != TIMER_V2 && v != TIMER_V3) {
-      throw new IllegalArgumentException("unknown timer record version " + v);
-    }
+    ByteBuffer b = timerRecord(bytes);
     Kind kind = KINDS[b.get()];
     Misfire misfire = MISFIRES[b.get()];
     long delay = b.getLong();
     long period = b.getLong();
     long max = b.getLong();
     long created = b.getLong();
-    long due = b.getLong();
-    long firings = b.getLong();
-    long gen = b.getLong();
-    String id = getString(b);
-    String topic = Topics.canonical(getString(b));
-    String payload = getString(b);
-    Timer.Extras extras = v != TIMER_V1 ? decodeExtras(b) : null;
-    return new Timer(id, topic, kind, delay, period, max, misfire, payload, created, due, firings, gen, extras);
+    Head h = readHead(b, bytes);
+    Timer.Extras extras = bytes[0] != TIMER_V1 ? decodeExtras(b) : null;
+    return new Timer(h.id(), h.topic(), kind, delay, period, max, misfire, h.payload(), created, h.nextDueAt(),
+        h.firings(), h.generation(), extras);
   }
 
   /**
@@ -200,7 +192,7 @@ final class Codec {
    */
   static byte[] rearmed(byte[] stored, Timer next) {
     byte v = stored[0];
-    if ((v != TIMER_V1 && v != TIMER_V2 && v != TIMER_V3) || stored[1] != next.kind().ordinal()
+    if (!isTimerVersion(v) || stored[1] != next.kind().ordinal()
         || getLong(stored, GENERATION_AT) != next.generation()) {
       return null;
     }
@@ -243,6 +235,18 @@ final class Codec {
     return out;
   }
 
+  private static boolean isTimerVersion(byte v) {
+    return v == TIMER_V1 || v == TIMER_V2 || v == TIMER_V3;
+  }
+
+  /** A timer record to read, past its version byte; refuses a version this release does not know. */
+  private static ByteBuffer timerRecord(byte[] bytes) {
+    if (!isTimerVersion(bytes[0])) {
+      throw new IllegalArgumentException("unknown timer record version " + bytes[0]);
+    }
+    return ByteBuffer.wrap(bytes).position(1);
+  }
+
   private static int skipString(byte[] b, int at) {
     int len = (int) readBigEndian(b, at, 4);
     return at + 4 + Math.max(len, 0);
@@ -269,12 +273,13 @@ final class Codec {
 
   /** The {@link Head} of what {@link #encodeTimer} wrote, in any version. */
   static Head decodeHead(byte[] bytes) {
-    ByteBuffer b = ByteBuffer.wrap(bytes);
-    byte v = b.get();
-    if (v != TIMER_V1 && v != TIMER_V2 && v != TIMER_V3) {
-      throw new IllegalArgumentException("unknown timer record version " + v);
-    }
+    ByteBuffer b = timerRecord(bytes);
     b.position(b.position() + 2 + 4 * 8);      // kind, misfire; delay, period, max, created
+    return readHead(b, bytes);
+  }
+
+  /** Reads the head fields, from the due time on (where {@code b} is), of the record {@code bytes}. */
+  private static Head readHead(ByteBuffer b, byte[] bytes) {
     long due = b.getLong();
     long firings = b.getLong();
     long gen = b.getLong();
