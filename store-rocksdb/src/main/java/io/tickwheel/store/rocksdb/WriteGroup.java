@@ -54,7 +54,7 @@ final class WriteGroup implements AutoCloseable {
   private long[] dCountsAtOpStart;
   private long[] dCountsStored;
 
-  /** Due-index puts ({key, value}) and deletes (keys) held back by {@link #deferDuePuts}. */
+  /** Due-index puts ({key, value}) and deletes (keys) held back by {@link #deferDueWrites}. */
   private final java.util.ArrayList<byte[][]> deferredDue = new java.util.ArrayList<>();
   private final java.util.ArrayList<byte[]> deferredDueDeletes = new java.util.ArrayList<>();
   private boolean deferDue;
@@ -118,21 +118,21 @@ final class WriteGroup implements AutoCloseable {
   }
 
   /**
-   * From now until {@link #endDeferDuePuts}, due-index deletes and puts go into the batch after the operation's other
+   * From now until {@link #endDeferDueWrites}, due-index deletes and puts go into the batch after the operation's other
    * writes, each kind in key order, instead of in turn. A firing re-arms its timer from one due time to a much later
    * one (a touch from one to another): written in turn, the due index's memtable got a delete near the first and an
    * insert near the second, alternately, and each insert searched its skip list from the top (RocksDB keeps the last
-   * insert's position, useless when the next key is far away): a third of what re-arming 300,000 timers cost the
+   * insert's position, useless when the next key is far away): a sixth of what re-arming 300,000 timers cost the
    * writer. Held back and sorted, each stretch is inserted in order. Reordering is safe because within one stretch
-   * every key belongs to another timer: the caller must {@link #flushDuePuts} before it writes a timer of this
+   * every key belongs to another timer: the caller must {@link #flushDueWrites} before it writes a timer of this
    * operation a second time.
    */
-  void deferDuePuts() {
+  void deferDueWrites() {
     deferDue = true;
   }
 
   /** Writes the due-index deletes, then the puts, held back so far, each in key order. */
-  void flushDuePuts() throws RocksDBException {
+  void flushDueWrites() throws RocksDBException {
     if (deferredDueDeletes.size() > 1) {
       deferredDueDeletes.sort(java.util.Arrays::compareUnsigned);
     }
@@ -157,9 +157,9 @@ final class WriteGroup implements AutoCloseable {
     }
   }
 
-  /** {@link #flushDuePuts} and writes in turn again. */
-  void endDeferDuePuts() throws RocksDBException {
-    flushDuePuts();
+  /** {@link #flushDueWrites} and writes in turn again. */
+  void endDeferDueWrites() throws RocksDBException {
+    flushDueWrites();
     deferDue = false;
   }
 

@@ -132,11 +132,11 @@ abstract class WriteOp<T> {
     List<Timer> apply(WriteGroup g) throws RocksDBException {
       Map<String, Timer> stored = next.size() == 1 ? Map.of() : g.prefetch(next.stream().map(Timer::id).toList());
       List<Timer> out = new ArrayList<>(next.size());
-      g.deferDuePuts();
+      g.deferDueWrites();
       for (int i = 0; i < next.size(); i++) {
         Timer n = next.get(i);
         if (g.writtenInOp(n.id())) {
-          g.flushDuePuts();      // what is held back for it must land before it is written again
+          g.flushDueWrites();      // what is held back for it must land before it is written again
         }
         Timer old = g.current(n.id(), stored);
         if (old == null || old.generation() != expectedGenerations[i]) {
@@ -147,7 +147,7 @@ abstract class WriteOp<T> {
         g.putTimer(t, old);
         out.add(t);
       }
-      g.endDeferDuePuts();
+      g.endDeferDueWrites();
       return out;
     }
   }
@@ -187,10 +187,10 @@ abstract class WriteOp<T> {
       // one multiGet for the batch instead of a get per timer (a JNI call and a memtable/SST look-up each)
       Map<String, Codec.Head> prefetched = requests.size() == 1 ? Map.of()
           : g.prefetchHeads(requests.stream().map(FiringRequest::id).toList());
-      g.deferDuePuts();
+      g.deferDueWrites();
       for (FiringRequest r : requests) {
         if (g.writtenInOp(r.id())) {
-          g.flushDuePuts();      // its put held back must land before this request deletes it
+          g.flushDueWrites();      // its put held back must land before this request deletes it
         }
         Codec.Head stored = g.head(r.id(), prefetched);
         if (stored == null || stored.generation() != r.generation() || stored.firings() != r.firingsBefore()) {
@@ -215,7 +215,7 @@ abstract class WriteOp<T> {
         }
         out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
       }
-      g.endDeferDuePuts();
+      g.endDeferDueWrites();
       return out;
     }
   }
