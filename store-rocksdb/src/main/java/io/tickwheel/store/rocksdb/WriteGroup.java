@@ -124,15 +124,15 @@ final class WriteGroup implements AutoCloseable {
    * insert near the second, alternately, and each insert searched its skip list from the top (RocksDB keeps the last
    * insert's position, useless when the next key is far away): a sixth of what re-arming 300,000 timers cost the
    * writer. Held back and sorted, each stretch is inserted in order. Reordering is safe because within one stretch
-   * every key belongs to another timer: the caller must {@link #flushDueWrites} before it writes a timer of this
-   * operation a second time.
+   * every key belongs to another timer: writing a timer this operation has already written flushes what is held
+   * back first ({@link #holdBackFor}).
    */
   void deferDueWrites() {
     deferDue = true;
   }
 
   /** Writes the due-index deletes, then the puts, held back so far, each in key order. */
-  void flushDueWrites() throws RocksDBException {
+  private void flushDueWrites() throws RocksDBException {
     if (deferredDueDeletes.size() > 1) {
       deferredDueDeletes.sort(java.util.Arrays::compareUnsigned);
     }
@@ -163,9 +163,11 @@ final class WriteGroup implements AutoCloseable {
     deferDue = false;
   }
 
-  /** Whether the current operation has already written timer {@code id}. */
-  boolean writtenInOp(String id) {
-    return opOverlay.containsKey(id);
+  /** Before a write of timer {@code id}: flushes what is held back if this operation has written {@code id}. */
+  private void holdBackFor(String id) throws RocksDBException {
+    if (deferDue && opOverlay.containsKey(id)) {
+      flushDueWrites();
+    }
   }
 
   /** The version of {@code id} this group has written (not yet in the database), or {@code null}. */
@@ -261,6 +263,7 @@ final class WriteGroup implements AutoCloseable {
    * {@code record} when given (already encoded, e.g. by {@link Codec#rearmed}), else encoded here.
    */
   void putTimer(Timer t, byte[] record, long oldDue) throws RocksDBException {
+    holdBackFor(t.id());
     if (oldDue != t.nextDueAt()) {
       deleteDue(Keys.due(oldDue, Keys.id(t.id())));
     }
@@ -269,6 +272,7 @@ final class WriteGroup implements AutoCloseable {
 
   /** Removes the stored timer {@code id}, whose due time is {@code due}. */
   void deleteTimer(String idText, long due) throws RocksDBException {
+    holdBackFor(idText);
     byte[] id = Keys.id(idText);
     batch.delete(db.timers, id);
     deleteDue(Keys.due(due, id));
@@ -277,6 +281,7 @@ final class WriteGroup implements AutoCloseable {
 
   /** Writes {@code t} (payload included) replacing {@code old} (or nothing), keeping the due index in step. */
   void putTimer(Timer t, Timer old) throws RocksDBException {
+    holdBackFor(t.id());
     if (old != null && old.nextDueAt() != t.nextDueAt()) {
       deleteDue(Keys.due(old.nextDueAt(), Keys.id(t.id())));
     }

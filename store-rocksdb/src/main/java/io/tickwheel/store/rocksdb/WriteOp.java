@@ -135,9 +135,6 @@ abstract class WriteOp<T> {
       g.deferDueWrites();
       for (int i = 0; i < next.size(); i++) {
         Timer n = next.get(i);
-        if (g.writtenInOp(n.id())) {
-          g.flushDueWrites();      // what is held back for it must land before it is written again
-        }
         Timer old = g.current(n.id(), stored);
         if (old == null || old.generation() != expectedGenerations[i]) {
           out.add(null);
@@ -189,9 +186,6 @@ abstract class WriteOp<T> {
           : g.prefetchHeads(requests.stream().map(FiringRequest::id).toList());
       g.deferDueWrites();
       for (FiringRequest r : requests) {
-        if (g.writtenInOp(r.id())) {
-          g.flushDueWrites();      // its put held back must land before this request deletes it
-        }
         Codec.Head stored = g.head(r.id(), prefetched);
         if (stored == null || stored.generation() != r.generation() || stored.firings() != r.firingsBefore()) {
           out.add(FiringResult.stale());

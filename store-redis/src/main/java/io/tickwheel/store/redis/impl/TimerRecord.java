@@ -122,8 +122,8 @@ public final class TimerRecord {
    * The short form of {@code next}'s header for fire.lua, {@code "+GEN FIRINGS DUEHEX"}, when {@code next} is the
    * timer stored with {@code generation} and {@code firingsBefore} firings, re-armed by a firing (same generation,
    * the same or one more firing, no jitter: the rest of its header, calendar included, is then what is stored, and
-   * the script keeps it); else {@code null} (send {@link #header}). Re-arming a periodic timer writes its header on
-   * every firing, so this is most of what the re-arm costs here.
+   * the script keeps it); else {@code null} (send {@link #header}). A periodic timer's header is written on every
+   * firing; this form leaves its calendar out of the request.
    */
   public static String rearmedHeader(Timer next, long generation, long firingsBefore) {
     Timer.Extras x = next.extras();
