@@ -429,10 +429,23 @@ public final class Scenarios {
       String wp = runId + "-hw-";
       long far = System.currentTimeMillis() + 600_000;
       checkErrors(sc, "warm-up create", batches(wp, k, i -> far, MAX(cfg), cfg.batchConcurrency(), null));
+      // The fire path is as cold as the touch path: without this, the measured firings after touching stops are the
+      // first this server (and the tool's receiving side) ever handles, and both JVMs spend the second compiling
+      // them (C2 took ~1 core-second in each JVM during it). So k firings spread over one second, due while the
+      // warm-up touches run: what the measured part does, on other keys, received before it starts.
+      FiringTracker warmFirings = new FiringTracker(runId + "-hf-", k);
+      current.set(warmFirings);
+      long warmDue = System.currentTimeMillis() + Math.min(warmMs, 2_000);
+      checkErrors(sc, "warm-up firing create", batches(runId + "-hf-", k, i -> warmDue + (long) i * 1000 / k,
+          MAX(cfg), cfg.batchConcurrency(), warmFirings));
       int warmTouches = (int) Math.min(Integer.MAX_VALUE, (long) k * warmMs / 1000);
       Run w = paced(warmTouches, cfg.concurrency(), k, i -> target.reschedule(wp + (i % k), far + 1000));
       put(sc, "warm-up touches (not measured)", w.ops);
       checkErrors(sc, "warm-up touch", w);
+      awaitFirings(warmFirings, warmDue + 60_000);
+      put(sc, "warm-up firings (not measured)", warmFirings.received());
+      put(sc, "warm-up firings missing", warmFirings.missing());
+      current.set(null);
     }
     FiringTracker tracker = new FiringTracker(runId + "-h-", k);
     current.set(tracker);

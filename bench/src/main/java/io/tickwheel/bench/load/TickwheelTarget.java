@@ -234,6 +234,28 @@ public final class TickwheelTarget implements TimerTarget {
     });
   }
 
+  /** Environment variable: a file to write every firing received to, as {@code dueAt,firedAt,receivedAt} (ms). */
+  public static final String FIRINGS_CSV_ENV = "LOAD_FIRINGS_CSV";
+  /** The firings received so far when {@value #FIRINGS_CSV_ENV} is set (written out at exit), else null. */
+  private static final StringBuilder FIRINGS_CSV = firingsCsv(System.getenv(FIRINGS_CSV_ENV));
+
+  private static StringBuilder firingsCsv(String path) {
+    if (path == null || path.isBlank()) {
+      return null;
+    }
+    StringBuilder sb = new StringBuilder("dueAt,firedAt,receivedAt\n");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        synchronized (sb) {
+          java.nio.file.Files.writeString(java.nio.file.Path.of(path), sb);
+        }
+      } catch (java.io.IOException e) {
+        System.err.println("could not write " + path + ": " + e);
+      }
+    }));
+    return sb;
+  }
+
   /** @param live true for a subscription without {@code from}: its answer's seq is where firings start */
   private void onMessage(String text, io.vertx.core.Promise<Void> subscribed, boolean live) {
     long received = System.currentTimeMillis();
@@ -268,6 +290,11 @@ public final class TickwheelTarget implements TimerTarget {
       FiringSink s = sink;
       if (s != null) {
         s.fired(m.getString("id"), due, received);
+      }
+      if (FIRINGS_CSV != null) {
+        synchronized (FIRINGS_CSV) {
+          FIRINGS_CSV.append(due).append(',').append(firedAt).append(',').append(received).append('\n');
+        }
       }
     } else if ("subscribed".equals(type)) {
       if (live) {
