@@ -13,7 +13,8 @@
 # Builds server/target/tickwheel.jar and bench/target/benchmarks.jar unless --no-build is given first. Each run
 # holds /tmp/tickwheel-measure.lock (flock) so measurements of several people do not overlap.
 # Env: LOAD_JAVA_OPTS (client JVM flags, default -Xmx1g), LOAD_SERVER_JAVA_OPTS (JVM flags of a --server-jar server,
-#      e.g. -XX:+UseZGC), NO_LOCK=1 to skip the lock.
+#      e.g. -XX:+UseZGC), LOAD_FIRINGS_CSV=FILE (tickwheel targets: every firing received as dueAt,firedAt,receivedAt;
+#      bench/wrk/firings-timeline.py reads it), NO_LOCK=1 to skip the lock.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -79,6 +79,9 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + " warm-up-ms=" + latenessWarmupMs + " (--lateness-warmup-ms)\n"
         + "  recovery: pending=" + pending + "\n"
         + "  server jvm flags (" + ServerProcess.JAVA_OPTS_ENV + "): " + ServerProcess.serverJavaOpts() + "\n"
+        + (System.getenv(TickwheelTarget.FIRINGS_CSV_ENV) == null ? ""
+            : "  firings written to (" + TickwheelTarget.FIRINGS_CSV_ENV + "): "
+                + System.getenv(TickwheelTarget.FIRINGS_CSV_ENV) + "\n")
         + "  client: jvm=" + System.getProperty("java.version") + " cores=" + Runtime.getRuntime().availableProcessors()
         + " maxHeap=" + (Runtime.getRuntime().maxMemory() >> 20) + "MiB";
   }

@@ -50,6 +50,11 @@ public final class TickwheelTarget implements TimerTarget {
   /** Most timers in one batch request (the server's limit). */
   public static final int MAX_BATCH = 10_000;
 
+  /** Environment variable: a file to write every firing received to, as {@code dueAt,firedAt,receivedAt} (ms). */
+  public static final String FIRINGS_CSV_ENV = "LOAD_FIRINGS_CSV";
+  /** The firings received so far when {@value #FIRINGS_CSV_ENV} is set (written out at exit), else null. */
+  private static final StringBuilder FIRINGS_CSV = firingsCsv(System.getenv(FIRINGS_CSV_ENV));
+
   private final String label;
   private final String token;
   private final ServerProcess server;
@@ -233,11 +238,6 @@ public final class TickwheelTarget implements TimerTarget {
       return subscribed.future();
     });
   }
-
-  /** Environment variable: a file to write every firing received to, as {@code dueAt,firedAt,receivedAt} (ms). */
-  public static final String FIRINGS_CSV_ENV = "LOAD_FIRINGS_CSV";
-  /** The firings received so far when {@value #FIRINGS_CSV_ENV} is set (written out at exit), else null. */
-  private static final StringBuilder FIRINGS_CSV = firingsCsv(System.getenv(FIRINGS_CSV_ENV));
 
   private static StringBuilder firingsCsv(String path) {
     if (path == null || path.isBlank()) {
