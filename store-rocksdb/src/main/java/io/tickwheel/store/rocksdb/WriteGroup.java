@@ -7,6 +7,7 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -55,8 +56,8 @@ final class WriteGroup implements AutoCloseable {
   private long[] dCountsStored;
 
   /** Due-index puts ({key, value}) and deletes (keys) held back by {@link #deferDueWrites}. */
-  private final java.util.ArrayList<byte[][]> deferredDue = new java.util.ArrayList<>();
-  private final java.util.ArrayList<byte[]> deferredDueDeletes = new java.util.ArrayList<>();
+  private final ArrayList<byte[][]> deferredDue = new ArrayList<>();
+  private final ArrayList<byte[]> deferredDueDeletes = new ArrayList<>();
   private boolean deferDue;
 
   WriteGroup(Db db, EventLoopGuard guard, long lastSeq, long firstRetained) {
@@ -134,14 +135,14 @@ final class WriteGroup implements AutoCloseable {
   /** Writes the due-index deletes, then the puts, held back so far, each in key order. */
   private void flushDueWrites() throws RocksDBException {
     if (deferredDueDeletes.size() > 1) {
-      deferredDueDeletes.sort(java.util.Arrays::compareUnsigned);
+      deferredDueDeletes.sort(Arrays::compareUnsigned);
     }
     for (byte[] k : deferredDueDeletes) {
       batch.delete(db.due, k);
     }
     deferredDueDeletes.clear();
     if (deferredDue.size() > 1) {
-      deferredDue.sort((a, b) -> java.util.Arrays.compareUnsigned(a[0], b[0]));
+      deferredDue.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
     }
     for (byte[][] kv : deferredDue) {
       batch.put(db.due, kv[0], kv[1]);
