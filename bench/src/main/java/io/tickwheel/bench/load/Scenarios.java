@@ -431,12 +431,15 @@ public final class Scenarios {
       checkErrors(sc, "warm-up create", batches(wp, k, i -> far, MAX(cfg), cfg.batchConcurrency(), null));
       // The fire path is as cold as the touch path: without this, the measured firings after touching stops are the
       // first this server (and the tool's receiving side) ever handles, and both JVMs spend the second compiling
-      // them (C2 took ~1 core-second in each JVM during it). So k firings spread over one second, due while the
-      // warm-up touches run: what the measured part does, on other keys, received before it starts.
-      FiringTracker warmFirings = new FiringTracker(runId + "-hf-", k);
+      // them (C2 took ~1 core-second in each JVM during it). So k firings a second, for as long as the warm-up
+      // touches run (one second at least), due while they run: what the measured part does, on other keys, received
+      // before it starts. One second of them was not enough: the wheel's and the store's fire loops had not reached
+      // C2 yet and were compiled during the measured second instead (bench/README, 2026-11-25 21:20).
+      int wf = (int) Math.max(k, (long) k * warmMs / 1000);
+      FiringTracker warmFirings = new FiringTracker(runId + "-hf-", wf);
       current.set(warmFirings);
       long warmDue = System.currentTimeMillis() + Math.min(warmMs, 2_000);
-      checkErrors(sc, "warm-up firing create", batches(runId + "-hf-", k, i -> warmDue + (long) i * 1000 / k,
+      checkErrors(sc, "warm-up firing create", batches(runId + "-hf-", wf, i -> warmDue + (long) i * 1000 / k,
           MAX(cfg), cfg.batchConcurrency(), warmFirings));
       int warmTouches = (int) Math.min(Integer.MAX_VALUE, (long) k * warmMs / 1000);
       Run w = paced(warmTouches, cfg.concurrency(), k, i -> target.reschedule(wp + (i % k), far + 1000));
