@@ -359,7 +359,8 @@ public final class TickwheelServer extends VerticleBase {
         .compose(v -> {
           TimerStore s = store != null ? store : givenStore;
           return s != null ? s.close().otherwiseEmpty() : Future.<Void>succeededFuture();
-        });
+        })
+        .onComplete(ar -> metrics.close());
   }
 
   /** The HTTP routes (after start): what the served OpenAPI document must list. */

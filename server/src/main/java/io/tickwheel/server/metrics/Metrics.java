@@ -16,16 +16,18 @@ import java.util.function.Supplier;
  * {@code tickwheel_firings_total}, {@code tickwheel_firing_lateness_seconds}
  * (histogram), {@code tickwheel_http_requests_seconds} (histogram by method, route, status),
  * {@code tickwheel_store_op_seconds} (histogram by op), {@code tickwheel_store_failures_total},
- * {@code tickwheel_subscribers}. Also keeps short windows of lateness and store latency for the live views.
+ * {@code tickwheel_subscribers}; and the JVM's own ({@link JvmMeters}: memory, GC pauses, threads, JIT compilation
+ * time, CPU). Also keeps short windows of lateness and store latency for the live views.
  *
- * <p>Thread safe.
+ * <p>Thread safe. {@link #close} when the server stops.
  */
-public final class Metrics {
+public final class Metrics implements AutoCloseable {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Counter firings;
   private final Counter storeFailures;
   private final Timer lateness;
+  private final JvmMeters jvm;
   private final ConcurrentHashMap<String, Timer> storeOps = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, RouteMeters> http = new ConcurrentHashMap<>();
   /** Firing lateness, milliseconds, windows of 1 s. */
@@ -43,6 +45,13 @@ public final class Metrics {
         .minimumExpectedValue(Duration.ofMillis(1))
         .maximumExpectedValue(Duration.ofHours(1))
         .register(registry);
+    jvm = new JvmMeters(registry);
+  }
+
+  /** Stops the JVM meters' GC listeners; the registry still answers. Idempotent. */
+  @Override
+  public void close() {
+    jvm.close();
   }
 
   /** The registry, for other components' meters (the firing hub's). */

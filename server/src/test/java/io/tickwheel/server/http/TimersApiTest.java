@@ -318,6 +318,9 @@ class TimersApiTest {
     String m = s.send(GET, "/metrics").bodyAsString();
     assertThat(m).contains("tickwheel_pending_timers 1.0", "tickwheel_firings_total", "tickwheel_firing_lateness_seconds_bucket",
         "tickwheel_http_requests_seconds_bucket", "tickwheel_store_op_seconds_bucket", "tickwheel_subscribers");
+    // the JVM's own meters: what explains a late firing the wheel itself did not cause (a GC pause, the JIT)
+    assertThat(m).contains("jvm_gc_memory_allocated_bytes_total", "jvm_compilation_time_ms_total", "process_cpu_time_ns_total",
+        "jvm_memory_used_bytes{area=\"heap\"", "jvm_threads_live_threads", "process_uptime_seconds");
     HttpResponse<Buffer> root = s.checked(GET, "/", TestVertx.await(s.client.get("/").followRedirects(false).send()));
     assertThat(root.statusCode()).isEqualTo(302);
     assertThat(root.getHeader("Location")).isEqualTo("/console/");
