@@ -469,8 +469,15 @@ public final class Scenarios {
     long firedDuring = tracker.received();
     String serverCpuPerTouch = serverCpuPer(serverCpu0, r.ops);
     long serverCpuFire0 = serverCpuNanos();
+    // what the server's JVM spent on the JIT and on GC pauses from here to the last firing (the after-stop second is
+    // delay - 1 s later, so reading /metrics now costs it nothing): the two usual causes of a late stretch
+    TickwheelTarget tw0 = target instanceof TickwheelTarget t ? t : null;
+    double jit0 = tw0 == null ? Double.NaN : tw0.serverMeter("jvm_compilation_time_ms_total");
+    double gc0 = tw0 == null ? Double.NaN : tw0.serverMeter("jvm_gc_pause_seconds_sum");
     // touching stopped: every key fires once, its last touch + delay later
     awaitFirings(tracker, System.currentTimeMillis() + delay + 60_000);
+    double jit = tw0 == null ? Double.NaN : tw0.serverMeter("jvm_compilation_time_ms_total") - jit0;
+    double gcMs = tw0 == null ? Double.NaN : (tw0.serverMeter("jvm_gc_pause_seconds_sum") - gc0) * 1000;
     Thread.sleep(500);
     current.set(null);
     put(sc, "keys", k);
@@ -483,6 +490,10 @@ public final class Scenarios {
     put(sc, "fired after touching stopped", tracker.received() - firedDuring);
     put(sc, "server cpu us/firing after touching stopped (incl. 0.5 s idle)",
         serverCpuPer(serverCpuFire0, tracker.received() - firedDuring));
+    put(sc, "server JIT compilation ms after touching stopped (jvm_compilation_time_ms_total)",
+        Double.isNaN(jit) ? "NaN" : String.valueOf(Math.round(jit)));
+    put(sc, "server GC pause ms after touching stopped (jvm_gc_pause_seconds_sum)",
+        Double.isNaN(gcMs) ? "NaN" : String.valueOf(Math.round(gcMs)));
     Histogram own = tracker.ownLateness();
     put(sc, "after-stop lateness vs fired due p50 ms", (long) ms(own, 50));
     put(sc, "after-stop lateness vs fired due p99 ms", (long) ms(own, 99));
