@@ -7,7 +7,6 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -56,8 +55,8 @@ final class WriteGroup implements AutoCloseable {
   private long[] dCountsStored;
 
   /** Due-index puts ({key, value}) and deletes (keys) held back by {@link #deferDueWrites}. */
-  private final ArrayList<byte[][]> deferredDue = new ArrayList<>();
-  private final ArrayList<byte[]> deferredDueDeletes = new ArrayList<>();
+  private final HeldKeys deferredDue = new HeldKeys(true);
+  private final HeldKeys deferredDueDeletes = new HeldKeys(false);
   private boolean deferDue;
 
   WriteGroup(Db db, EventLoopGuard guard, long lastSeq, long firstRetained) {
@@ -134,25 +133,21 @@ final class WriteGroup implements AutoCloseable {
 
   /** Writes the due-index deletes, then the puts, held back so far, each in key order. */
   private void flushDueWrites() throws RocksDBException {
-    if (deferredDueDeletes.size() > 1) {
-      deferredDueDeletes.sort(Arrays::compareUnsigned);
-    }
-    for (byte[] k : deferredDueDeletes) {
-      batch.delete(db.due, k);
+    deferredDueDeletes.sort();
+    for (int i = 0; i < deferredDueDeletes.size(); i++) {
+      batch.delete(db.due, deferredDueDeletes.key(i));
     }
     deferredDueDeletes.clear();
-    if (deferredDue.size() > 1) {
-      deferredDue.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
-    }
-    for (byte[][] kv : deferredDue) {
-      batch.put(db.due, kv[0], kv[1]);
+    deferredDue.sort();
+    for (int i = 0; i < deferredDue.size(); i++) {
+      batch.put(db.due, deferredDue.key(i), deferredDue.value(i));
     }
     deferredDue.clear();
   }
 
   private void deleteDue(byte[] key) throws RocksDBException {
     if (deferDue) {
-      deferredDueDeletes.add(key);
+      deferredDueDeletes.add(key, null);
     } else {
       batch.delete(db.due, key);
     }
@@ -299,7 +294,7 @@ final class WriteGroup implements AutoCloseable {
     byte[] dueKey = Keys.due(t.nextDueAt(), id);
     byte[] topic = t.topic().getBytes(StandardCharsets.UTF_8);
     if (deferDue) {
-      deferredDue.add(new byte[][] {dueKey, topic});
+      deferredDue.add(dueKey, topic);
     } else {
       batch.put(db.due, dueKey, topic);
     }
