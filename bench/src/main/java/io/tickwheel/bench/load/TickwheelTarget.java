@@ -414,36 +414,6 @@ public final class TickwheelTarget implements TimerTarget {
     return lanes.status(endpoint.request("GET", path, false));
   }
 
-  /**
-   * The sum of the samples named {@code name} (e.g. {@code jvm_compilation_time_ms_total}, {@code
-   * jvm_gc_pause_seconds_sum}) in the server's {@code /metrics}, 0 when the server has none yet; NaN when it cannot be
-   * read within 5 s. Blocking; call it outside a measured stretch.
-   */
-  public double serverMeter(String name) {
-    try {
-      java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(URI.create(baseUrl + "/metrics"))
-          .timeout(java.time.Duration.ofSeconds(5));
-      if (token != null) {
-        req.header("Authorization", "Bearer " + token);
-      }
-      String body = java.net.http.HttpClient.newHttpClient()
-          .send(req.build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-      double sum = 0;
-      for (String line : body.split("\n")) {
-        if (line.startsWith(name) && line.length() > name.length()
-            && (line.charAt(name.length()) == ' ' || line.charAt(name.length()) == '{')) {
-          sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-        }
-      }
-      return sum;
-    } catch (java.io.IOException | RuntimeException e) {
-      return Double.NaN;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Double.NaN;
-    }
-  }
-
   /** Switches the HTTP base URL (after a managed restart), without touching the WebSocket. */
   public void useUrl(String newBaseUrl) {
     this.baseUrl = newBaseUrl;
