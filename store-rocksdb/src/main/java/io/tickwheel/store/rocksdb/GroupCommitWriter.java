@@ -16,8 +16,8 @@ import java.util.function.LongConsumer;
  * completes the calls' futures on their callers' contexts. A call that fails while being applied (e.g. an
  * undecodable stored record) is rolled back to its save point and fails alone, not applied; a failed
  * {@code db.write} fails the whole group (a {@link io.tickwheel.core.store.StoreUnavailableException} for an I/O
- * error, such as a full disk, that may have been applied) and advances no counter. The only mutable state is the
- * sequence counters.
+ * error, such as a full disk, that may have been applied) and advances no counter. Its mutable state: the
+ * sequence counters and the {@link RecentTimers} it wrote (updated only after a successful {@code db.write}).
  */
 final class GroupCommitWriter implements Runnable {
 
@@ -29,6 +29,8 @@ final class GroupCommitWriter implements Runnable {
   private final int maxGroupOps;
   private final LongConsumer onApplied;
   private final Runnable shutdown;
+  /** Writer-confined. */
+  private final RecentTimers recent;
   /** Writer-confined. */
   private long lastSeq;
   private long firstRetained;
@@ -42,7 +44,8 @@ final class GroupCommitWriter implements Runnable {
    * @param shutdown  runs on this thread after the last group, before the close call completes
    */
   GroupCommitWriter(Db db, EventLoopGuard guard, BlockingQueue<WriteOp<?>> queue, int maxGroupOps,
-      long lastSeq, long firstRetained, LongConsumer onApplied, Runnable shutdown) {
+      RecentTimers recent, long lastSeq, long firstRetained, LongConsumer onApplied, Runnable shutdown) {
+    this.recent = recent;
     this.db = db;
     this.guard = guard;
     this.queue = queue;
@@ -98,7 +101,7 @@ final class GroupCommitWriter implements Runnable {
 
   private void commit(List<WriteOp<?>> group) {
     boolean writing = false;
-    try (WriteGroup g = new WriteGroup(db, guard, lastSeq, firstRetained)) {
+    try (WriteGroup g = new WriteGroup(db, guard, recent, lastSeq, firstRetained)) {
       for (WriteOp<?> op : group) {
         applyOne(g, op);
       }
@@ -108,6 +111,7 @@ final class GroupCommitWriter implements Runnable {
         writing = true;
         db.db.write(db.writeOptions, g.batch);
       }
+      g.written(recent);
       lastSeq = g.lastSeq;
       firstRetained = g.firstRetained;
       publishedLastSeq = lastSeq;
@@ -118,6 +122,7 @@ final class GroupCommitWriter implements Runnable {
           "rocksdb group commit of " + group.size() + " calls failed in " + db.dir, e);
       // a failed db.write may have reached the WAL (e.g. its fsync failed): recovery may then replay it
       RuntimeException failure = Failures.of(db.dir, "write", e, writing);
+      recent.forget();   // what RocksDB holds now is read again
       for (WriteOp<?> op : group) {
         if (op.failure == null) {
           op.failure = failure;

@@ -20,6 +20,7 @@ public final class RocksDbStoreOptions {
   public static final int DEFAULT_READER_THREADS = 2;
   public static final int DEFAULT_MAX_OPEN_FILES = 512;
   public static final int DEFAULT_TRIM_MAX_SCAN = 100_000;
+  public static final int DEFAULT_RECENT_TIMERS = 131_072;
 
   private Path dataDir = Path.of("data");
   private boolean fsync;
@@ -31,6 +32,7 @@ public final class RocksDbStoreOptions {
   private int readerThreads = DEFAULT_READER_THREADS;
   private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
   private int trimMaxScan = DEFAULT_TRIM_MAX_SCAN;
+  private int recentTimers = DEFAULT_RECENT_TIMERS;
 
   /** The RocksDB directory; created (with parents) if missing. Default {@code ./data}. */
   public Path getDataDir() {
@@ -178,11 +180,28 @@ public final class RocksDbStoreOptions {
     return this;
   }
 
+  /**
+   * How many of the timers the writer thread wrote last it keeps in memory, so that the next write of one of them (a
+   * firing, a touch) does not read its record back from RocksDB first. Exact: only committed versions are kept.
+   * About 250 bytes each plus the payload; {@code 0} disables it. Default 131,072 (≈ 33 MB with short payloads).
+   */
+  public int getRecentTimers() {
+    return recentTimers;
+  }
+
+  public RocksDbStoreOptions setRecentTimers(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("recentTimers must be >= 0, was " + n);
+    }
+    this.recentTimers = n;
+    return this;
+  }
+
   @Override
   public String toString() {
     return "RocksDbStoreOptions{dataDir=" + dataDir + ", fsync=" + fsync + ", blockCacheBytes=" + blockCacheBytes
         + ", writeBufferBytes=" + writeBufferBytes + ", maxGroupOps=" + maxGroupOps + ", maxQueuedWrites="
         + maxQueuedWrites + ", maxQueuedReads=" + maxQueuedReads + ", readerThreads=" + readerThreads
-        + ", maxOpenFiles=" + maxOpenFiles + ", trimMaxScan=" + trimMaxScan + '}';
+        + ", maxOpenFiles=" + maxOpenFiles + ", trimMaxScan=" + trimMaxScan + ", recentTimers=" + recentTimers + '}';
   }
 }

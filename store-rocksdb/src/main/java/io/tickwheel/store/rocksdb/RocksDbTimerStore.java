@@ -84,6 +84,7 @@ public final class RocksDbTimerStore implements TimerStore {
   private final EventLoopGuard guard = new EventLoopGuard();
   private final Reads reads;
   private final GroupCommitWriter writer;
+  private final RecentTimers recent;
   private final ThreadPoolExecutor readers;
   private final LinkedBlockingQueue<WriteOp<?>> queue = new LinkedBlockingQueue<>();
   private final int maxQueuedWrites;
@@ -130,7 +131,8 @@ public final class RocksDbTimerStore implements TimerStore {
     AtomicInteger n = new AtomicInteger();
     this.readers = new ThreadPoolExecutor(o.getReaderThreads(), o.getReaderThreads(), 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), r -> daemon(r, "tickwheel-rocksdb-reader-" + n.incrementAndGet()));
-    this.writer = new GroupCommitWriter(db, guard, queue, o.getMaxGroupOps(), lastSeq, firstRetained,
+    this.recent = new RecentTimers(o.getRecentTimers());
+    this.writer = new GroupCommitWriter(db, guard, queue, o.getMaxGroupOps(), recent, lastSeq, firstRetained,
         this::writesApplied, this::shutdownNative);
     daemon(writer, "tickwheel-rocksdb-writer").start();
   }
@@ -528,6 +530,11 @@ public final class RocksDbTimerStore implements TimerStore {
   /** Write calls applied so far (each {@code putAll}/{@code recordFirings} counts once). */
   public long writeCalls() {
     return writer.ops.sum();
+  }
+
+  /** Timers the writer found among those it wrote recently instead of reading them (tests). */
+  long recentTimerHits() {
+    return recent.hits();
   }
 
   /** RocksDB calls made on a Vert.x event-loop thread so far: always 0 (asserted by the tests). */

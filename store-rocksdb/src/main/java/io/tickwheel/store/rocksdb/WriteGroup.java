@@ -35,6 +35,7 @@ final class WriteGroup implements AutoCloseable {
   final Db db;
   final WriteBatch batch = new WriteBatch();
   private final EventLoopGuard guard;
+  private final RecentTimers recent;
   private Map<String, Timer> overlay = new HashMap<>();
   private Map<String, Timer> opOverlay = new HashMap<>();
   private final long startLastSeq;
@@ -59,9 +60,10 @@ final class WriteGroup implements AutoCloseable {
   private final HeldKeys deferredDueDeletes = new HeldKeys(false);
   private boolean deferDue;
 
-  WriteGroup(Db db, EventLoopGuard guard, long lastSeq, long firstRetained) {
+  WriteGroup(Db db, EventLoopGuard guard, RecentTimers recent, long lastSeq, long firstRetained) {
     this.db = db;
     this.guard = guard;
+    this.recent = recent;
     this.startLastSeq = lastSeq;
     this.lastSeq = lastSeq;
     this.firstRetained = firstRetained;
@@ -184,6 +186,10 @@ final class WriteGroup implements AutoCloseable {
     if (t != null) {
       return t == ABSENT ? null : t;
     }
+    t = recent.get(id);
+    if (t != null) {
+      return t;
+    }
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));
     return v == null ? null : Codec.decodeTimer(v);
@@ -197,13 +203,16 @@ final class WriteGroup implements AutoCloseable {
     return untouched(ids, Codec::decodeTimer);
   }
 
-  /** The stored records of those of {@code ids} this group has not touched, one {@code multiGet}, decoded. */
+  /**
+   * The stored records of those of {@code ids} this group has not touched and the writer did not write recently
+   * ({@link RecentTimers}), one {@code multiGet}, decoded.
+   */
   private <T> Map<String, T> untouched(List<String> ids, java.util.function.Function<byte[], T> decode)
       throws RocksDBException {
     List<String> wanted = new ArrayList<>(ids.size());
     List<byte[]> keys = new ArrayList<>(ids.size());
     for (String id : ids) {
-      if (!opOverlay.containsKey(id) && !overlay.containsKey(id)) {
+      if (!opOverlay.containsKey(id) && !overlay.containsKey(id) && !recent.has(id)) {
         wanted.add(id);
         keys.add(Keys.id(id));
       }
@@ -248,6 +257,10 @@ final class WriteGroup implements AutoCloseable {
     }
     if (prefetched.containsKey(id)) {
       return prefetched.get(id);
+    }
+    t = recent.get(id);
+    if (t != null) {
+      return Codec.Head.of(t);
     }
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));
@@ -360,6 +373,11 @@ final class WriteGroup implements AutoCloseable {
       dCounts = dCountsStored.clone();
     }
     return dCounts;
+  }
+
+  /** After this group's {@code db.write} succeeded: hands its final version of each timer it wrote to {@code r}. */
+  void written(RecentTimers r) {
+    r.groupWritten(overlay, ABSENT);
   }
 
   /** Adds the counter to the batch if the group assigned seqs; call once, after the last operation. */
