@@ -456,7 +456,7 @@ public final class Scenarios {
       // And the measured part's change of phase, once: the last second of warm-up touches sets the heartbeat's own
       // delay, so these keys fire after touching stops as the measured ones will. Even after three seconds of
       // firings, a minute of touches only left the fire path to be compiled (C2) during the measured second's first
-      // 200 ms; this runs that transition before (bench/README, 2026-11-25 22:00).
+      // 200 ms; this runs that transition before (bench/README, "2026-11-25 evening").
       int warmTouches = (int) Math.max(k, Math.min(Integer.MAX_VALUE, (long) k * warmMs / 1000));
       Run w = paced(warmTouches, cfg.concurrency(), k, i -> {
         if (i < warmTouches - k) {
