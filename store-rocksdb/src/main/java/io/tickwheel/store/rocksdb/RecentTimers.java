@@ -18,25 +18,41 @@ import java.util.concurrent.atomic.LongAdder;
  * group's write fails, {@link #forget} empties the cache (what RocksDB then holds is read again). Eviction drops the
  * least recently written; an id not found here is read from RocksDB as before.
  *
- * <p>Memory: about 250 bytes per timer of a short payload (the id, the {@code Timer} and the map entry), plus the
- * payload; 131,072 entries ≈ 33 MB. {@code capacity} 0 disables it.
+ * <p>Memory, bounded twice: at most {@code capacity} timers and at most {@code maxBytes} by {@link #weight} (about 250
+ * bytes per timer for the id, the {@code Timer} and the map entry, plus two bytes per character of id, topic, payload
+ * and callback URL, plus 1 KiB for a calendar or callback). Defaults 131,072 and 64 MiB: short payloads fill the count first (≈ 33 MB), 64 KiB payloads the
+ * bytes (≈ 500 timers). {@code capacity} 0 disables it.
  *
  * <p>Writer-confined, not thread safe (except {@link #hits}).
  */
 final class RecentTimers {
 
+  /** Bytes counted per entry besides its strings: the map entry, the key and Timer objects, their headers. */
+  static final int ENTRY_OVERHEAD = 250;
+  /** Bytes counted for a timer's extras: its parsed calendar (the cron's fields and zone) and callback objects. */
+  static final int EXTRAS_OVERHEAD = 1024;
+
   private final int capacity;
+  private final long maxBytes;
   private final LinkedHashMap<String, Timer> byId;
+  private long bytes;
   private final LongAdder hits = new LongAdder();
 
-  RecentTimers(int capacity) {
+  RecentTimers(int capacity, long maxBytes) {
     this.capacity = capacity;
-    this.byId = new LinkedHashMap<>(16, 0.75f, false) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Timer> eldest) {
-        return size() > RecentTimers.this.capacity;
-      }
-    };
+    this.maxBytes = maxBytes;
+    this.byId = new LinkedHashMap<>(16, 0.75f, false);
+  }
+
+  /**
+   * The bytes {@code t} is counted for: {@link #ENTRY_OVERHEAD}, two per character of its id, topic, payload and
+   * callback URL, and {@link #EXTRAS_OVERHEAD} when it has extras (a calendar, an end, a callback).
+   */
+  static long weight(Timer t) {
+    Timer.Extras x = t.extras();
+    long chars = t.id().length() + t.topic().length() + (t.payload() == null ? 0 : t.payload().length())
+        + (x == null || x.callback() == null ? 0 : x.callback().url().length());
+    return ENTRY_OVERHEAD + 2 * chars + (x == null ? 0 : EXTRAS_OVERHEAD);
   }
 
   /**
@@ -68,16 +84,27 @@ final class RecentTimers {
       return;
     }
     for (Map.Entry<String, Timer> e : written.entrySet()) {
-      byId.remove(e.getKey());        // re-inserted last: eviction follows the order of writing
-      if (e.getValue() != removed) {
-        byId.put(e.getKey(), e.getValue());
+      Timer old = byId.remove(e.getKey());  // re-inserted last: eviction follows the order of writing
+      if (old != null) {
+        bytes -= weight(old);
       }
+      Timer t = e.getValue();
+      if (t != removed && weight(t) <= maxBytes) {
+        byId.put(e.getKey(), t);
+        bytes += weight(t);
+      }
+    }
+    var eldest = byId.values().iterator();
+    while ((byId.size() > capacity || bytes > maxBytes) && eldest.hasNext()) {
+      bytes -= weight(eldest.next());
+      eldest.remove();
     }
   }
 
   /** A group's write failed: forget everything. */
   void forget() {
     byId.clear();
+    bytes = 0;
   }
 
   /** Look-ups answered here so far (tests, benchmarks); any thread. */
@@ -87,5 +114,10 @@ final class RecentTimers {
 
   int size() {
     return byId.size();
+  }
+
+  /** The bytes the kept timers are counted for ({@link #weight}). */
+  long bytes() {
+    return bytes;
   }
 }

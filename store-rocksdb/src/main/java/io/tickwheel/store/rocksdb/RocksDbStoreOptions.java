@@ -21,6 +21,7 @@ public final class RocksDbStoreOptions {
   public static final int DEFAULT_MAX_OPEN_FILES = 512;
   public static final int DEFAULT_TRIM_MAX_SCAN = 100_000;
   public static final int DEFAULT_RECENT_TIMERS = 131_072;
+  public static final long DEFAULT_RECENT_TIMERS_BYTES = 64L << 20;
 
   private Path dataDir = Path.of("data");
   private boolean fsync;
@@ -33,6 +34,7 @@ public final class RocksDbStoreOptions {
   private int maxOpenFiles = DEFAULT_MAX_OPEN_FILES;
   private int trimMaxScan = DEFAULT_TRIM_MAX_SCAN;
   private int recentTimers = DEFAULT_RECENT_TIMERS;
+  private long recentTimersBytes = DEFAULT_RECENT_TIMERS_BYTES;
 
   /** The RocksDB directory; created (with parents) if missing. Default {@code ./data}. */
   public Path getDataDir() {
@@ -183,7 +185,8 @@ public final class RocksDbStoreOptions {
   /**
    * How many of the timers the writer thread wrote last it keeps in memory, so that the next write of one of them (a
    * firing, a touch) does not read its record back from RocksDB first. Exact: only committed versions are kept.
-   * About 250 bytes each plus the payload; {@code 0} disables it. Default 131,072 (≈ 33 MB with short payloads).
+   * About 250 bytes each plus the payload, and never more than {@link #getRecentTimersBytes}; {@code 0} disables it.
+   * Default 131,072 (≈ 33 MB with short payloads).
    */
   public int getRecentTimers() {
     return recentTimers;
@@ -197,11 +200,29 @@ public final class RocksDbStoreOptions {
     return this;
   }
 
+  /**
+   * The most memory, in bytes as estimated ({@code RecentTimers.weight}: 250 per timer plus two per character of
+   * its id, topic, payload and callback URL), the recent timers may take; the least recently written go first.
+   * Default 64 MiB (about 500 timers of 64 KiB payloads).
+   */
+  public long getRecentTimersBytes() {
+    return recentTimersBytes;
+  }
+
+  public RocksDbStoreOptions setRecentTimersBytes(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("recentTimersBytes must be >= 0, was " + bytes);
+    }
+    this.recentTimersBytes = bytes;
+    return this;
+  }
+
   @Override
   public String toString() {
     return "RocksDbStoreOptions{dataDir=" + dataDir + ", fsync=" + fsync + ", blockCacheBytes=" + blockCacheBytes
         + ", writeBufferBytes=" + writeBufferBytes + ", maxGroupOps=" + maxGroupOps + ", maxQueuedWrites="
         + maxQueuedWrites + ", maxQueuedReads=" + maxQueuedReads + ", readerThreads=" + readerThreads
-        + ", maxOpenFiles=" + maxOpenFiles + ", trimMaxScan=" + trimMaxScan + ", recentTimers=" + recentTimers + '}';
+        + ", maxOpenFiles=" + maxOpenFiles + ", trimMaxScan=" + trimMaxScan + ", recentTimers=" + recentTimers
+        + ", recentTimersBytes=" + recentTimersBytes + '}';
   }
 }

@@ -131,7 +131,7 @@ public final class RocksDbTimerStore implements TimerStore {
     AtomicInteger n = new AtomicInteger();
     this.readers = new ThreadPoolExecutor(o.getReaderThreads(), o.getReaderThreads(), 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), r -> daemon(r, "tickwheel-rocksdb-reader-" + n.incrementAndGet()));
-    this.recent = new RecentTimers(o.getRecentTimers());
+    this.recent = new RecentTimers(o.getRecentTimers(), o.getRecentTimersBytes());
     this.writer = new GroupCommitWriter(db, guard, queue, o.getMaxGroupOps(), recent, lastSeq, firstRetained,
         this::writesApplied, this::shutdownNative);
     daemon(writer, "tickwheel-rocksdb-writer").start();

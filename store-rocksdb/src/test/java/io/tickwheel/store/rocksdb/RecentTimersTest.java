@@ -150,7 +150,7 @@ class RecentTimersTest {
   @Test
   void aGroupsRemovalDropsTheEntryARewriteMovesItLastAndAFailedWriteForgetsAll() {
     Timer removed = once("-", 0);
-    RecentTimers r = new RecentTimers(2);
+    RecentTimers r = new RecentTimers(2, 1 << 20);
     Map<String, Timer> g1 = new HashMap<>();
     g1.put("a", once("a", 1));
     g1.put("b", once("b", 2));
@@ -164,6 +164,33 @@ class RecentTimersTest {
     assertThat(r.has("c")).isFalse();
     r.forget();
     assertThat(r.size()).isZero();
+    assertThat(r.bytes()).isZero();
     assertThat(r.get("a")).isNull();
+  }
+
+  @Test
+  void largePayloadsAreBoundedByBytesNotOnlyByCount() {
+    Timer removed = once("-", 0);
+    String big = "x".repeat(10_000);
+    Timer one = once("a", 1).withPayload(big);
+    long w = RecentTimers.weight(one);
+    assertThat(w).isGreaterThan(20_000);
+    RecentTimers r = new RecentTimers(1000, 3 * w);
+    for (int i = 0; i < 10; i++) {
+      r.groupWritten(Map.of("k" + i, once("k" + i, i).withPayload(big)), removed);
+    }
+    assertThat(r.size()).isEqualTo(2); // the ids are one character longer than "a": each weighs a little more
+    assertThat(r.bytes()).isLessThanOrEqualTo(3 * w);
+    assertThat(r.has("k9")).isTrue();
+    assertThat(r.has("k7")).isFalse();
+    // a timer heavier than the whole budget is not kept at all (and pushes nothing out)
+    RecentTimers small = new RecentTimers(1000, 1000);
+    small.groupWritten(Map.of("s", once("s", 1)), removed);
+    small.groupWritten(Map.of("a", one), removed);
+    assertThat(small.has("a")).isFalse();
+    assertThat(small.has("s")).isTrue();
+    // rewriting an entry replaces its weight rather than adding to it
+    small.groupWritten(Map.of("s", once("s", 2)), removed);
+    assertThat(small.bytes()).isEqualTo(RecentTimers.weight(once("s", 2)));
   }
 }
