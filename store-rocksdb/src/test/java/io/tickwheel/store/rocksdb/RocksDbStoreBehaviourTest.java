@@ -32,7 +32,10 @@ import org.junit.jupiter.api.Test;
 import org.rocksdb.RocksIterator;
 import org.junit.jupiter.api.io.TempDir;
 
-/** RocksDB-specific behaviour beyond the shared contract: threads, ordering, group commit, close, trimming. */
+/**
+ * RocksDB-specific behaviour beyond the shared contract: threads, ordering, group commit, the timers written last,
+ * close, trimming.
+ */
 class RocksDbStoreBehaviourTest {
 
   private static Vertx vertx;
@@ -412,6 +415,89 @@ class RocksDbStoreBehaviourTest {
       assertThat(((StoreFaultException) write).mayHaveApplied()).as("rolled back").isFalse();
       assertThat(await(s.get("ok-1"))).isNotNull();
       assertThat(await(s.get("ok-2"))).isNotNull();
+    } finally {
+      await(s.close());
+    }
+  }
+
+  // ---- the timers written last (RecentTimers): used, exact, bounded, optional ----
+
+  @Test
+  void aTimerWrittenInAnEarlierGroupFiresFromTheCacheWithItsPayloadAndIsThenGone() {
+    RocksDbTimerStore s = open(options().setRecentTimers(1024));
+    try {
+      Timer t = timer("a", 100);
+      await(s.put(t));
+      // the scheduler's copy is payload-less: the firing's payload comes from the store's (cached) version
+      FiringResult r = await(s.recordFirings(List.of(fire(t.withoutPayload(), 105, null)))).get(0);
+      assertThat(r.applied()).isTrue();
+      assertThat(r.firing()).isEqualTo(new Firing(1, "a", "t1", 1, 100, 105, "{\"id\":\"a\"}"));
+      assertThat(s.recentTimerHits()).as("read from the cache, not from RocksDB").isEqualTo(1);
+      // removed: not in the cache, and RocksDB has nothing either
+      assertThat(await(s.recordFirings(List.of(fire(t, 106, null)))).get(0).applied()).isFalse();
+      assertThat(await(s.get("a"))).isNull();
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void aRequestForAnOlderVersionIsStillRefusedWhenTheCurrentOneIsCached() {
+    RocksDbTimerStore s = open(options().setRecentTimers(1024));
+    try {
+      Timer p = periodic("p", 100, 50);
+      await(s.put(p));
+      Timer touched = p.touched(400);
+      assertThat(await(s.update(touched, 1))).isEqualTo(touched);
+      long hits = s.recentTimerHits();
+      assertThat(await(s.recordFirings(List.of(fire(p, 100, p.fired(150))))).get(0).applied())
+          .as("the generation before the touch").isFalse();
+      FiringResult r = await(s.recordFirings(List.of(fire(touched, 400, touched.fired(450))))).get(0);
+      assertThat(r.applied()).isTrue();
+      assertThat(s.recentTimerHits()).isGreaterThan(hits);
+      // the re-armed version went back into the cache and is what a reopened store reads too
+      Timer next = touched.fired(450);
+      assertThat(await(s.recordFirings(List.of(fire(touched, 400, next)))).get(0).applied())
+          .as("the same firing twice").isFalse();
+      await(s.close());
+      s = open(options().setRecentTimers(1024));
+      assertThat(await(s.get("p"))).isEqualTo(next);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void onlyTheLastWrittenAreKeptAndTheOthersAreReadBackFromRocksDb() {
+    RocksDbTimerStore s = open(options().setRecentTimers(2));
+    try {
+      Timer a = timer("a", 100);
+      Timer b = timer("b", 101);
+      Timer c = timer("c", 102);
+      await(s.put(a));
+      await(s.put(b));
+      await(s.put(c));
+      List<FiringResult> rs = await(s.recordFirings(List.of(fire(a, 110, null), fire(b, 110, null),
+          fire(c, 110, null))));
+      assertThat(rs).allMatch(FiringResult::applied);
+      assertThat(rs.get(0).firing().payload()).isEqualTo("{\"id\":\"a\"}");
+      assertThat(s.recentTimerHits()).as("b and c; a was evicted and read from RocksDB").isEqualTo(2);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  @Test
+  void withTheCacheOffEveryTimerIsReadFromRocksDbWithTheSameResults() {
+    RocksDbTimerStore s = open(options().setRecentTimers(0));
+    try {
+      Timer p = periodic("p", 100, 50);
+      await(s.put(p));
+      Timer touched = p.touched(400);
+      await(s.update(touched, 1));
+      assertThat(await(s.recordFirings(List.of(fire(p, 100, p.fired(150))))).get(0).applied()).isFalse();
+      assertThat(await(s.recordFirings(List.of(fire(touched, 400, touched.fired(450))))).get(0).applied()).isTrue();
+      assertThat(s.recentTimerHits()).isZero();
     } finally {
       await(s.close());
     }
