@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Memory, bounded twice: at most {@code capacity} timers and at most {@code maxBytes} by {@link #weight} (about 250
  * bytes per timer for the id, the {@code Timer} and the map entry, plus two bytes per character of id, topic, payload
- * and callback URL, plus 1 KiB for a calendar or callback). Defaults 131,072 and 64 MiB: short payloads fill the count first (≈ 33 MB), 64 KiB payloads the
- * bytes (≈ 500 timers). {@code capacity} 0 disables it.
+ * and callback URL, plus 1 KiB for a calendar or callback). Defaults 131,072 and 64 MiB: short payloads fill the
+ * count first (≈ 33 MB), 64 KiB payloads the bytes (≈ 500 timers). {@code capacity} 0 disables it.
  *
  * <p>Writer-confined, not thread safe (except {@link #hits}).
  */
@@ -60,9 +60,6 @@ final class RecentTimers {
    * RocksDB). A removed timer is not known here either.
    */
   Timer get(String id) {
-    if (capacity == 0) {
-      return null;
-    }
     Timer t = byId.get(id);
     if (t != null) {
       hits.increment();
@@ -72,16 +69,16 @@ final class RecentTimers {
 
   /** Whether {@code id} is known here (not counted as a hit). */
   boolean has(String id) {
-    return capacity != 0 && byId.containsKey(id);
+    return byId.containsKey(id);
   }
 
   /**
    * A group's writes were applied: {@code written} maps each timer id it wrote to its final version, or to
-   * {@code removed} when the group removed it.
+   * {@code removed} when the group removed it. Disabled ({@code capacity} 0), keeps nothing.
    */
   void groupWritten(Map<String, Timer> written, Timer removed) {
     if (capacity == 0) {
-      return;
+      return;                         // nothing is kept, so get and has find nothing
     }
     for (Map.Entry<String, Timer> e : written.entrySet()) {
       Timer old = byId.remove(e.getKey());  // re-inserted last: eviction follows the order of writing
@@ -89,9 +86,10 @@ final class RecentTimers {
         bytes -= weight(old);
       }
       Timer t = e.getValue();
-      if (t != removed && weight(t) <= maxBytes) {
+      long w = t == removed ? 0 : weight(t);
+      if (t != removed && w <= maxBytes) {
         byId.put(e.getKey(), t);
-        bytes += weight(t);
+        bytes += w;
       }
     }
     var eldest = byId.values().iterator();

@@ -177,18 +177,24 @@ final class WriteGroup implements AutoCloseable {
     return t == ABSENT ? null : t;
   }
 
-  /** The timer as this group sees it: its own writes first, then the database. */
-  Timer current(String id) throws RocksDBException {
+  /**
+   * {@code id} as known without reading the database: this operation's or group's write ({@link #ABSENT} when
+   * removed), else the writer's recent committed version ({@link RecentTimers}), else {@code null}. A prefetched map
+   * never holds an id known here ({@link #untouched} skips them), so the order against it does not matter.
+   */
+  private Timer known(String id) {
     Timer t = opOverlay.get(id);
     if (t == null) {
       t = overlay.get(id);
     }
+    return t != null ? t : recent.get(id);
+  }
+
+  /** The timer as this group sees it: its own writes first, then the writer's recent ones, then the database. */
+  Timer current(String id) throws RocksDBException {
+    Timer t = known(id);
     if (t != null) {
       return t == ABSENT ? null : t;
-    }
-    t = recent.get(id);
-    if (t != null) {
-      return t;
     }
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));
@@ -248,19 +254,12 @@ final class WriteGroup implements AutoCloseable {
 
   /** The {@link Codec.Head} of {@code id} as this group sees it (its own writes first), or {@code null}. */
   Codec.Head head(String id, Map<String, Codec.Head> prefetched) throws RocksDBException {
-    Timer t = opOverlay.get(id);
-    if (t == null) {
-      t = overlay.get(id);
-    }
+    Timer t = known(id);
     if (t != null) {
       return t == ABSENT ? null : Codec.Head.of(t);
     }
     if (prefetched.containsKey(id)) {
       return prefetched.get(id);
-    }
-    t = recent.get(id);
-    if (t != null) {
-      return Codec.Head.of(t);
     }
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));

@@ -20,6 +20,9 @@ class RocksDbStoreOptionsTest {
     assertThat(o.getReaderThreads()).isEqualTo(RocksDbStoreOptions.DEFAULT_READER_THREADS);
     assertThat(o.getMaxOpenFiles()).isEqualTo(RocksDbStoreOptions.DEFAULT_MAX_OPEN_FILES);
     assertThat(o.getTrimMaxScan()).isEqualTo(RocksDbStoreOptions.DEFAULT_TRIM_MAX_SCAN);
+    assertThat(o.getRecentTimers()).isEqualTo(RocksDbStoreOptions.DEFAULT_RECENT_TIMERS).isEqualTo(131_072);
+    assertThat(o.getRecentTimersBytes()).isEqualTo(RocksDbStoreOptions.DEFAULT_RECENT_TIMERS_BYTES)
+        .isEqualTo(64L << 20);
     assertThat(o.isFsync()).isFalse();
   }
 
@@ -33,6 +36,8 @@ class RocksDbStoreOptionsTest {
     refused(o -> o.setReaderThreads(0), "readerThreads", "0");
     refused(o -> o.setMaxOpenFiles(15), "maxOpenFiles", "15");
     refused(o -> o.setTrimMaxScan(0), "trimMaxScan", "0");
+    refused(o -> o.setRecentTimers(-1), "recentTimers", "-1");
+    refused(o -> o.setRecentTimersBytes(-5), "recentTimersBytes", "-5");
     assertThatThrownBy(() -> new RocksDbStoreOptions().setDataDir(null)).hasMessageContaining("dataDir");
   }
 
