@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * A real {@code redis-server} (from the PATH) on its own loopback port with its own temp directory, for tests.
  * Start, stop (gracefully, {@code SHUTDOWN NOSAVE}, or {@code kill -9}), pause ({@code SIGSTOP}), restart on the
- * same port and directory. Not thread safe. Blocking: test threads only.
+ * same port and directory; start a replica of another one. Not thread safe. Blocking: test threads only.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -51,6 +51,49 @@ public final class RedisServerProcess implements AutoCloseable {
   /** Starts a server with {@code appendonly yes} and {@code appendfsync fsync} ({@code always}, {@code everysec}). */
   public static RedisServerProcess startWithAof(String fsync) {
     return startWith(freePort(false), null, List.of("--save", "", "--appendonly", "yes", "--appendfsync", fsync));
+  }
+
+  /**
+   * Starts a replica of {@code master} ({@code --replicaof 127.0.0.1 PORT}, no persistence, the master's password if
+   * any) and waits until both report the link up and in sync (see {@link #awaitReplicaInSync}).
+   */
+  public static RedisServerProcess startReplicaOf(RedisServerProcess master) {
+    List<String> args = new ArrayList<>(List.of("--save", "", "--appendonly", "no",
+        "--replicaof", "127.0.0.1", Integer.toString(master.port())));
+    if (master.password != null) {
+      args.addAll(List.of("--masterauth", master.password));
+    }
+    RedisServerProcess replica = startWith(freePort(false), master.password, args);
+    try {
+      replica.awaitReplicaInSync(master, 30_000);
+      return replica;
+    } catch (RuntimeException e) {
+      replica.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Waits until this replica of {@code master} is in sync: its {@code INFO replication} says
+   * {@code master_link_status:up} and the master lists it {@code state=online}.
+   *
+   * @throws IllegalStateException with both servers' replication info when not within {@code timeoutMs}
+   */
+  public void awaitReplicaInSync(RedisServerProcess master, long timeoutMs) {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    String mine = "";
+    String theirs = "";
+    while (System.currentTimeMillis() < deadline) {
+      mine = command("INFO", "replication");
+      theirs = master.command("INFO", "replication");
+      if (mine.contains("master_link_status:up")
+          && theirs.matches("(?s).*slave\\d+:ip=[^,]+,port=" + port + ",state=online.*")) {
+        return;
+      }
+      sleep(20);
+    }
+    throw new IllegalStateException("replica " + port + " of " + master.port() + " not in sync within " + timeoutMs
+        + " ms:\n" + mine + "\n" + theirs);
   }
 
   /** Starts a server with arbitrary extra config arguments ({@code --name value} pairs). */

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * changes do not affect an open store. Not thread safe.
  *
  * <p>Defaults: {@code redis://127.0.0.1:6379}, standalone, key prefix {@code tw}, pool of 8 connections,
- * 5 s per-call timeout, reconnect backoff 100 ms doubling up to 5 s.
+ * 5 s per-call timeout, reconnect backoff 100 ms doubling up to 5 s, no replica acknowledgement ({@code WAIT} off).
  */
 public final class RedisStoreOptions {
 
@@ -29,6 +29,10 @@ public final class RedisStoreOptions {
   public static final long DEFAULT_MAX_RECONNECT_BACKOFF_MS = 5_000;
   /** Default {@code connectTimeoutMs}. */
   public static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+  /** Default {@code minReplicasAcked}: 0, writes do not wait for replicas (no {@code WAIT}). */
+  public static final int DEFAULT_MIN_REPLICAS_ACKED = 0;
+  /** Default {@code replicaAckTimeoutMs}: how long one {@code WAIT} waits for the replicas. */
+  public static final long DEFAULT_REPLICA_ACK_TIMEOUT_MS = 1_000;
 
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
 
@@ -41,6 +45,8 @@ public final class RedisStoreOptions {
   private long reconnectBackoffMs = DEFAULT_RECONNECT_BACKOFF_MS;
   private long maxReconnectBackoffMs = DEFAULT_MAX_RECONNECT_BACKOFF_MS;
   private long connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
+  private int minReplicasAcked = DEFAULT_MIN_REPLICAS_ACKED;
+  private long replicaAckTimeoutMs = DEFAULT_REPLICA_ACK_TIMEOUT_MS;
   private NetClientOptions netClientOptions;
 
   public RedisStoreOptions() {}
@@ -56,6 +62,8 @@ public final class RedisStoreOptions {
     this.reconnectBackoffMs = other.reconnectBackoffMs;
     this.maxReconnectBackoffMs = other.maxReconnectBackoffMs;
     this.connectTimeoutMs = other.connectTimeoutMs;
+    this.minReplicasAcked = other.minReplicasAcked;
+    this.replicaAckTimeoutMs = other.replicaAckTimeoutMs;
     this.netClientOptions = other.netClientOptions == null ? null : new NetClientOptions(other.netClientOptions);
   }
 
@@ -214,6 +222,70 @@ public final class RedisStoreOptions {
     return this;
   }
 
+  /** How many replicas must acknowledge a write before it succeeds; 0 = writes do not wait for replicas. */
+  public int getMinReplicasAcked() {
+    return minReplicasAcked;
+  }
+
+  /**
+   * With {@code n > 0}, a write succeeds only once Redis's {@code WAIT n replicaAckTimeoutMs}, sent on the same
+   * connection after it, answered that at least {@code n} replicas have received it. Writes sent together share one
+   * {@code WAIT} (group commit): a lone write costs one more replication round trip, a busy connection about one
+   * {@code WAIT} per round trip, not one per write. Fewer replicas within {@link #getReplicaAckTimeoutMs()}: the write
+   * fails with {@link io.tickwheel.core.store.StoreUnavailableException}, {@code mayHaveApplied() == true} (the
+   * master applied it; it is not rolled back). While a {@code WAIT} is in Redis, later commands on the connection,
+   * reads too, wait behind it. This narrows, but does not close, the window in which a failover to a replica loses
+   * acknowledged writes: Redis may still promote a replica that missed a write (see the module README). Default 0
+   * (today's behaviour: a write succeeds once the master applied it).
+   *
+   * @throws IllegalArgumentException naming the field and value when negative
+   */
+  public RedisStoreOptions setMinReplicasAcked(int minReplicasAcked) {
+    if (minReplicasAcked < 0) {
+      throw new IllegalArgumentException("minReplicasAcked must be >= 0, was " + minReplicasAcked);
+    }
+    this.minReplicasAcked = minReplicasAcked;
+    return this;
+  }
+
+  /** How long one {@code WAIT} waits for the replicas, milliseconds. */
+  public long getReplicaAckTimeoutMs() {
+    return replicaAckTimeoutMs;
+  }
+
+  /**
+   * The timeout of every {@code WAIT} (milliseconds, default 1000, at least 1; used only when
+   * {@link #getMinReplicasAcked()} is above 0, and then it must be below {@link #getCommandTimeoutMs()}, checked by
+   * {@link #validate()} when a store opens). A write waits at most about twice this for its replicas: a {@code WAIT}
+   * already in Redis ahead of it, then its own; keep {@code commandTimeoutMs} above twice this, or such a write may
+   * time out instead of failing with the replicas' count.
+   *
+   * @throws IllegalArgumentException naming the field and value when not positive
+   */
+  public RedisStoreOptions setReplicaAckTimeoutMs(long replicaAckTimeoutMs) {
+    if (replicaAckTimeoutMs < 1) {
+      throw new IllegalArgumentException("replicaAckTimeoutMs must be >= 1, was " + replicaAckTimeoutMs);
+    }
+    this.replicaAckTimeoutMs = replicaAckTimeoutMs;
+    return this;
+  }
+
+  /**
+   * Checks what no single setter can: with {@link #getMinReplicasAcked()} above 0, {@code replicaAckTimeoutMs} must
+   * be below {@code commandTimeoutMs} (else every write waiting for a missing replica would time out instead of
+   * reporting how many replicas acknowledged it). {@link RedisTimerStore#open} and the cluster coordinator call it.
+   *
+   * @return this
+   * @throws IllegalArgumentException naming both fields and their values
+   */
+  public RedisStoreOptions validate() {
+    if (minReplicasAcked > 0 && replicaAckTimeoutMs >= commandTimeoutMs) {
+      throw new IllegalArgumentException("replicaAckTimeoutMs must be below commandTimeoutMs when minReplicasAcked is "
+          + minReplicasAcked + ", was " + replicaAckTimeoutMs + " (commandTimeoutMs " + commandTimeoutMs + ")");
+    }
+    return this;
+  }
+
   /** TCP/TLS options for the client, or {@code null} for the defaults. */
   public NetClientOptions getNetClientOptions() {
     return netClientOptions;
@@ -239,6 +311,7 @@ public final class RedisStoreOptions {
     return "RedisStoreOptions{connectionString=" + RedisUris.mask(connectionString) + ", cluster=" + cluster
         + ", clusterEndpoints=" + masked + ", keyPrefix=" + keyPrefix + ", maxPoolSize=" + maxPoolSize
         + ", commandTimeoutMs=" + commandTimeoutMs + ", reconnectBackoffMs=" + reconnectBackoffMs
-        + ", maxReconnectBackoffMs=" + maxReconnectBackoffMs + ", connectTimeoutMs=" + connectTimeoutMs + "}";
+        + ", maxReconnectBackoffMs=" + maxReconnectBackoffMs + ", connectTimeoutMs=" + connectTimeoutMs
+        + ", minReplicasAcked=" + minReplicasAcked + ", replicaAckTimeoutMs=" + replicaAckTimeoutMs + "}";
   }
 }

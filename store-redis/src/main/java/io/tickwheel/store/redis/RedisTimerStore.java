@@ -106,7 +106,9 @@ import java.util.function.Function;
  *   <li>RDB snapshots only, or no persistence: everything since the last snapshot (or everything) is lost on a Redis
  *       restart; timers are then not durable.</li>
  * </ul>
- * Replication to replicas is asynchronous: a failover can lose the latest acknowledged writes.
+ * Replication to replicas is asynchronous: a failover can lose the latest acknowledged writes, unless
+ * {@link RedisStoreOptions#setMinReplicasAcked} makes every write wait for replicas ({@code WAIT}; see there and
+ * {@link RedisLink} for what that does and does not promise).
  */
 public final class RedisTimerStore implements TimerStore {
 
@@ -194,6 +196,7 @@ public final class RedisTimerStore implements TimerStore {
    * @return the open store; failed with {@link StoreUnavailableException} when Redis cannot be reached (the
    *     message names the endpoint, password masked), {@link StoreFaultException} when Redis answers with an error
    *     (wrong data format, …)
+   * @throws IllegalArgumentException when {@link RedisStoreOptions#validate()} refuses the options
    */
   public static Future<RedisTimerStore> open(Vertx vertx, RedisStoreOptions options) {
     Objects.requireNonNull(vertx, "vertx");

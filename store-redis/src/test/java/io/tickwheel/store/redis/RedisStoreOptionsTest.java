@@ -23,6 +23,9 @@ class RedisStoreOptionsTest {
     assertThat(o.getConnectTimeoutMs()).isEqualTo(RedisStoreOptions.DEFAULT_CONNECT_TIMEOUT_MS).isEqualTo(2000);
     assertThat(o.isCluster()).isFalse();
     assertThat(o.getClusterEndpoints()).isEmpty();
+    assertThat(o.getMinReplicasAcked()).isEqualTo(RedisStoreOptions.DEFAULT_MIN_REPLICAS_ACKED).isZero();
+    assertThat(o.getReplicaAckTimeoutMs()).isEqualTo(RedisStoreOptions.DEFAULT_REPLICA_ACK_TIMEOUT_MS)
+        .isEqualTo(1000);
   }
 
   @Test
@@ -36,6 +39,38 @@ class RedisStoreOptionsTest {
     refused(o -> o.setConnectionString("http://127.0.0.1:6379"), "connectionString", "http://127.0.0.1:6379");
     refused(o -> o.setClusterEndpoints(List.of("redis://127.0.0.1:7000", "tcp://x:1")), "clusterEndpoints", "tcp://x:1");
     refused(o -> o.addClusterEndpoint("nohost"), "clusterEndpoints", "nohost");
+    refused(o -> o.setMinReplicasAcked(-1), "minReplicasAcked", "-1");
+    refused(o -> o.setReplicaAckTimeoutMs(0), "replicaAckTimeoutMs", "0");
+    refused(o -> o.setReplicaAckTimeoutMs(-5), "replicaAckTimeoutMs", "-5");
+  }
+
+  @Test
+  void aReplicaAckTimeoutNotBelowTheCommandTimeoutIsRefusedOnlyWhenAcknowledgementIsOn() {
+    RedisStoreOptions o = new RedisStoreOptions().setCommandTimeoutMs(1000).setReplicaAckTimeoutMs(1000);
+    assertThat(o.validate()).as("off: the ack timeout is not used").isSameAs(o);
+    o.setMinReplicasAcked(1);
+    assertThatThrownBy(o::validate).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("replicaAckTimeoutMs").hasMessageContaining("1000")
+        .hasMessageContaining("commandTimeoutMs").hasMessageContaining("minReplicasAcked");
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      assertThatThrownBy(() -> RedisTimerStore.open(vertx, o))
+          .as("a store does not open with them").isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("replicaAckTimeoutMs");
+    } finally {
+      vertx.close();
+    }
+    assertThat(o.setReplicaAckTimeoutMs(999).validate()).isSameAs(o);
+  }
+
+  @Test
+  void theReplicaAckOptionsAreCopiedAndShown() {
+    RedisStoreOptions a = new RedisStoreOptions().setMinReplicasAcked(2).setReplicaAckTimeoutMs(250);
+    RedisStoreOptions b = new RedisStoreOptions(a);
+    a.setMinReplicasAcked(0).setReplicaAckTimeoutMs(900);
+    assertThat(b.getMinReplicasAcked()).isEqualTo(2);
+    assertThat(b.getReplicaAckTimeoutMs()).isEqualTo(250);
+    assertThat(b.toString()).contains("minReplicasAcked=2").contains("replicaAckTimeoutMs=250");
   }
 
   @Test

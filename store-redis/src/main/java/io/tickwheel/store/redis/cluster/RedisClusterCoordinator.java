@@ -93,6 +93,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
    * Cluster) and subscribes to the cluster's channel. Then call {@link #join}.
    *
    * @return the coordinator; failed with {@code StoreUnavailableException} when Redis cannot be reached
+   * @throws IllegalArgumentException when {@link RedisStoreOptions#validate()} refuses the options
    */
   public static Future<RedisClusterCoordinator> open(Vertx vertx, RedisStoreOptions options) {
     Objects.requireNonNull(vertx, "vertx");

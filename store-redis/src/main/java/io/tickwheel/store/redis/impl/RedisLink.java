@@ -54,6 +54,23 @@ import java.util.function.Function;
  * lost its answer (connection lost, timeout, closed meanwhile), false for a write refused before it was sent or
  * refused by Redis, and for every read. Messages name the endpoint with its password masked.
  *
+ * <h2>Replica acknowledgement</h2>
+ * With {@link RedisStoreOptions#getMinReplicasAcked()} {@code n > 0}, a write ({@link #write}, {@link #eval} of a
+ * script that {@link Script#writes() writes}, {@link #transaction}) succeeds only once Redis's {@code WAIT n
+ * replicaAckTimeoutMs}, sent on the same connection after it, answered that at least {@code n} replicas have it
+ * ({@link ReplicaAcks}). So a success then means: the master applied the write and {@code n} replicas received it.
+ * Fewer replicas within the timeout: {@link StoreUnavailableException} naming how many acknowledged, of how many,
+ * within how many ms, with {@code mayHaveApplied() == true}: the master applied it and it stays applied (a retry of
+ * the write must be safe to repeat, as after any lost answer). A lost connection or a timeout is mapped as above.
+ * Cost: on a standalone Redis, writes share {@code WAIT}s (group commit: at most one in Redis at a time, covering
+ * every write sent before it), so a lone write pays one more replication round trip and a busy link about one
+ * {@code WAIT} per round trip; every call then also passes one dedicated event loop, and in Redis commands sent
+ * after a {@code WAIT}, reads too, wait until it answers (up to {@code replicaAckTimeoutMs} when a replica is down).
+ * On a Redis Cluster each write is a batch {@code MULTI, write, EXEC, WAIT} to its slot's master, one {@code WAIT}
+ * per write. Redis's caveat stays: {@code WAIT} does not make Redis strongly consistent. A failover can still
+ * promote a replica that missed a write (one that was not among the {@code n}, or after a failed {@code WAIT}), and
+ * a write whose {@code WAIT} timed out remains applied on the master and reaches the replicas later.
+ *
  * <p>Thread safe: calls may come from any thread; a call made on a Vert.x context completes on that context.
  */
 public final class RedisLink {
@@ -69,6 +86,8 @@ public final class RedisLink {
   private final String where;
   private final RedisFailures failures;
   private final long timeoutMs;
+  /** Replica acknowledgement of writes ({@code WAIT}), or null when off. */
+  private final ReplicaAcks acks;
   private final ConcurrentLinkedQueue<Pending<?>> inFlight = new ConcurrentLinkedQueue<>();
   private final long sweeper;
 
@@ -100,6 +119,7 @@ public final class RedisLink {
         .setMaxWaitingHandlers(MAX_IN_FLIGHT)
         .setNetClientOptions(net);
     this.client = Redis.createClient(vertx, ro);
+    this.acks = ReplicaAcks.of(vertx, options, where, MAX_IN_FLIGHT);
     long tick = Math.max(5, Math.min(100, timeoutMs / 10));
     this.sweeper = vertx.setPeriodic(tick, id -> sweep());
   }
@@ -118,8 +138,11 @@ public final class RedisLink {
   /**
    * Connects and loads the scripts; fails with {@link StoreUnavailableException} when Redis cannot be reached,
    * {@link StoreFaultException} when it answers with an error (e.g. data of another format under the prefix).
+   *
+   * @throws IllegalArgumentException when the options are inconsistent ({@link RedisStoreOptions#validate()})
    */
   public static Future<RedisLink> open(Vertx vertx, RedisStoreOptions options, Function<RedisLink, Future<Void>> init) {
+    options.validate();
     RedisLink link = new RedisLink(vertx, options);
     return link.connectOnce()
         .compose(c -> {
@@ -150,7 +173,7 @@ public final class RedisLink {
         request.command().toString(), false);
     RedisConnection c = admit(p);
     if (c != null) {
-      c.send(request).onComplete(p::settle);
+      send(c, request, false, p.what).onComplete(p::settle);
     }
     return p.promise.future();
   }
@@ -164,7 +187,7 @@ public final class RedisLink {
         request.command().toString(), true);
     RedisConnection c = admit(p);
     if (c != null) {
-      c.send(request).onComplete(p::settle);
+      send(c, request, true, p.what).onComplete(p::settle);
     }
     return p.promise.future();
   }
@@ -179,12 +202,12 @@ public final class RedisLink {
         script.file(), script.writes());
     RedisConnection c = admit(p);
     if (c != null) {
-      c.send(req).onComplete(ar -> {
+      send(c, req, script.writes(), p.what).onComplete(ar -> {
         if (ar.failed() && isNoScript(ar.cause())) {
           LOG.log(System.Logger.Level.WARNING, "{0}: script {1} was missing from the script cache; reloading it",
               where, script.file());
           loadScripts(c, List.of(script))
-              .compose(v -> c.send(evalRequest(script, keys, args)))
+              .compose(v -> send(c, evalRequest(script, keys, args), script.writes(), p.what))
               .onComplete(p::settle);
         } else {
           p.settle(ar);
@@ -213,12 +236,14 @@ public final class RedisLink {
         true);
     RedisConnection c = admit(p);
     if (c != null) {
-      c.batch(batch).onComplete(ar -> {
+      Future<Response> sent = acks == null ? c.batch(batch).map(rs -> rs.get(rs.size() - 1))
+          : acks.transaction(c, batch, what);
+      sent.onComplete(ar -> {
         if (ar.failed()) {
           p.settle(Future.failedFuture(ar.cause()));
           return;
         }
-        Response exec = ar.result().get(ar.result().size() - 1);
+        Response exec = ar.result();
         Throwable err = execError(exec);
         p.settle(err == null ? Future.succeededFuture(exec) : Future.failedFuture(err));
       });
@@ -226,8 +251,13 @@ public final class RedisLink {
     return p.promise.future();
   }
 
+  /** Hands one command to {@code c}: directly, or through the replica acknowledgement when it is on. */
+  private Future<Response> send(RedisConnection c, Request request, boolean write, String what) {
+    return acks == null ? c.send(request) : acks.send(c, request, write, what);
+  }
+
   /** The first error in an {@code EXEC} reply, or {@code null}. */
-  private static Throwable execError(Response exec) {
+  static Throwable execError(Response exec) {
     if (exec == null) {
       return ErrorType.create("EXECABORT the transaction was discarded");
     }

@@ -1,0 +1,182 @@
+package io.tickwheel.store.redis;
+
+import static io.tickwheel.store.redis.RedisTestSupport.await;
+import static io.tickwheel.store.redis.RedisTestSupport.failure;
+import static io.tickwheel.store.redis.RedisTestSupport.timer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.StoreUnavailableException;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.testkit.RedisServerProcess;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code minReplicasAcked} against a real standalone master with one real replica (both private redis-server
+ * processes): what a success promises, how a missing replica fails a write, and that writes share their WAITs.
+ */
+class RedisReplicaAckTest {
+
+  private static final String PREFIX = "ack";
+  private static final String TIMERS = "{" + PREFIX + "}:timers";
+  private static Vertx vertx;
+  private RedisServerProcess master;
+  private RedisServerProcess replica;
+  private final List<TimerStore> stores = new ArrayList<>();
+
+  @BeforeAll
+  static void startVertx() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stopVertx() {
+    await(vertx.close());
+  }
+
+  @BeforeEach
+  void startRedis() {
+    master = RedisServerProcess.start();
+    replica = RedisServerProcess.startReplicaOf(master);
+  }
+
+  @AfterEach
+  void stopRedis() {
+    try {
+      if (replica != null && replica.isRunning()) {
+        replica.resume();
+      }
+      for (TimerStore s : stores) {
+        s.close().toCompletionStage().toCompletableFuture().completeOnTimeout(null, 10, TimeUnit.SECONDS).join();
+      }
+    } finally {
+      if (replica != null) {
+        replica.close();
+      }
+      if (master != null) {
+        master.close();
+      }
+    }
+  }
+
+  private TimerStore open(int minReplicasAcked, long replicaAckTimeoutMs) {
+    TimerStore s = await(RedisTimerStore.open(vertx, new RedisStoreOptions().setConnectionString(master.uri())
+        .setKeyPrefix(PREFIX).setMinReplicasAcked(minReplicasAcked).setReplicaAckTimeoutMs(replicaAckTimeoutMs)
+        .setCommandTimeoutMs(5_000)));
+    stores.add(s);
+    return s;
+  }
+
+  @Test
+  void everyAcknowledgedWriteIsOnTheReplicaWhenItsFutureCompletes() {
+    TimerStore store = open(1, 1_000);
+    for (int i = 0; i < 40; i++) {
+      String id = "t" + i;
+      await(store.createAll(List.of(timer(id, 1_000 + i))));
+      assertThat(replica.command("HGET", TIMERS, id)).as("created " + id).isEqualTo(master.command("HGET", TIMERS, id));
+      Timer updated = await(store.update(timer(id, 1_000 + i).withNextDueAt(5_000 + i).withGeneration(2), 1));
+      assertThat(updated).isNotNull();
+      assertThat(replica.command("HGET", TIMERS, id)).as("updated " + id).isEqualTo(master.command("HGET", TIMERS, id))
+          .contains(Long.toHexString(5_000 + i));
+      await(store.put(timer("p" + i, 2_000 + i)));
+      assertThat(replica.command("HGET", TIMERS, "p" + i)).as("put p" + i).isNotEqualTo("(nil)");
+      await(store.recordFirings(List.of(new FiringRequest(id, 2, 0, true, 5_000 + i, 5_001 + i, null))));
+      assertThat(replica.command("GET", "{" + PREFIX + "}:seq")).as("firing of " + id).isEqualTo(Long.toString(i + 1));
+      assertThat(replica.command("HEXISTS", TIMERS, id)).as("fired and removed " + id).isEqualTo(":0");
+    }
+  }
+
+  @Test
+  void aWriteWaitsWhileTheReplicaIsPausedAndIsOnItTheMomentItSucceeds() {
+    TimerStore store = open(1, 3_000);
+    await(store.put(timer("warm", 1)));
+    replica.pause();
+    Future<Void> put = store.put(timer("held", 2));
+    RedisServerProcess.sleep(400);
+    assertThat(put.isComplete()).as("completed without the replica: " + put).isFalse();
+    assertThat(master.command("HEXISTS", TIMERS, "held")).as("the master applied it meanwhile").isEqualTo(":1");
+    replica.resume();
+    await(put);
+    assertThat(replica.command("HEXISTS", TIMERS, "held")).isEqualTo(":1");
+  }
+
+  @Test
+  void withoutItsReplicaAWriteFailsAfterTheAckTimeoutAsUnavailableAndAppliedAndWorksAgainAfterwards() {
+    TimerStore acked = open(1, 500);
+    TimerStore plain = open(0, 500);
+    await(acked.put(timer("before", 1)));
+    replica.pause();
+    long t0 = System.nanoTime();
+    Throwable e = failure(acked.put(timer("lonely", 2)));
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(e).isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("0 of 1 replicas").hasMessageContaining("500 ms").hasMessageContaining("put.lua");
+    assertThat(((StoreUnavailableException) e).mayHaveApplied()).isTrue();
+    assertThat(ms).as("failed after the WAIT timeout, not the command timeout").isBetween(500L, 2_500L);
+    assertThat(master.command("HEXISTS", TIMERS, "lonely")).as("applied on the master").isEqualTo(":1");
+    await(plain.put(timer("unacked", 3))); // the same write without WAIT succeeds with the replica still paused
+    replica.resume();
+    replica.awaitReplicaInSync(master, 10_000);
+    await(acked.put(timer("after", 4)));
+    await(acked.createAll(List.of(timer("after2", 5))));
+    assertThat(replica.command("HEXISTS", TIMERS, "after2")).isEqualTo(":1");
+  }
+
+  @Test
+  void concurrentWritesShareTheirWaits() throws Exception {
+    TimerStore store = open(1, 1_000);
+    await(store.put(timer("warm", 1)));
+    assertThat(master.command("CONFIG", "RESETSTAT")).isEqualTo("+OK");
+    int contexts = 4;
+    int perContext = 500;
+    List<Future<Void>> all = new ArrayList<>();
+    List<Promise<List<Future<Void>>>> sent = new ArrayList<>();
+    for (int c = 0; c < contexts; c++) {
+      Context ctx = ((VertxInternal) vertx).createEventLoopContext();
+      Promise<List<Future<Void>>> p = Promise.promise();
+      sent.add(p);
+      int base = c * perContext;
+      ctx.runOnContext(v -> {
+        List<Future<Void>> fs = new ArrayList<>();
+        for (int i = 0; i < perContext; i++) {
+          fs.add(store.put(timer("c" + (base + i), 10_000 + base + i)));
+        }
+        p.complete(fs);
+      });
+    }
+    for (Promise<List<Future<Void>>> p : sent) {
+      all.addAll(await(p.future()));
+    }
+    await(Future.all(all));
+    String stats = master.command("INFO", "commandstats");
+    long waits = commandCalls(stats, "wait");
+    long evals = commandCalls(stats, "evalsha");
+    assertThat(evals).as("one script call per put").isEqualTo(contexts * perContext);
+    assertThat(waits).as("WAITs for " + evals + " writes").isBetween(1L, evals / 10);
+    System.out.printf("%d puts from %d contexts: %d WAITs%n", evals, contexts, waits);
+    assertThat(replica.command("HLEN", TIMERS)).isEqualTo(":" + (contexts * perContext + 1));
+  }
+
+  /** {@code calls} of {@code cmdstat_NAME} in an {@code INFO commandstats} answer (0 when absent). */
+  private static long commandCalls(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("cmdstat_" + name + ":")) {
+        return Long.parseLong(line.replaceAll("^cmdstat_[a-z|]+:calls=(\\d+),.*", "$1"));
+      }
+    }
+    return 0;
+  }
+}
