@@ -52,8 +52,13 @@ class RedisClusterModePartitionStoreContractTest extends TimerStoreContract {
         .setClusterEndpoints(uris.subList(1, uris.size())).setKeyPrefix(prefix);
   }
 
+  /** The options of this test's coordinators ({@link RedisClusterModeReplicaAckStoreTest} adds acknowledgement). */
+  RedisStoreOptions options(String prefix) {
+    return options(cluster, prefix);
+  }
+
   private RedisClusterCoordinator coordinator() {
-    RedisClusterCoordinator c = await(RedisClusterCoordinator.open(vertx, options(cluster, prefix)));
+    RedisClusterCoordinator c = await(RedisClusterCoordinator.open(vertx, options(prefix)));
     coordinators.add(c);
     await(c.join("n1", "http://n1", 64));
     return c;
