@@ -83,6 +83,18 @@ public final class ServerCli {
           + " Redis Cluster")
   private String redis;
 
+  @Option(names = "--redis-min-replicas-acked", paramLabel = "N",
+      defaultValue = "" + RedisStoreOptions.DEFAULT_MIN_REPLICAS_ACKED,
+      description = "Redis: a write succeeds only once N replicas acknowledged it (WAIT); 0 = off (default "
+          + "${DEFAULT-VALUE}); needs --store redis")
+  private int redisMinReplicasAcked;
+
+  @Option(names = "--redis-replica-ack-timeout-ms", paramLabel = "MS",
+      defaultValue = "" + RedisStoreOptions.DEFAULT_REPLICA_ACK_TIMEOUT_MS,
+      description = "Redis: how long a write waits for its replicas, 1.." + (RedisStoreOptions.DEFAULT_COMMAND_TIMEOUT_MS
+          - 1) + " ms; then it fails with 503 (applied on the master) (default ${DEFAULT-VALUE})")
+  private long redisReplicaAckTimeoutMs;
+
   @Option(names = "--tick-ms", paramLabel = "MS", defaultValue = "" + TimerWheel.DEFAULT_TICK_MS,
       description = "wheel tick in ms, 1.." + ServerConfig.MAX_TICK_MS + " (default ${DEFAULT-VALUE})")
   private long tickMs;
@@ -294,7 +306,8 @@ public final class ServerCli {
       WebhookOptions webhooks = WebhookOptions.parse(webhookSecret, webhookAllowPrivate, webhookAllowCidr);
       ClusterOptions co = new ClusterOptions(cluster, blankToNull(nodeId), blankToNull(advertise), partitions, leaseMs);
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
-          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co);
+          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co,
+          redisMinReplicasAcked, redisReplicaAckTimeoutMs);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());

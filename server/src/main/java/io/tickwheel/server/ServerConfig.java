@@ -39,6 +39,11 @@ import java.util.regex.Pattern;
  * @param webhooks           callback settings: the secret, which private addresses callbacks may reach
  * @param cluster            the cluster flags ({@link ClusterOptions#none()} for a single node); {@code --cluster}
  *                           needs {@code store} {@code redis}, and a wildcard {@code host} needs {@code --advertise}
+ * @param redisMinReplicasAcked    Redis: replicas that must acknowledge every write ({@code WAIT}) before it
+ *                                 succeeds, {@code >= 0}; 0 = off; above 0 needs {@code store} {@code redis}
+ *                                 ({@link RedisStoreOptions#setMinReplicasAcked})
+ * @param redisReplicaAckTimeoutMs Redis: how long each {@code WAIT} waits, milliseconds, 1 to below the store's
+ *                                 command timeout ({@link RedisStoreOptions#DEFAULT_COMMAND_TIMEOUT_MS})
  */
 public record ServerConfig(
     String host,
@@ -55,7 +60,9 @@ public record ServerConfig(
     long logRetentionMs,
     List<String> allowedOrigins,
     WebhookOptions webhooks,
-    ClusterOptions cluster) {
+    ClusterOptions cluster,
+    int redisMinReplicasAcked,
+    long redisReplicaAckTimeoutMs) {
 
   /** Default {@code host}: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -122,6 +129,21 @@ public record ServerConfig(
       throw new ConfigException("--advertise is required with --cluster when --host is the wildcard '" + host
           + "': set the URL the other nodes reach this one at, e.g. http://10.0.0.5:8080");
     }
+    range("redisMinReplicasAcked", redisMinReplicasAcked, 0, Integer.MAX_VALUE);
+    range("redisReplicaAckTimeoutMs", redisReplicaAckTimeoutMs, 1, RedisStoreOptions.DEFAULT_COMMAND_TIMEOUT_MS - 1);
+    if (redisMinReplicasAcked > 0 && !store.equals("redis")) {
+      throw ConfigException.field("redisMinReplicasAcked", "needs --store redis, but the store is '" + store
+          + "', was " + redisMinReplicasAcked);
+    }
+  }
+
+  /** A configuration with the given cluster flags and Redis writes not waiting for replicas. */
+  public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
+      boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
+      List<String> allowedOrigins, WebhookOptions webhooks, ClusterOptions cluster) {
+    this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
+        logRetentionMs, allowedOrigins, webhooks, cluster, RedisStoreOptions.DEFAULT_MIN_REPLICAS_ACKED,
+        RedisStoreOptions.DEFAULT_REPLICA_ACK_TIMEOUT_MS);
   }
 
   /** A single-node configuration (no cluster flags). */
@@ -167,49 +189,63 @@ public record ServerConfig(
   /** This configuration on another port (tests use 0). */
   public ServerConfig withPort(int p) {
     return new ServerConfig(host, p, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with another store kind. */
   public ServerConfig withStore(String s) {
     return new ServerConfig(host, port, s, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with another token ({@code null} for none). */
   public ServerConfig withToken(String t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, t, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with another pending-timer cap. */
   public ServerConfig withMaxPending(long m) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, m, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with other allowed origins. */
   public ServerConfig withAllowedOrigins(List<String> o) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, o, webhooks, cluster);
+        logRetentionCount, logRetentionMs, o, webhooks, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with other callback settings. */
   public ServerConfig withWebhooks(WebhookOptions w) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, w, cluster);
+        logRetentionCount, logRetentionMs, allowedOrigins, w, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with other cluster flags. */
   public ServerConfig withCluster(ClusterOptions c) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, c);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, c,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
   }
 
   /** This configuration with another Redis connection string. */
   public ServerConfig withRedis(String r) {
     return new ServerConfig(host, port, store, dataDir, r, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+  }
+
+  /** This configuration with Redis writes waiting for {@code minReplicasAcked} replicas, {@code timeoutMs} each. */
+  public ServerConfig withRedisReplicaAck(int minReplicasAcked, long timeoutMs) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, minReplicasAcked, timeoutMs);
   }
 
   @Override
@@ -218,7 +254,9 @@ public record ServerConfig(
         + ", redis=" + redactUrl(redis) + ", tickMs=" + tickMs + ", token=" + (token == null ? "none" : "set")
         + ", fsync=" + fsync + ", maxPending=" + maxPending + ", misfireThresholdMs=" + misfireThresholdMs
         + ", logRetentionCount=" + logRetentionCount + ", logRetentionMs=" + logRetentionMs
-        + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + ", cluster=" + cluster + "]";
+        + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + ", cluster=" + cluster
+        + ", redisMinReplicasAcked=" + redisMinReplicasAcked + ", redisReplicaAckTimeoutMs=" + redisReplicaAckTimeoutMs
+        + "]";
   }
 
   /** A Redis URL without its password. */

@@ -18,7 +18,7 @@ public final class StoreFactory {
 
   /** Opens the cluster's coordinator on the Redis {@code --redis} names ({@code --cluster}). */
   public static Future<ClusterCoordinator> openCoordinator(Vertx vertx, ServerConfig cfg) {
-    return RedisClusterCoordinator.open(vertx, redisOptions(cfg.redis()))
+    return RedisClusterCoordinator.open(vertx, redisOptions(cfg))
         .map(c -> (ClusterCoordinator) c);
   }
 
@@ -43,14 +43,23 @@ public final class StoreFactory {
     return o;
   }
 
+  /**
+   * The Redis options of {@code cfg}: {@link #redisOptions(String) redisOptions(cfg.redis())} with its replica
+   * acknowledgement ({@code --redis-min-replicas-acked}, {@code --redis-replica-ack-timeout-ms}). The store and the
+   * cluster coordinator both open with these.
+   */
+  public static RedisStoreOptions redisOptions(ServerConfig cfg) {
+    return redisOptions(cfg.redis()).setMinReplicasAcked(cfg.redisMinReplicasAcked())
+        .setReplicaAckTimeoutMs(cfg.redisReplicaAckTimeoutMs());
+  }
+
   /** Opens the configured store; the future completes on the caller's context. */
   public static Future<TimerStore> open(Vertx vertx, ServerConfig cfg) {
     return switch (cfg.store()) {
       case "memory" -> Future.succeededFuture(new MemoryTimerStore());
       case "rocksdb" -> RocksDbTimerStore.open(vertx,
           new RocksDbStoreOptions().setDataDir(cfg.dataDir()).setFsync(cfg.fsync())).map(s -> (TimerStore) s);
-      case "redis" -> RedisTimerStore.open(vertx,
-          redisOptions(cfg.redis())).map(s -> (TimerStore) s);
+      case "redis" -> RedisTimerStore.open(vertx, redisOptions(cfg)).map(s -> (TimerStore) s);
       default -> Future.failedFuture(new ConfigException("unknown store '" + cfg.store() + "'"));
     };
   }
