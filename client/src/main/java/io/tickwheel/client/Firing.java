@@ -49,6 +49,19 @@ public final class Firing {
     return json.getLong("dueAt", 0L);
   }
 
+  /**
+   * The un-jittered time of {@link #dueAt()}, epoch milliseconds: equal to it unless the timer has {@code jitterMs}
+   * (then {@code dueAt} is this plus the timer's deterministic jitter). {@link #dueAt()} when the server sent none.
+   */
+  public long nominalAt() {
+    return json.getLong("nominalAt", dueAt());
+  }
+
+  /** In a cluster, the partition of the timer ({@link #seq()} counts per partition); null on a single node. */
+  public Integer partition() {
+    return json.getInteger("partition");
+  }
+
   /** When the server fired it, epoch milliseconds (never before {@link #dueAt()}). */
   public long firedAt() {
     return json.getLong("firedAt", 0L);

@@ -16,7 +16,11 @@ import java.util.List;
  * written without waiting for earlier answers, and answers are matched by {@code ref}, in whatever order they come.
  * A command's result means what the HTTP call's answer means: a 2xx is durable in the server's store.
  * {@link #touch} goes as batch touches ({@code POST /v1/timers/touch}, one store write per request; see below).
- * {@link #get} and {@link #list} are HTTP calls ({@code GET /v1/timers…}).
+ * {@link #get} and {@link #list} are HTTP calls ({@code GET /v1/timers…}), and so are the timer and topic actions
+ * {@link #pause}, {@link #resume}, {@link #fire}, {@link #pauseTopic} and {@link #resumeTopic} ({@code POST}, one
+ * request each, never retried by the client: a request that got no answer fails with
+ * {@link TickwheelException#CONNECTION_LOST}, {@link TickwheelException#mayHaveApplied()} true; pause and resume
+ * may simply be called again, a {@code fire} called again fires again).
  *
  * <h2>Backpressure</h2>
  * At most {@link TickwheelClientOptions#getMaxInFlight()} commands are written and unanswered; further calls wait
@@ -130,6 +134,36 @@ public interface TickwheelClient {
 
   /** Cancels timer {@code id} ({@code {"op":"cancel"}}, as {@code DELETE}): completes on 204; 404 if absent. */
   Future<Void> cancel(String id);
+
+  /**
+   * {@code POST /v1/timers/{id}/pause}: the timer fires no more until resumed ({@link TimerInfo#paused()} true);
+   * touch and put keep it paused. The timer, or 404 {@code not_found}.
+   */
+  Future<TimerInfo> pause(String id);
+
+  /**
+   * {@code POST /v1/timers/{id}/resume}: due times that passed while it was paused are skipped, except a {@code once}
+   * timer's whose time passed, which fires at once. The timer, or 404 {@code not_found}.
+   */
+  Future<TimerInfo> resume(String id);
+
+  /**
+   * {@code POST /v1/timers/{id}/fire}: one firing now, recorded and pushed like any other (a {@code once} timer is
+   * then done; a periodic one keeps its schedule). The timer after the firing, or 404 {@code not_found}.
+   */
+  Future<TimerInfo> fire(String id);
+
+  /**
+   * {@code POST /v1/topics/{topic}/pause}, durable: no timer of the topic fires until it is resumed (due ones are
+   * held back unchanged). The topic's state; 429 {@code resource_exhausted} when 10,000 topics are paused.
+   */
+  Future<TopicInfo> pauseTopic(String topic);
+
+  /**
+   * {@code POST /v1/topics/{topic}/resume}: the held-back timers are armed again and their missed due times follow
+   * their {@code misfire} rule (a {@code once} timer fires late). The topic's state.
+   */
+  Future<TopicInfo> resumeTopic(String topic);
 
   /** {@code GET /v1/timers/{id}}: the timer, or 404 {@code not_found}. */
   Future<TimerInfo> get(String id);

@@ -61,7 +61,10 @@ public final class TickwheelException extends RuntimeException {
     return code;
   }
 
-  /** The field the server named (e.g. {@code delayMs}), or null. */
+  /**
+   * The field the server named, or null: for {@code schedule} and {@code put} a field of the {@link TimerRequest}
+   * (e.g. {@code delayMs}, {@code callback.url}), whichever transport carried it.
+   */
   public String field() {
     return field;
   }

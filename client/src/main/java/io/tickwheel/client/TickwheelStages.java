@@ -23,6 +23,16 @@ public interface TickwheelStages {
 
   CompletionStage<TimerPage> list(String topic, int limit, String cursor);
 
+  CompletionStage<TimerInfo> pause(String id);
+
+  CompletionStage<TimerInfo> resume(String id);
+
+  CompletionStage<TimerInfo> fire(String id);
+
+  CompletionStage<TopicInfo> pauseTopic(String topic);
+
+  CompletionStage<TopicInfo> resumeTopic(String topic);
+
   /** The Vert.x client these stages come from. */
   TickwheelClient client();
 }

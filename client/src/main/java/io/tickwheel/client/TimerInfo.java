@@ -4,8 +4,8 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A timer as the server answered it: the fields it was created with plus the server's {@code nextDueAt},
- * {@code firings} and {@code createdAt}. Fields this class has no accessor for (e.g. calendar fields) are in
- * {@link #json()}.
+ * {@code firings}, {@code createdAt} and, for periodic timers, {@code upcoming}. Fields this class has no accessor
+ * for (added by a later server) are in {@link #json()}.
  *
  * <p>Immutable, thread safe ({@link #json()} returns a copy).
  */
@@ -51,6 +51,60 @@ public final class TimerInfo {
 
   public String misfire() {
     return json.getString("misfire");
+  }
+
+  /** The cron expression of a {@code cron} timer, or null. */
+  public String cron() {
+    return json.getString("cron");
+  }
+
+  /** The IANA zone of a {@code cron} timer's expression, or null for other kinds. */
+  public String timeZone() {
+    return json.getString("timeZone");
+  }
+
+  /** A cron timer's daylight-saving gap rule as configured ({@code shift}, {@code skip}, {@code auto}), or null. */
+  public String dstGap() {
+    return json.getString("dstGap");
+  }
+
+  /** A cron timer's daylight-saving overlap rule as configured ({@code once}, {@code twice}, {@code auto}), or null. */
+  public String dstOverlap() {
+    return json.getString("dstOverlap");
+  }
+
+  /** Epoch milliseconds after which nothing is due, or null. */
+  public Long endAt() {
+    return json.getLong("endAt");
+  }
+
+  /** The jitter bound, milliseconds, or null. */
+  public Long jitterMs() {
+    return json.getLong("jitterMs");
+  }
+
+  /** Whether the timer is paused (it fires no more until resumed). */
+  public boolean paused() {
+    return json.getBoolean("paused", false);
+  }
+
+  /** Its callback, or null. */
+  public Callback callback() {
+    JsonObject c = json.getJsonObject("callback");
+    return c == null ? null : Callback.fromJson(c);
+  }
+
+  /** A periodic timer's next due times (epoch ms, at most 5, as they stood when answered); empty for others. */
+  public java.util.List<Long> upcoming() {
+    io.vertx.core.json.JsonArray a = json.getJsonArray("upcoming");
+    if (a == null) {
+      return java.util.List.of();
+    }
+    java.util.List<Long> due = new java.util.ArrayList<>(a.size());
+    for (int i = 0; i < a.size(); i++) {
+      due.add(a.getLong(i));
+    }
+    return java.util.List.copyOf(due);
   }
 
   /** The next due time, epoch milliseconds. */

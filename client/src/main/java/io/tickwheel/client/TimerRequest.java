@@ -20,6 +20,13 @@ public final class TimerRequest {
   private final Long periodMs;
   private final Integer maxFirings;
   private final String misfire;
+  private final String cron;
+  private final String timeZone;
+  private final String dstGap;
+  private final String dstOverlap;
+  private final Long endAt;
+  private final Long jitterMs;
+  private final Callback callback;
   private final Object payload;
 
   private TimerRequest(Builder b) {
@@ -31,6 +38,13 @@ public final class TimerRequest {
     this.periodMs = b.periodMs;
     this.maxFirings = b.maxFirings;
     this.misfire = b.misfire;
+    this.cron = b.cron;
+    this.timeZone = b.timeZone;
+    this.dstGap = b.dstGap;
+    this.dstOverlap = b.dstOverlap;
+    this.endAt = b.endAt;
+    this.jitterMs = b.jitterMs;
+    this.callback = b.callback;
     this.payload = b.payload;
   }
 
@@ -71,6 +85,41 @@ public final class TimerRequest {
     return misfire;
   }
 
+  /** The cron expression of a {@code cron} timer, or null. */
+  public String cron() {
+    return cron;
+  }
+
+  /** The IANA zone a {@code cron} expression is read in, or null (the server's default: {@code UTC}). */
+  public String timeZone() {
+    return timeZone;
+  }
+
+  /** {@code shift}, {@code skip} or {@code auto} for a cron timer, or null (the server's default: {@code auto}). */
+  public String dstGap() {
+    return dstGap;
+  }
+
+  /** {@code once}, {@code twice} or {@code auto} for a cron timer, or null (the server's default: {@code auto}). */
+  public String dstOverlap() {
+    return dstOverlap;
+  }
+
+  /** Epoch milliseconds after which a periodic timer has nothing due, or null. */
+  public Long endAt() {
+    return endAt;
+  }
+
+  /** The largest deterministic delay added to each due time, milliseconds, or null. */
+  public Long jitterMs() {
+    return jitterMs;
+  }
+
+  /** Where each firing is also POSTed, or null. */
+  public Callback callback() {
+    return callback;
+  }
+
   /** The payload as given: a JsonObject, JsonArray, String, Number, Boolean, or null for none. */
   public Object payload() {
     return payload;
@@ -87,6 +136,15 @@ public final class TimerRequest {
     putIf(o, "periodMs", periodMs);
     putIf(o, "maxFirings", maxFirings);
     putIf(o, "misfire", misfire);
+    putIf(o, "cron", cron);
+    putIf(o, "timeZone", timeZone);
+    putIf(o, "dstGap", dstGap);
+    putIf(o, "dstOverlap", dstOverlap);
+    putIf(o, "endAt", endAt);
+    putIf(o, "jitterMs", jitterMs);
+    if (callback != null) {
+      o.put("callback", callback.toJson());
+    }
     if (payload != null) {
       o.put("payload", payload instanceof JsonObject j ? j.copy()
           : payload instanceof io.vertx.core.json.JsonArray a ? a.copy() : payload);
@@ -115,6 +173,13 @@ public final class TimerRequest {
     private Long periodMs;
     private Integer maxFirings;
     private String misfire;
+    private String cron;
+    private String timeZone;
+    private String dstGap;
+    private String dstOverlap;
+    private Long endAt;
+    private Long jitterMs;
+    private Callback callback;
     private Object payload;
 
     private Builder() {}
@@ -131,7 +196,7 @@ public final class TimerRequest {
       return this;
     }
 
-    /** {@code once} (the server's default), {@code fixed-rate} or {@code fixed-delay}. */
+    /** {@code once} (the server's default), {@code fixed-rate}, {@code fixed-delay} or {@code cron}. */
     public Builder kind(String kind) {
       this.kind = kind;
       return this;
@@ -161,9 +226,72 @@ public final class TimerRequest {
       return this;
     }
 
-    /** {@code fire-once} (default), {@code fire-all} or {@code skip}, for {@code fixed-rate}. */
+    /** {@code fire-once} (default), {@code fire-all} or {@code skip}, for {@code fixed-rate} and {@code cron}. */
     public Builder misfire(String misfire) {
       this.misfire = misfire;
+      return this;
+    }
+
+    /**
+     * A {@code cron} timer's expression: 5 fields (minute first) or 6 (seconds first); names, ranges, steps,
+     * {@code L}, {@code W}, {@code #}, {@code @daily} and the like. Sets {@link #kind} to {@code cron}. With
+     * {@link #delayMs} or {@link #at}: the first firing is the first matching time at or after that. An expression
+     * that never fires within 5 years is refused ({@code 400} naming {@code cron}).
+     */
+    public Builder cron(String expression) {
+      this.cron = expression;
+      this.kind = "cron";
+      return this;
+    }
+
+    /** The IANA zone the cron expression is read in (the server's default: {@code UTC}). */
+    public Builder timeZone(String zoneId) {
+      this.timeZone = zoneId;
+      return this;
+    }
+
+    /** As {@link #timeZone(String)} with {@code zone.getId()}. */
+    public Builder timeZone(java.time.ZoneId zone) {
+      return timeZone(zone.getId());
+    }
+
+    /**
+     * A local time skipped by a daylight-saving change: {@code shift} (fires once, at the end of the gap),
+     * {@code skip}, or {@code auto} (the default: {@code shift} for a fixed hour field, {@code skip} for {@code *}
+     * or a step).
+     */
+    public Builder dstGap(String dstGap) {
+      this.dstGap = dstGap;
+      return this;
+    }
+
+    /**
+     * A local time repeated by a daylight-saving change: {@code once} (its first occurrence), {@code twice}, or
+     * {@code auto} (the default: {@code once} for a fixed hour field, {@code twice} for {@code *} or a step).
+     */
+    public Builder dstOverlap(String dstOverlap) {
+      this.dstOverlap = dstOverlap;
+      return this;
+    }
+
+    /** A periodic timer has nothing due after this instant, epoch milliseconds. */
+    public Builder endAt(long epochMs) {
+      this.endAt = epochMs;
+      return this;
+    }
+
+    /**
+     * Moves each due time later by a deterministic amount in {@code [0, jitterMs)} derived from the id and the due
+     * time (0..3,600,000 ms); firings then carry their un-jittered {@link Firing#nominalAt()}.
+     */
+    public Builder jitterMs(long jitterMs) {
+      this.jitterMs = jitterMs;
+      return this;
+    }
+
+    /** Each firing is also POSTed to this callback (null: none). */
+    public Builder callback(Callback callback) {
+      this.callback = callback;
       return this;
     }
 
@@ -198,6 +326,6 @@ public final class TimerRequest {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, topic, kind, delayMs, at, periodMs, maxFirings, misfire);
+    return Objects.hash(id, topic, kind, delayMs, at, periodMs, maxFirings, misfire, cron, timeZone, endAt);
   }
 }

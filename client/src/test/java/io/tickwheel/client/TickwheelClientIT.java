@@ -108,6 +108,114 @@ class TickwheelClientIT {
   }
 
   @Test
+  void calendar_fields_and_callbacks_round_trip_and_the_server_names_a_refused_callback_field() throws Exception {
+    TimerInfo cron = await(client.schedule(TimerRequest.builder().id("cal-cron").topic("cal")
+        .cron("*/2 * * * * *").timeZone(java.time.ZoneId.of("Europe/Amsterdam")).dstGap("skip").dstOverlap("twice")
+        .endAt(System.currentTimeMillis() + 3_600_000).jitterMs(100).build()));
+    assertThat(cron.kind()).isEqualTo("cron");
+    assertThat(cron.cron()).isEqualTo("*/2 * * * * *");
+    assertThat(cron.timeZone()).isEqualTo("Europe/Amsterdam");
+    assertThat(cron.dstGap()).isEqualTo("skip");
+    assertThat(cron.dstOverlap()).isEqualTo("twice");
+    assertThat(cron.endAt()).isNotNull();
+    assertThat(cron.jitterMs()).isEqualTo(100L);
+    assertThat(cron.paused()).isFalse();
+    assertThat(cron.callback()).isNull();
+    List<Long> upcoming = cron.upcoming();
+    assertThat(upcoming).hasSize(5);
+    assertThat(upcoming.get(0)).isEqualTo(cron.nextDueAt());
+    for (int i = 1; i < upcoming.size(); i++) {       // every 2 s, each moved later by less than its 100 ms jitter
+      assertThat(upcoming.get(i) - upcoming.get(i - 1)).isBetween(1_900L, 2_100L);
+    }
+    await(client.cancel("cal-cron"));
+
+    Callback hook = Callback.to("https://hooks.example.com/tw").timeoutMs(5_000).maxAttempts(3).backoffMs(1_000, 60_000);
+    TimerInfo withHook = await(client.put(TimerRequest.builder().id("cal-hook").topic("cal").delayMs(600_000)
+        .callback(hook).build()));
+    assertThat(withHook.callback()).isEqualTo(hook);
+    assertThat(await(client.get("cal-hook")).callback()).isEqualTo(hook);
+    TimerInfo defaults = await(client.schedule(TimerRequest.builder().id("cal-hook-2").topic("cal").delayMs(600_000)
+        .callback(Callback.to("https://hooks.example.com/tw")).build()));
+    assertThat(defaults.callback().timeoutMs()).isEqualTo(10_000L);   // the server's defaults, as it answers them
+    assertThat(defaults.callback().maxAttempts()).isEqualTo(8);
+    await(client.cancel("cal-hook"));
+    await(client.cancel("cal-hook-2"));
+
+    TickwheelException loopback = failure(client.schedule(TimerRequest.builder().id("cal-hook-3").delayMs(1_000)
+        .callback(Callback.to("http://127.0.0.1:9/hook")).build()));
+    assertThat(loopback.status()).isEqualTo(400);
+    assertThat(loopback.code()).isEqualTo("invalid_argument");
+    assertThat(loopback.field()).isEqualTo("callback.url");
+    TickwheelException badZone = failure(client.put(TimerRequest.builder().id("cal-zone").cron("@daily")
+        .timeZone("Mars/Olympus").build()));
+    assertThat(badZone.status()).isEqualTo(400);
+    assertThat(badZone.field()).isEqualTo("timeZone");
+    assertThat(failure(client.get("cal-zone")).status()).isEqualTo(404);              // a refused put stores nothing
+  }
+
+  @Test
+  void pause_resume_and_fire_a_timer_and_pause_a_topic_through_the_client() throws Exception {
+    CopyOnWriteArrayList<Firing> got = new CopyOnWriteArrayList<>();
+    Subscription sub = client.subscribe(List.of("act"), null, got::add);
+    try {
+      await(sub.subscribed());
+      long at = System.currentTimeMillis() + 600_000;
+      await(client.schedule(TimerRequest.builder().id("act-1").topic("act").at(at).build()));
+
+      TimerInfo paused = await(client.pause("act-1"));
+      assertThat(paused.paused()).isTrue();
+      assertThat(await(client.get("act-1")).paused()).isTrue();
+      TimerInfo resumed = await(client.resume("act-1"));
+      assertThat(resumed.paused()).isFalse();
+      assertThat(resumed.nextDueAt()).isEqualTo(at);
+
+      long before = System.currentTimeMillis();
+      TimerInfo fired = await(client.fire("act-1"));
+      assertThat(fired.firings()).isEqualTo(1);
+      eventually(10_000, "the fired-now firing", () -> !got.isEmpty());
+      Firing f = got.get(0);
+      assertThat(f.id()).isEqualTo("act-1");
+      assertThat(f.firing()).isEqualTo(1);
+      assertThat(f.firedAt()).isGreaterThanOrEqualTo(before);
+      assertThat(f.nominalAt()).isEqualTo(f.dueAt());        // no jitter
+      assertThat(f.partition()).isNull();                    // a single node
+      assertThat(failure(client.get("act-1")).status()).isEqualTo(404);   // a once timer is done after its firing
+      TickwheelException missing = failure(client.pause("act-1"));
+      assertThat(missing.status()).isEqualTo(404);
+      assertThat(missing.code()).isEqualTo("not_found");
+      assertThat(missing.mayHaveApplied()).isFalse();
+
+      // a jittered timer: its firing says the un-jittered time, the due time is within the jitter after it
+      long nominal = System.currentTimeMillis() + 300;
+      await(client.schedule(TimerRequest.builder().id("act-2").topic("act").at(nominal).jitterMs(200).build()));
+      eventually(10_000, "the jittered firing", () -> got.size() >= 2);
+      Firing j = got.get(1);
+      assertThat(j.id()).isEqualTo("act-2");
+      assertThat(j.nominalAt()).isEqualTo(nominal);
+      assertThat(j.dueAt()).isBetween(nominal, nominal + 199);
+
+      await(client.schedule(TimerRequest.builder().id("act-3").topic("act-held").delayMs(600_000).build()));
+      TopicInfo t = await(client.pauseTopic("act-held"));
+      assertThat(t).isEqualTo(new TopicInfo("act-held", 1, true));
+      assertThat(client.stages().resumeTopic("act-held").toCompletableFuture().get(60, TimeUnit.SECONDS))
+          .isEqualTo(new TopicInfo("act-held", 1, false));
+      await(client.cancel("act-3"));
+    } finally {
+      await(sub.close());
+    }
+  }
+
+  private static void eventually(long ms, String what, java.util.function.BooleanSupplier c) throws Exception {
+    long end = System.currentTimeMillis() + ms;
+    while (!c.getAsBoolean()) {
+      if (System.currentTimeMillis() > end) {
+        throw new AssertionError("not within " + ms + " ms: " + what);
+      }
+      Thread.sleep(5);
+    }
+  }
+
+  @Test
   void ten_thousand_schedules_go_in_a_few_batch_creates_and_each_caller_gets_its_own_outcome() throws Exception {
     int n = 10_000;
     long batches = ((ClientImpl) client).scheduleBatches();

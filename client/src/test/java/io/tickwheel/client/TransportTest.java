@@ -389,7 +389,7 @@ class TransportTest {
     TickwheelException e = failure(client.put(TimerRequest.builder().id("e").delayMs(-5).build()));
     assertThat(e.status()).isEqualTo(400);
     assertThat(e.code()).isEqualTo("invalid_argument");
-    assertThat(e.field()).isEqualTo("timer.delayMs");
+    assertThat(e.field()).isEqualTo("delayMs");   // the TimerRequest's field, not its place in the command message
     assertThat(e.getMessage()).isEqualTo("delayMs must be >= 0, was -5");
     assertThat(e.mayHaveApplied()).isFalse();
   }

@@ -9,6 +9,7 @@ import io.tickwheel.client.TickwheelStages;
 import io.tickwheel.client.TimerInfo;
 import io.tickwheel.client.TimerPage;
 import io.tickwheel.client.TimerRequest;
+import io.tickwheel.client.TopicInfo;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -40,7 +41,7 @@ public final class ClientImpl implements TickwheelClient {
   private final CommandChannel channel;
   private final TouchBatcher touches;
   private final ScheduleBatcher schedules;
-  private final HttpReads reads;
+  private final HttpCalls http;
   private final List<SubscriptionImpl> subscriptions = new ArrayList<>();
   private final TickwheelStages stages;
   private boolean closed;
@@ -62,7 +63,7 @@ public final class ClientImpl implements TickwheelClient {
     this.channel = new CommandChannel(vertx, context, wsClient, endpoints, wsConnect, options);
     this.touches = new TouchBatcher(vertx, context, options, endpoints);
     this.schedules = new ScheduleBatcher(vertx, context, options, endpoints);
-    this.reads = new HttpReads(vertx, options, endpoints);
+    this.http = new HttpCalls(vertx, options, endpoints);
     this.stages = new StagesImpl(this);
   }
 
@@ -92,7 +93,19 @@ public final class ClientImpl implements TickwheelClient {
       Command c = new Command(op, fields, retryable, channel.deadline());
       channel.submit(c);
       return c.promise.future();
-    }).map(Answers::timer);
+    }).map(Answers::timer).recover(e -> Future.failedFuture(timerField(e)));
+  }
+
+  /**
+   * A command's error names its field inside the command message ({@code timer.timeZone}); the caller gave a
+   * {@link TimerRequest}, so it gets the timer's field ({@code timeZone}), as a {@code schedule} (a batch item) does.
+   */
+  private static Throwable timerField(Throwable t) {
+    if (t instanceof TickwheelException e && e.field() != null && e.field().startsWith("timer.")) {
+      return new TickwheelException(e.status(), e.code(), e.field().substring("timer.".length()), e.getMessage(),
+          e.mayHaveApplied());
+    }
+    return t;
   }
 
   @Override
@@ -121,16 +134,44 @@ public final class ClientImpl implements TickwheelClient {
 
   @Override
   public Future<TimerInfo> get(String id) {
-    return reads(reads.get(id));
+    return http(http.get(id), false);
   }
 
   @Override
   public Future<TimerPage> list(String topic, int limit, String cursor) {
-    return reads(reads.list(topic, limit, cursor));
+    return http(http.list(topic, limit, cursor), false);
   }
 
-  /** A read's transport failure as a TickwheelException (a read applies nothing), completed on the context. */
-  private <T> Future<T> reads(Future<T> f) {
+  @Override
+  public Future<TimerInfo> pause(String id) {
+    return http(http.timerAction(id, "pause"), true);
+  }
+
+  @Override
+  public Future<TimerInfo> resume(String id) {
+    return http(http.timerAction(id, "resume"), true);
+  }
+
+  @Override
+  public Future<TimerInfo> fire(String id) {
+    return http(http.timerAction(id, "fire"), true);
+  }
+
+  @Override
+  public Future<TopicInfo> pauseTopic(String topic) {
+    return http(http.topicAction(topic, "pause"), true);
+  }
+
+  @Override
+  public Future<TopicInfo> resumeTopic(String topic) {
+    return http(http.topicAction(topic, "resume"), true);
+  }
+
+  /**
+   * An HTTP call's transport failure as a TickwheelException ({@code connection_lost}; a {@code write} may have been
+   * applied, a read applies nothing), completed on the context.
+   */
+  private <T> Future<T> http(Future<T> f, boolean write) {
     Promise<T> p = Promise.promise();
     f.onComplete(ar -> context.runOnContext(v -> {
       if (ar.succeeded()) {
@@ -138,8 +179,8 @@ public final class ClientImpl implements TickwheelClient {
       } else if (ar.cause() instanceof TickwheelException) {
         p.fail(ar.cause());
       } else {
-        p.fail(TickwheelException.client(TickwheelException.CONNECTION_LOST, "HTTP read failed: "
-            + ar.cause(), false));
+        p.fail(TickwheelException.client(TickwheelException.CONNECTION_LOST, "HTTP call failed: "
+            + ar.cause(), write));
       }
     }));
     return p.future();
@@ -210,7 +251,7 @@ public final class ClientImpl implements TickwheelClient {
       for (SubscriptionImpl s : subscriptions) {
         all.add(s.close());
       }
-      all.add(reads.close());
+      all.add(http.close());
       Future.join(all).onComplete(ar -> wsClient.close().onComplete(x -> done.complete()));
     });
     return done.future();

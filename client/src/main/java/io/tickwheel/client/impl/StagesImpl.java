@@ -5,6 +5,7 @@ import io.tickwheel.client.TickwheelStages;
 import io.tickwheel.client.TimerInfo;
 import io.tickwheel.client.TimerPage;
 import io.tickwheel.client.TimerRequest;
+import io.tickwheel.client.TopicInfo;
 import java.util.concurrent.CompletionStage;
 
 /** {@link TickwheelStages} over a client's futures. Thread safe. */
@@ -48,6 +49,31 @@ final class StagesImpl implements TickwheelStages {
   @Override
   public CompletionStage<TimerPage> list(String topic, int limit, String cursor) {
     return client.list(topic, limit, cursor).toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<TimerInfo> pause(String id) {
+    return client.pause(id).toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<TimerInfo> resume(String id) {
+    return client.resume(id).toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<TimerInfo> fire(String id) {
+    return client.fire(id).toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<TopicInfo> pauseTopic(String topic) {
+    return client.pauseTopic(topic).toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<TopicInfo> resumeTopic(String topic) {
+    return client.resumeTopic(topic).toCompletionStage();
   }
 
   @Override

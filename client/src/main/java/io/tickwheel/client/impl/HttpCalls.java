@@ -4,6 +4,7 @@ import io.tickwheel.client.TickwheelClientOptions;
 import io.tickwheel.client.TickwheelException;
 import io.tickwheel.client.TimerInfo;
 import io.tickwheel.client.TimerPage;
+import io.tickwheel.client.TopicInfo;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
@@ -20,17 +21,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The reads the WebSocket has no command for: {@code GET /v1/timers/{id}} and {@code GET /v1/timers?…}, over
- * Vert.x's HTTP client (keep-alive, at most 8 connections), with the options' connect and idle timeouts and the
- * request timeout as the request's idle timeout. Thread safe (Vert.x's client is).
+ * The calls the WebSocket has no command for, one HTTP request each: the reads ({@code GET /v1/timers/{id}},
+ * {@code GET /v1/timers?…}) and the timer and topic actions ({@code POST /v1/timers/{id}/pause|resume|fire},
+ * {@code POST /v1/topics/{topic}/pause|resume}), over Vert.x's HTTP client (keep-alive, at most 8 connections),
+ * with the options' connect and idle timeouts and the request timeout as the request's idle timeout. Nothing is
+ * retried here. Thread safe (Vert.x's client is).
  */
-final class HttpReads {
+final class HttpCalls {
   private final HttpClientAgent http;
   private final Endpoints endpoints;
   private final String authorization;
   private final long requestTimeoutMs;
 
-  HttpReads(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints) {
+  HttpCalls(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints) {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
         .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(8));
@@ -40,7 +43,17 @@ final class HttpReads {
   }
 
   Future<TimerInfo> get(String id) {
-    return call("/v1/timers/" + enc(id)).map(TimerInfo::fromJson);
+    return call(HttpMethod.GET, "/v1/timers/" + enc(id)).map(TimerInfo::fromJson);
+  }
+
+  /** {@code POST /v1/timers/{id}/{action}} ({@code pause}, {@code resume}, {@code fire}): the timer after it. */
+  Future<TimerInfo> timerAction(String id, String action) {
+    return call(HttpMethod.POST, "/v1/timers/" + enc(id) + "/" + action).map(TimerInfo::fromJson);
+  }
+
+  /** {@code POST /v1/topics/{topic}/{action}} ({@code pause}, {@code resume}): the topic's state after it. */
+  Future<TopicInfo> topicAction(String topic, String action) {
+    return call(HttpMethod.POST, "/v1/topics/" + enc(topic) + "/" + action).map(TopicInfo::fromJson);
   }
 
   Future<TimerPage> list(String topic, int limit, String cursor) {
@@ -57,7 +70,7 @@ final class HttpReads {
     if (cursor != null) {
       q.append(sep).append("cursor=").append(enc(cursor));
     }
-    return call(q.toString()).map(body -> {
+    return call(HttpMethod.GET, q.toString()).map(body -> {
       JsonArray arr = body.getJsonArray("timers", new JsonArray());
       List<TimerInfo> timers = new ArrayList<>(arr.size());
       for (int i = 0; i < arr.size(); i++) {
@@ -67,9 +80,9 @@ final class HttpReads {
     });
   }
 
-  /** GET {@code path}: the JSON body of a 200, else the answer's error as a TickwheelException. */
-  private Future<JsonObject> call(String path) {
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.GET).setIdleTimeout(requestTimeoutMs);
+  /** {@code method path} without a body: the JSON body of a 200, else the answer's error as a TickwheelException. */
+  private Future<JsonObject> call(HttpMethod method, String path) {
+    RequestOptions ro = new RequestOptions().setMethod(method).setIdleTimeout(requestTimeoutMs);
     if (authorization != null) {
       ro.putHeader("Authorization", authorization);
     }
@@ -84,8 +97,8 @@ final class HttpReads {
         return o;
       }
       if (resp.statusCode() == 200) {
-        throw TickwheelException.client(TickwheelException.PROTOCOL, "GET " + path + ": 200 without a JSON object",
-            false);
+        throw TickwheelException.client(TickwheelException.PROTOCOL, method + " " + path
+            + ": 200 without a JSON object", method != HttpMethod.GET);
       }
       throw Answers.error(resp.statusCode(), body);
     }));
