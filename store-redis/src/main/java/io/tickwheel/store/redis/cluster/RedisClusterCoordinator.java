@@ -161,7 +161,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
 
   @Override
   public Future<List<Member>> members() {
-    return link.eval(Script.HEARTBEAT, List.of(membersKey), List.of(), RedisClusterCoordinator::members);
+    return link.eval(Script.MEMBERS, List.of(membersKey), List.of(), RedisClusterCoordinator::members);
   }
 
   private static List<Member> members(Response r) {
