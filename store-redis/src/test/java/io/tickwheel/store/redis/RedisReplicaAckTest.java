@@ -170,6 +170,39 @@ class RedisReplicaAckTest {
     assertThat(replica.command("HLEN", TIMERS)).isEqualTo(":" + (contexts * perContext + 1));
   }
 
+  @Test
+  void aClusterBroadcastIsNeverRefusedForWantOfReplicasWhileTheCoordinatorsWritesAre() {
+    io.tickwheel.store.redis.cluster.RedisClusterCoordinator c = await(
+        io.tickwheel.store.redis.cluster.RedisClusterCoordinator.open(vertx, new RedisStoreOptions()
+            .setConnectionString(master.uri()).setKeyPrefix("ackc").setMinReplicasAcked(1).setReplicaAckTimeoutMs(500)
+            .setCommandTimeoutMs(5_000)));
+    try {
+      List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      c.onBroadcast(got::add);
+      await(c.broadcast("f 1 1"));
+      waitFor(() -> got.contains("f 1 1"));
+      replica.pause();
+      await(c.broadcast("f 1 2"));              // a hint keeps nothing: no WAIT, so no refusal
+      waitFor(() -> got.contains("f 1 2"));
+      Throwable e = failure(c.setTopicPaused("billing", true));   // a write of the same link still waits, and fails
+      assertThat(e).isInstanceOf(StoreUnavailableException.class).hasMessageContaining("0 of 1 replicas");
+      assertThat(((StoreUnavailableException) e).mayHaveApplied()).isTrue();
+    } finally {
+      replica.resume();
+      await(c.close());
+    }
+  }
+
+  private static void waitFor(java.util.function.BooleanSupplier cond) {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (!cond.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("condition not met within 10 s");
+      }
+      RedisServerProcess.sleep(20);
+    }
+  }
+
   /** {@code calls} of {@code cmdstat_NAME} in an {@code INFO commandstats} answer (0 when absent). */
   private static long commandCalls(String info, String name) {
     for (String line : info.split("\r?\n")) {

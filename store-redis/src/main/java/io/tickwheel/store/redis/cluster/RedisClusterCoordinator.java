@@ -256,7 +256,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   @Override
   public Future<Void> broadcast(String message) {
     Objects.requireNonNull(message, "message");
-    return link.write(Request.cmd(Command.PUBLISH).arg(channel).arg(message), r -> null);
+    return link.publishMessage(Request.cmd(Command.PUBLISH).arg(channel).arg(message), r -> null);
   }
 
   @Override

@@ -56,8 +56,9 @@ import java.util.function.Function;
  *
  * <h2>Replica acknowledgement</h2>
  * With {@link RedisStoreOptions#getMinReplicasAcked()} {@code n > 0}, a write ({@link #write}, {@link #eval} of a
- * script that {@link Script#writes() writes}, {@link #transaction}) succeeds only once Redis's {@code WAIT n
- * replicaAckTimeoutMs}, sent on the same connection after it, answered that at least {@code n} replicas have it
+ * script that {@link Script#writes() writes}, {@link #transaction}; not a {@link #publishMessage}) succeeds only
+ * once Redis's {@code WAIT n replicaAckTimeoutMs}, sent on the same connection after it, answered that at least
+ * {@code n} replicas have it
  * ({@link ReplicaAcks}). So a success then means: the master applied the write and {@code n} replicas received it.
  * Fewer replicas within the timeout: {@link StoreUnavailableException} naming how many acknowledged, of how many,
  * within how many ms, with {@code mayHaveApplied() == true}: the master applied it and it stays applied (a retry of
@@ -169,13 +170,7 @@ public final class RedisLink {
 
   /** Sends one plain command that only reads (its failure never reports a write that may have been applied). */
   public <T> Future<T> read(Request request, Function<Response, T> map) {
-    Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
-        request.command().toString(), false);
-    RedisConnection c = admit(p);
-    if (c != null) {
-      send(c, request, false, p.what).onComplete(p::settle);
-    }
-    return p.promise.future();
+    return plain(request, map, false, false);
   }
 
   /**
@@ -183,11 +178,24 @@ public final class RedisLink {
    * applied).
    */
   public <T> Future<T> write(Request request, Function<Response, T> map) {
+    return plain(request, map, true, true);
+  }
+
+  /**
+   * Sends a {@code PUBLISH}: it keeps no data, so it sends no {@code WAIT} of its own (a broadcast is a hint, not a
+   * write to keep: waiting would delay it, or refuse it while a replica is down; in Redis it still queues behind a
+   * {@code WAIT} already in flight on the connection); a failure after it was sent may have been delivered.
+   */
+  public <T> Future<T> publishMessage(Request request, Function<Response, T> map) {
+    return plain(request, map, true, false);
+  }
+
+  private <T> Future<T> plain(Request request, Function<Response, T> map, boolean mayApply, boolean waitsForAcks) {
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
-        request.command().toString(), true);
+        request.command().toString(), mayApply);
     RedisConnection c = admit(p);
     if (c != null) {
-      send(c, request, true, p.what).onComplete(p::settle);
+      send(c, request, waitsForAcks, p.what).onComplete(p::settle);
     }
     return p.promise.future();
   }
