@@ -7,6 +7,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.wheel.ExpiryHandler;
 import io.tickwheel.server.metrics.Metrics;
@@ -39,11 +40,16 @@ import java.util.function.Predicate;
  * settle), so its firings stay in order. If a turn hit the limit the next follows at once, as a new event-loop task,
  * so a burst drains over several turns without holding the event loop.
  *
- * <p><b>Failures.</b> A failed batch leaves the line and is sent again after {@link Backoff} (behind the batches sent
- * meanwhile, so its seqs come after theirs) until the store is back; its timers stay held, the others stay armed: an
- * accepted timer is never dropped. A firing the store refuses as stale (memory and store disagree, after a write that
- * failed but was applied) makes the loop re-read that id from the store and adopt its state, retrying with the same
- * backoff.
+ * <p><b>Failures.</b> A batch the store refused without applying it leaves the line and is sent again after
+ * {@link Backoff} (behind the batches sent meanwhile, so its seqs come after theirs) until the store is back; its timers
+ * stay held, the others stay armed: an accepted timer is never dropped. A batch whose failure
+ * {@link StoreException#mayHaveApplied() may have been applied} (an answer lost after the write, a replica
+ * acknowledgement that timed out) keeps its place in the line instead, so no batch behind it is published before it,
+ * and is sent again there after the backoff. When that attempt finds firings stale, the earlier attempt recorded them:
+ * they are read back from the log (after the last seq published, where nothing behind the batch has been published
+ * yet) with their pending deliveries, and settle as if the first answer had arrived, so subscribers get every recorded
+ * firing once and in seq order. A firing refused as stale otherwise (memory and store disagree, or not found in the
+ * log) makes the loop re-read that id from the store and adopt its state, retrying with the same backoff.
  *
  * <p>A due timer of a paused topic is parked ({@link PendingTimers#park}) rather than decided: nothing is recorded,
  * and the topic's resume arms it again. Timers asked to fire now ({@link #fireNow}) join the next turn's batch.
@@ -79,6 +85,8 @@ final class FireLoop {
     final List<FiringRequest> reqs;
     List<FiringResult> results;
     int attempt;
+    /** An attempt failed after the store may have applied it: stale results may be firings already recorded. */
+    boolean uncertain;
 
     Batch(List<Due> dues, List<FiringRequest> reqs) {
       this.dues = dues;
@@ -120,6 +128,8 @@ final class FireLoop {
   /** Completed when no batch is in flight or retrying (created on demand). */
   private Promise<Void> idle;
   private long published;
+  /** The highest seq published, or known recorded before this loop's batches ({@link #knownSeq}). */
+  private long lastSeq;
   private long failedBatches;
 
   FireLoop(Vertx vertx, Context owner, TimerStore store, PendingTimers pending, LongSupplier clock,
@@ -168,6 +178,14 @@ final class FireLoop {
       wakeUp.turnSoon();
     }
     return p.future();
+  }
+
+  /**
+   * The store's last seq before this loop records anything (recovery): the lower bound from which firings recorded by
+   * an attempt whose answer was lost are read back.
+   */
+  void knownSeq(long seq) {
+    lastSeq = Math.max(lastSeq, seq);
   }
 
   /** Starts driving itself (after recovery): the first turn runs soon. */
@@ -327,11 +345,14 @@ final class FireLoop {
 
   private void answered(Batch b, io.vertx.core.AsyncResult<List<FiringResult>> ar) {
     if (ar.succeeded() && ar.result().size() == b.reqs.size()) {
+      if (b.uncertain && anyStaleFiring(b, ar.result())) {
+        readBack(b, ar.result());
+        return;
+      }
       b.results = ar.result();
       settleReady();
       return;
     }
-    inFlight.remove(b);
     failedBatches++;
     Throwable cause = ar.failed() ? ar.cause()
         : new IllegalStateException("store answered " + ar.result().size() + " results for " + b.reqs.size());
@@ -339,6 +360,16 @@ final class FireLoop {
       LOG.log(System.Logger.Level.WARNING, "recording " + b.reqs.size() + " firings failed (attempt "
           + (b.attempt + 1) + "), retrying: " + cause);
     }
+    if (!stopped && (b.uncertain || cause instanceof StoreException e && e.mayHaveApplied())) {
+      // it may be recorded: keep its place in the line (nothing behind it settles first) and send it again there
+      b.uncertain = true;
+      vertx.setTimer(Backoff.delayMs(b.attempt), id -> {
+        b.attempt++;
+        store.recordFirings(b.reqs).onComplete(r -> answered(b, r));
+      });
+      return;
+    }
+    inFlight.remove(b);
     if (stopped) {
       // Shutting down: the timers stay in the store and fire after the restart.
       Refusal r = Refusal.ofStoreFailure(cause, true);
@@ -352,6 +383,72 @@ final class FireLoop {
       retrying--;
       b.attempt++;
       send(b);
+    });
+  }
+
+  /** Whether a request of {@code b} that fires was refused as stale. */
+  private static boolean anyStaleFiring(Batch b, List<FiringResult> results) {
+    for (int i = 0; i < results.size(); i++) {
+      if (!results.get(i).applied() && b.reqs.get(i).fire()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code b}'s attempt after a maybe-applied failure found firings stale: an earlier attempt recorded them. Reads the
+   * log after the last seq published (nothing behind {@code b} has been published, so its firings are there, among
+   * the entries of the batches in the line, which bound the read) and takes each stale firing
+   * found there, matched by id, firing number and due time, with its pending delivery; then settles. A stale request
+   * not found there stays stale (the loop adopts the store's state). A read that fails is tried again after
+   * {@link Backoff}; the batch keeps its place meanwhile.
+   */
+  private void readBack(Batch b, List<FiringResult> results) {
+    int limit = 0;
+    for (Batch x : inFlight) {
+      limit += x.reqs.size();   // every firing recorded after lastSeq is one of the batches in the line
+    }
+    store.readFirings(lastSeq, limit).compose(log -> {
+      java.util.HashMap<String, Firing> byKey = new java.util.HashMap<>();
+      for (Firing f : log) {
+        byKey.put(f.id() + '\n' + f.firing() + '\n' + f.dueAt(), f);
+      }
+      List<FiringResult> fixed = new ArrayList<>(results);
+      List<Future<Void>> deliveries = new ArrayList<>();
+      for (int i = 0; i < results.size(); i++) {
+        FiringRequest r = b.reqs.get(i);
+        if (results.get(i).applied() || !r.fire()) {
+          continue;
+        }
+        Firing f = byKey.get(r.id() + '\n' + (r.firingsBefore() + 1) + '\n' + r.dueAt());
+        if (f == null) {
+          continue;
+        }
+        int at = i;
+        fixed.set(at, FiringResult.fired(f));
+        if (r.callback() != null) {
+          deliveries.add(store.getDelivery(f.seq()).map(d -> {
+            fixed.set(at, FiringResult.fired(f, d));
+            return (Void) null;
+          }));
+        }
+      }
+      return Future.all(deliveries).map(fixed);
+    }).onComplete(ar -> {
+      if (ar.failed() && stopped) {
+        b.results = results;      // shutting down: settled as the store answered (the log keeps the firings)
+        settleReady();
+        return;
+      }
+      if (ar.failed()) {
+        LOG.log(System.Logger.Level.WARNING, "reading back " + b.reqs.size() + " firings failed, retrying: "
+            + ar.cause());
+        vertx.setTimer(Backoff.delayMs(b.attempt), id -> readBack(b, results));
+        return;
+      }
+      b.results = ar.result();
+      settleReady();
     });
   }
 
@@ -423,6 +520,7 @@ final class FireLoop {
 
   private void publish(Firing f) {
     published++;
+    lastSeq = Math.max(lastSeq, f.seq());
     metrics.fired(f.firedAt() - f.dueAt());
     try {
       publisher.accept(f);

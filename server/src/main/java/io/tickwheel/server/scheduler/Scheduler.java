@@ -134,6 +134,7 @@ public final class Scheduler {
   public Future<Long> recover() {
     return onOwner(() -> { }).compose(v -> topics.recover())
         .compose(v -> store.loadAll(opts.recoveryBatch(), batch -> onOwner(() -> batch.forEach(pending::load))))
+        .compose(n -> store.lastSeq().compose(seq -> onOwner(() -> fireLoop.knownSeq(seq))).map(n))
         .onSuccess(n -> {
           ready = true;
           if (drive) {

@@ -132,6 +132,16 @@ class FireLoopPipelineTest {
   }
 
   @Test
+  void aBatchRecordedButAnsweredAsFailedHoldsTheLineAndItsFiringsAreReadBackOnceInSeqOrder() {
+    store.holdFirings(false);
+    store.applyThenFailFirings(1);    // batch 1 is recorded (seqs 1..1,000), its answer lost; batches 2-4 follow it
+    makeDue();
+    assertAllFiredOnceInSeqOrder();
+    assertThat(scheduler.failedBatches()).isEqualTo(1);
+    assertThat(store.recordCalls.get()).isGreaterThanOrEqualTo(7);  // 6 batches, and batch 1 once more
+  }
+
+  @Test
   void batchesAnsweredNewestFirstAreStillPublishedInSeqOrderEachFiringOnce() {
     makeDue();
     awaitHeld(FireLoop.MAX_BATCHES_IN_FLIGHT);

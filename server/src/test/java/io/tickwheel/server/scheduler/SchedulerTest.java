@@ -397,6 +397,26 @@ class SchedulerTest {
   }
 
   @Test
+  void firingsRecordedByABatchWhoseAnswerWasLostArePublishedOnceAndInSeqOrder() {
+    List<io.tickwheel.core.delivery.Delivery> deliveries = java.util.Collections.synchronizedList(new ArrayList<>());
+    on(ctx, () -> {
+      scheduler.onDelivery(deliveries::add);
+      return io.vertx.core.Future.succeededFuture();
+    });
+    parser = new TimerParser(Limits.defaults(TICK), true);   // callbacks
+    create("{\"id\":\"a1\",\"delayMs\":100,\"callback\":{\"url\":\"https://hooks.example.com/a1\"}}");
+    create("{\"id\":\"a2\",\"delayMs\":100}");
+    create("{\"id\":\"a3\",\"delayMs\":200}");
+    store.applyThenFailFirings(1);                    // recorded, then the answer is lost: the retry finds them stale
+    drainAt(T0 + 100);
+    drainAt(T0 + 200);
+    assertThat(fired).extracting(Firing::id).containsExactly("a1", "a2", "a3");
+    assertThat(fired).extracting(Firing::seq).containsExactly(1L, 2L, 3L);
+    assertThat(scheduler.pending()).isZero();
+    assertThat(deliveries).extracting(io.tickwheel.core.delivery.Delivery::seq).containsExactly(1L); // read back too
+  }
+
+  @Test
   void writesAnswerStoreUnavailableAndKeepTheTimerWhenTheStoreIsDown() {
     create("{\"id\":\"k\",\"delayMs\":100}");
     store.down(true);

@@ -42,6 +42,7 @@ public final class GatedStore implements TimerStore {
   private boolean holdFirings;
   private boolean holdPuts;
   private int failFirings;
+  private int applyThenFailFirings;
   private boolean down;
   private io.vertx.core.Promise<Void> loadGate;
 
@@ -62,6 +63,14 @@ public final class GatedStore implements TimerStore {
   /** Fails the next {@code n} recordFirings with {@link StoreUnavailableException}. */
   public void failFirings(int n) {
     failFirings = n;
+  }
+
+  /**
+   * Applies the next {@code n} recordFirings and then fails them with {@link StoreUnavailableException},
+   * {@code mayHaveApplied} true (an answer lost after the write, a replica acknowledgement that timed out).
+   */
+  public void applyThenFailFirings(int n) {
+    applyThenFailFirings = n;
   }
 
   /** Holds {@code loadAll} (recovery) until {@link #releaseLoad()}. */
@@ -161,6 +170,11 @@ public final class GatedStore implements TimerStore {
     if (failFirings > 0) {
       failFirings--;
       return Future.failedFuture(new StoreUnavailableException("recordFirings failed (test)"));
+    }
+    if (applyThenFailFirings > 0) {
+      applyThenFailFirings--;
+      return mem.recordFirings(requests).transform(ar -> Future.failedFuture(
+          new StoreUnavailableException("recordFirings applied, its answer lost (test)", null, true)));
     }
     return gate(holdFirings, () -> mem.recordFirings(requests));
   }
