@@ -43,6 +43,7 @@ public final class GatedStore implements TimerStore {
   private boolean holdPuts;
   private int failFirings;
   private int applyThenFailFirings;
+  private int applyThenFailWrites;
   private boolean down;
   private io.vertx.core.Promise<Void> loadGate;
 
@@ -71,6 +72,26 @@ public final class GatedStore implements TimerStore {
    */
   public void applyThenFailFirings(int n) {
     applyThenFailFirings = n;
+  }
+
+  /**
+   * Applies the next {@code n} writes of createAll, put and remove, then fails them with
+   * {@link StoreUnavailableException}, {@code mayHaveApplied} true, a little later (on the next event-loop turn, as a
+   * lost answer would).
+   */
+  public void applyThenFailWrites(int n) {
+    applyThenFailWrites = n;
+  }
+
+  private <T> Future<T> maybeLost(java.util.function.Supplier<Future<T>> write) {
+    if (applyThenFailWrites <= 0) {
+      return null;
+    }
+    applyThenFailWrites--;
+    Promise<T> p = Promise.promise();
+    write.get().onComplete(ar -> io.vertx.core.Vertx.currentContext().runOnContext(v -> p.fail(
+        new StoreUnavailableException("write applied, its answer lost (test)", null, true))));
+    return p.future();
   }
 
   /** Holds {@code loadAll} (recovery) until {@link #releaseLoad()}. */
@@ -125,6 +146,10 @@ public final class GatedStore implements TimerStore {
 
   @Override
   public Future<Void> put(Timer t) {
+    Future<Void> lost = maybeLost(() -> mem.put(t));
+    if (lost != null) {
+      return lost;
+    }
     return gate(holdPuts, () -> mem.put(t));
   }
 
@@ -150,6 +175,10 @@ public final class GatedStore implements TimerStore {
   public Future<Void> createAll(List<Timer> timers) {
     createAllCalls.incrementAndGet();
     createAllTimers.addAndGet(timers.size());
+    Future<Void> lost = maybeLost(() -> mem.createAll(timers));
+    if (lost != null) {
+      return lost;
+    }
     return gate(holdPuts, () -> mem.createAll(timers));
   }
 
@@ -160,6 +189,10 @@ public final class GatedStore implements TimerStore {
 
   @Override
   public Future<Boolean> remove(String id) {
+    Future<Boolean> lost = maybeLost(() -> mem.remove(id));
+    if (lost != null) {
+      return lost;
+    }
     return gate(false, () -> mem.remove(id));
   }
 
