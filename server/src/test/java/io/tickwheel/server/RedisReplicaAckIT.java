@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code --redis-min-replicas-acked} on the shaded jar, against a private master and its replica: a create answered
  * 201 is on the replica; with the replica SIGSTOPped a create answers 503 after about the ack timeout (applied on the
- * master), and after SIGCONT creates succeed again.
+ * master), and after SIGCONT creates succeed again; firings that came due meanwhile, and the timer of that 503
+ * create, are pushed once each when the replica is back.
  */
 class RedisReplicaAckIT {
 
@@ -65,5 +66,56 @@ class RedisReplicaAckIT {
       assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
       assertThat(replica.command("HEXISTS", "{tw}:timers", "again")).isEqualTo(":1");
     }
+  }
+
+  @Test
+  void whileTheReplicaIsStoppedFiringsAndA503CreateAreKeptAndPushedOnceWhenItIsBack() throws Exception {
+    try (RedisServerProcess master = RedisServerProcess.start();
+        RedisServerProcess replica = RedisServerProcess.startReplicaOf(master);
+        ServerProcess server = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+            .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+            .args("--port", "0", "--token", TOKEN, "--store", "redis", "--redis", master.uri(),
+                "--redis-min-replicas-acked", "1", "--redis-replica-ack-timeout-ms", "500")
+            .logs(tmp, "ack-fire").startAndAwaitListening(Duration.ofSeconds(60))) {
+      java.util.List<JsonObject> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+      HttpRequest sse = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/v1/events?topic=ackf"))
+          .header("Authorization", "Bearer " + TOKEN).build();
+      java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> stream =
+          http.sendAsync(sse, HttpResponse.BodyHandlers.ofLines());
+      HttpResponse<java.util.stream.Stream<String>> open = stream.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(open.statusCode()).isEqualTo(200);
+      Thread reader = new Thread(() -> open.body().filter(l -> l.startsWith("data:"))
+          .map(l -> new JsonObject(l.substring(5).trim())).filter(j -> "fired".equals(j.getString("type")))
+          .forEach(got::add), "sse-reader");
+      reader.setDaemon(true);
+      reader.start();
+      try {
+        assertThat(send(server.baseUrl(), "due", 1_500).statusCode()).isEqualTo(201);
+        replica.pause();
+        HttpResponse<String> lost = send(server.baseUrl(), "lost", 1_000);
+        assertThat(lost.statusCode()).as(lost.body()).isEqualTo(503);
+        assertThat(lost.body()).contains("may have been applied");
+        Thread.sleep(3_000);               // both come due, their firings cannot be acknowledged by the replica
+        assertThat(got).as("nothing pushed that the replica does not have").isEmpty();
+      } finally {
+        replica.resume();
+      }
+      long deadline = System.currentTimeMillis() + 20_000;
+      while (got.size() < 2 && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      Thread.sleep(500);                   // and nothing more: each once
+      assertThat(got).extracting(j -> j.getString("id")).containsExactlyInAnyOrder("due", "lost");
+      assertThat(got.get(1).getLong("seq")).isGreaterThan(got.get(0).getLong("seq"));
+      assertThat(replica.command("XLEN", "{tw}:log")).isEqualTo(":2");
+    }
+  }
+
+  private HttpResponse<String> send(String base, String id, long delayMs) throws Exception {
+    HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/v1/timers")).timeout(Duration.ofSeconds(10))
+        .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("id", id).put("topic", "ackf")
+            .put("delayMs", delayMs).encode())).build();
+    return http.send(post, HttpResponse.BodyHandlers.ofString());
   }
 }
