@@ -29,11 +29,7 @@ class RedisReplicaAckIT {
   Path tmp;
 
   private HttpResponse<String> create(String base, String id) throws Exception {
-    HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/v1/timers")).timeout(Duration.ofSeconds(10))
-        .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("id", id).put("topic", "ack")
-            .put("delayMs", 3_600_000).encode())).build();
-    return http.send(post, HttpResponse.BodyHandlers.ofString());
+    return send(base, id, "ack", 3_600_000);
   }
 
   @Test
@@ -90,9 +86,9 @@ class RedisReplicaAckIT {
       reader.setDaemon(true);
       reader.start();
       try {
-        assertThat(send(server.baseUrl(), "due", 1_500).statusCode()).isEqualTo(201);
+        assertThat(send(server.baseUrl(), "due", "ackf", 1_500).statusCode()).isEqualTo(201);
         replica.pause();
-        HttpResponse<String> lost = send(server.baseUrl(), "lost", 1_000);
+        HttpResponse<String> lost = send(server.baseUrl(), "lost", "ackf", 1_000);
         assertThat(lost.statusCode()).as(lost.body()).isEqualTo(503);
         assertThat(lost.body()).contains("may have been applied");
         Thread.sleep(3_000);               // both come due, their firings cannot be acknowledged by the replica
@@ -111,10 +107,11 @@ class RedisReplicaAckIT {
     }
   }
 
-  private HttpResponse<String> send(String base, String id, long delayMs) throws Exception {
+  /** POST /v1/timers of timer {@code id} in {@code topic}, due {@code delayMs} from now. */
+  private HttpResponse<String> send(String base, String id, String topic, long delayMs) throws Exception {
     HttpRequest post = HttpRequest.newBuilder(URI.create(base + "/v1/timers")).timeout(Duration.ofSeconds(10))
         .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("id", id).put("topic", "ackf")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("id", id).put("topic", topic)
             .put("delayMs", delayMs).encode())).build();
     return http.send(post, HttpResponse.BodyHandlers.ofString());
   }
