@@ -98,10 +98,10 @@ public final class Scheduler {
     this.pending = new PendingTimers(vertx, opts.tickMs(), clock.getAsLong(), store.keepsTimersOnHeap());
     this.fireLoop = new FireLoop(vertx, owner, store, pending, clock, opts, metrics);
     this.writes = new WritePath(vertx, store, pending, clock, opts);
-    this.touches = new TouchWrite(store, pending, clock, opts.lockTimeoutMs());
+    this.touches = new TouchWrite(vertx, store, pending, clock, opts.lockTimeoutMs());
     this.coalescer = new TurnCoalescer(store, owner, Pipeline.MAX_COALESCED);
     this.pipeline = new Pipeline(this, new WritePath(vertx, coalescer, pending, clock, opts),
-        new TouchWrite(coalescer, pending, clock, opts.lockTimeoutMs()));
+        new TouchWrite(vertx, coalescer, pending, clock, opts.lockTimeoutMs()));
     this.pauses = new PauseWrite(store, pending, clock, opts.lockTimeoutMs());
     this.topics = new TopicPauses(owner, store, pending);
     fireLoop.topicPaused(topics::isPaused);

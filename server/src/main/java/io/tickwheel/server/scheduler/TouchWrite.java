@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
 /**
  * The touch write: restarts a pending timer's countdown with one conditional store update
  * ({@link TimerStore#update} against the armed generation). When the store holds another state than memory (a write
- * that failed but was applied), it adopts the store's state and touches that once more.
+ * that failed but was applied), it adopts the store's state and touches that once more. A touch whose own write may
+ * have been applied (its answer lost) answers 503 and leaves the id to {@link ReadBack}, which arms what the store keeps.
  *
  * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail.
  */
@@ -27,8 +28,11 @@ final class TouchWrite {
   private final PendingTimers pending;
   private final LongSupplier clock;
   private final long lockTimeoutMs;
+  private final ReadBack readBack;
 
-  TouchWrite(TimerStore store, PendingTimers pending, LongSupplier clock, long lockTimeoutMs) {
+  TouchWrite(io.vertx.core.Vertx vertx, TimerStore store, PendingTimers pending, LongSupplier clock,
+      long lockTimeoutMs) {
+    this.readBack = new ReadBack(vertx, store, pending);
     this.store = store;
     this.pending = pending;
     this.clock = clock;
@@ -52,8 +56,12 @@ final class TouchWrite {
       Timer next = Schedule.touch(old, clock.getAsLong(), delayOverride);
       return store.update(next, old.generation()).transform(ar -> {
         if (ar.failed()) {
-          pending.arm(old);
-          pending.release(id);
+          if (ReadBack.uncertain(ar)) {
+            readBack.adopt(id);       // it may be stored: arm what the store keeps
+          } else {
+            pending.arm(old);
+            pending.release(id);
+          }
           return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
         }
         Timer touched = ar.result();    // the stored timer, payload included: one store round trip
@@ -140,8 +148,12 @@ final class TouchWrite {
       }, failed -> {
         Refusal r = Refusal.ofStoreFailure(failed, true);
         for (int k = 0; k < olds.size(); k++) {
-          pending.arm(olds.get(k));
-          pending.release(olds.get(k).id());
+          if (ReadBack.uncertain(failed)) {
+            readBack.adopt(olds.get(k).id());
+          } else {
+            pending.arm(olds.get(k));
+            pending.release(olds.get(k).id());
+          }
           out[at.get(k)] = r;
         }
         return Future.succeededFuture(inRequestOrder(ids, first, out));

@@ -3,7 +3,6 @@ package io.tickwheel.server.scheduler;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerSpec;
-import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.scheduler.Refusal.Busy;
 import io.tickwheel.server.scheduler.Refusal.CapacityExceeded;
@@ -25,24 +24,22 @@ import java.util.function.LongSupplier;
  * that recovery has finished before calling in.
  *
  * <p><b>A write that may have been applied.</b> When the store fails a write with
- * {@link StoreException#mayHaveApplied()} (its answer lost, a Redis replica acknowledgement that timed out), the caller
- * gets that 503, and the id stays held while the timer is read back from the store; whatever the store has is armed
- * (nothing if it has nothing), then the id is released, retrying the read with {@link Backoff} while the store is down.
- * So a timer the store keeps is always armed, and fires at its stored due time, not only after a restart (a create
- * whose answer was lost used to stay in the store unarmed). Writes of that id wait for the hold meanwhile.
+ * {@link io.tickwheel.core.store.StoreException#mayHaveApplied()}, the caller gets that 503 and the id stays held while
+ * {@link ReadBack} arms exactly what the store keeps (a create whose answer was lost used to stay in the store unarmed
+ * until a restart).
  *
  * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail.
  */
 final class WritePath {
 
-  private final Vertx vertx;
+  private final ReadBack readBack;
   private final TimerStore store;
   private final PendingTimers pending;
   private final LongSupplier clock;
   private final SchedulerOptions opts;
 
   WritePath(Vertx vertx, TimerStore store, PendingTimers pending, LongSupplier clock, SchedulerOptions opts) {
-    this.vertx = vertx;
+    this.readBack = new ReadBack(vertx, store, pending);
     this.store = store;
     this.pending = pending;
     this.clock = clock;
@@ -64,9 +61,9 @@ final class WritePath {
     Future<Void> put = store.createAll(List.of(t));
     if (put.isComplete()) {
       // Answered at once (the memory store): nothing ran on this loop meanwhile, so there is nothing to hold off.
-      if (uncertain(put)) {
+      if (ReadBack.uncertain(put)) {
         pending.tryHold(id);
-        adopt(id, 0);
+        readBack.adopt(id);
       }
       return Future.succeededFuture(created(put, t));
     }
@@ -74,7 +71,7 @@ final class WritePath {
     pending.tryHold(id);
     return put.transform(ar -> {
       WriteOutcome out = created(ar, t);
-      settle(ar, id);
+      readBack.settle(ar, id);
       return Future.succeededFuture(out);
     });
   }
@@ -116,7 +113,7 @@ final class WritePath {
         if (ar.succeeded()) {
           pending.arm(t);
         }
-        settle(ar, t.id());
+        readBack.settle(ar, t.id());
       }
       if (ar.failed()) {
         Refusal r = Refusal.ofStoreFailure(ar.cause(), true);
@@ -144,10 +141,10 @@ final class WritePath {
       return store.put(t).transform(ar -> {
         if (ar.succeeded()) {
           pending.arm(t);
-        } else if (old != null && !uncertain(ar)) {
+        } else if (old != null && !ReadBack.uncertain(ar)) {
           pending.arm(old);
         }
-        settle(ar, id);
+        readBack.settle(ar, id);
         return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
             : old == null ? new Created(t) : new Replaced(t));
       });
@@ -169,41 +166,13 @@ final class WritePath {
         return Future.succeededFuture(new NotFound(id));
       }
       return store.remove(id).transform(ar -> {
-        if (ar.failed() && !uncertain(ar)) {
+        if (ar.failed() && !ReadBack.uncertain(ar)) {
           pending.arm(old);
         }
-        settle(ar, id);
+        readBack.settle(ar, id);
         return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
             : ar.result() ? new Cancelled(id) : new NotFound(id));
       });
-    });
-  }
-
-  /** Whether {@code write} failed in a way that may have been applied. */
-  private static boolean uncertain(AsyncResult<?> write) {
-    return write.failed() && write.cause() instanceof StoreException e && e.mayHaveApplied();
-  }
-
-  /** Releases held {@code id} after its write, or, if the write {@link #uncertain may have applied}, adopts first. */
-  private void settle(AsyncResult<?> write, String id) {
-    if (uncertain(write)) {
-      adopt(id, 0);
-    } else {
-      pending.release(id);
-    }
-  }
-
-  /** Reads held {@code id} back from the store, arms what it has, releases it; retries with {@link Backoff}. */
-  private void adopt(String id, int attempt) {
-    store.get(id).onComplete(ar -> {
-      if (ar.failed()) {
-        vertx.setTimer(Backoff.delayMs(attempt), t -> adopt(id, attempt + 1));
-        return;
-      }
-      if (ar.result() != null) {
-        pending.arm(ar.result());
-      }
-      pending.release(id);
     });
   }
 }

@@ -419,38 +419,41 @@ class SchedulerTest {
   @Test
   void writesAnswerStoreUnavailableAndKeepTheTimerWhenTheStoreIsDown() {
     create("{\"id\":\"k\",\"delayMs\":100}");
+    create("{\"id\":\"k3\",\"delayMs\":100}");
     store.down(true);
     StoreUnavailable down = new StoreUnavailable("store is down (test)", true, true);   // "may have been applied"
     assertThat(on(ctx, () -> scheduler.touch("k", null))).isEqualTo(down);
     assertThat(write("{\"id\":\"k2\",\"delayMs\":100}")).isEqualTo(down);
-    assertThat(on(ctx, () -> scheduler.cancel("k"))).isEqualTo(down);
-    // k is held now, read back from the store once it answers: a write of it meanwhile waits for that
+    assertThat(on(ctx, () -> scheduler.cancel("k3"))).isEqualTo(down);
+    // each id is held now and read back from the store once it answers (a write of it meanwhile waits for that)
     assertThat(on(ctx, () -> scheduler.get("k"))).isEqualTo(new StoreUnavailable("store is down (test)", false, false));
     store.down(false);
-    TestVertx.eventually(5_000, "k read back and armed, k2 found absent", () -> {
+    TestVertx.eventually(5_000, "k and k3 read back and armed, k2 found absent", () -> {
       drainAt(T0 + 100);
-      return fired.size() == 1;
+      return fired.size() == 2;
     });
-    assertThat(fired).extracting(Firing::id).containsExactly("k");
+    assertThat(fired).extracting(Firing::id).containsExactlyInAnyOrder("k", "k3");
     assertThat(scheduler.pending()).isZero();
   }
 
   @Test
-  void aCreateReplaceOrCancelWhoseAnswerWasLostIsReadBackAndTheStoresVersionFires() {
+  void aCreateReplaceTouchOrCancelWhoseAnswerWasLostIsReadBackAndTheStoresVersionFires() {
     create("{\"id\":\"r\",\"delayMs\":1000}");
+    create("{\"id\":\"t\",\"delayMs\":1000}");
     create("{\"id\":\"c\",\"delayMs\":100}");
-    store.applyThenFailWrites(3);
+    store.applyThenFailWrites(4);
     StoreUnavailable lost = new StoreUnavailable("write applied, its answer lost (test)", true, true);
     assertThat(write("{\"id\":\"n\",\"delayMs\":100}")).isEqualTo(lost);                        // created
     assertThat(on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":100}").withId("r")))).isEqualTo(lost); // moved earlier
+    assertThat(on(ctx, () -> scheduler.touch("t", 100L))).isEqualTo(lost);                            // moved earlier
     assertThat(on(ctx, () -> scheduler.cancel("c"))).isEqualTo(lost);                                 // removed
-    TestVertx.eventually(5_000, "n and r fired at the stored due time", () -> {
+    TestVertx.eventually(5_000, "n, r and t fired at the stored due time", () -> {
       drainAt(T0 + 100);
-      return fired.size() == 2;
+      return fired.size() == 3;
     });
-    assertThat(fired).extracting(Firing::id).containsExactlyInAnyOrder("n", "r");   // not c, and r not at T0 + 1000
+    assertThat(fired).extracting(Firing::id).containsExactlyInAnyOrder("n", "r", "t");  // not c; r, t not at T0 + 1000
     drainAt(T0 + 1000);
-    assertThat(fired).hasSize(2);
+    assertThat(fired).hasSize(3);
     assertThat(scheduler.pending()).isZero();
   }
 

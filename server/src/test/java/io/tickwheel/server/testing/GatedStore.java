@@ -75,7 +75,7 @@ public final class GatedStore implements TimerStore {
   }
 
   /**
-   * Applies the next {@code n} writes of createAll, put and remove, then fails them with
+   * Applies the next {@code n} writes of createAll, put, remove, update and updateAll, then fails them with
    * {@link StoreUnavailableException}, {@code mayHaveApplied} true, a little later (on the next event-loop turn, as a
    * lost answer would).
    */
@@ -160,6 +160,10 @@ public final class GatedStore implements TimerStore {
 
   @Override
   public Future<Timer> update(Timer next, long expectedGeneration) {
+    Future<Timer> lost = maybeLost(() -> mem.update(next, expectedGeneration));
+    if (lost != null) {
+      return lost;
+    }
     return gate(false, () -> mem.update(next, expectedGeneration));
   }
 
@@ -167,6 +171,10 @@ public final class GatedStore implements TimerStore {
   public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
     updateAllCalls.incrementAndGet();
     updateAllTimers.addAndGet(next.size());
+    Future<List<Timer>> lost = maybeLost(() -> mem.updateAll(next, expectedGenerations));
+    if (lost != null) {
+      return lost;
+    }
     return gate(false, () -> mem.updateAll(next, expectedGenerations));
   }
 
