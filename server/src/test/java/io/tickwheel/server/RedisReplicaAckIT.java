@@ -28,6 +28,14 @@ class RedisReplicaAckIT {
   @TempDir
   Path tmp;
 
+  /** The jar on {@code master} with one replica acknowledgement required within 500 ms. */
+  private ServerProcess start(RedisServerProcess master, String logs) {
+    return ServerProcess.fromJar(ServerProcess.jarFromProperty()).jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+        .args("--port", "0", "--token", TOKEN, "--store", "redis", "--redis", master.uri(),
+            "--redis-min-replicas-acked", "1", "--redis-replica-ack-timeout-ms", "500")
+        .logs(tmp, logs).startAndAwaitListening(Duration.ofSeconds(60));
+  }
+
   private HttpResponse<String> create(String base, String id) throws Exception {
     return send(base, id, "ack", 3_600_000);
   }
@@ -36,11 +44,7 @@ class RedisReplicaAckIT {
   void aCreateIsAnsweredOnlyOnceTheReplicaHasItAnd503WhileTheReplicaIsStopped() throws Exception {
     try (RedisServerProcess master = RedisServerProcess.start();
         RedisServerProcess replica = RedisServerProcess.startReplicaOf(master);
-        ServerProcess server = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-            .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
-            .args("--port", "0", "--token", TOKEN, "--store", "redis", "--redis", master.uri(),
-                "--redis-min-replicas-acked", "1", "--redis-replica-ack-timeout-ms", "500")
-            .logs(tmp, "ack").startAndAwaitListening(Duration.ofSeconds(60))) {
+        ServerProcess server = start(master, "ack")) {
       for (int i = 0; i < 20; i++) {
         HttpResponse<String> r = create(server.baseUrl(), "t" + i);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -68,11 +72,7 @@ class RedisReplicaAckIT {
   void whileTheReplicaIsStoppedFiringsAndA503CreateAreKeptAndPushedOnceWhenItIsBack() throws Exception {
     try (RedisServerProcess master = RedisServerProcess.start();
         RedisServerProcess replica = RedisServerProcess.startReplicaOf(master);
-        ServerProcess server = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-            .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
-            .args("--port", "0", "--token", TOKEN, "--store", "redis", "--redis", master.uri(),
-                "--redis-min-replicas-acked", "1", "--redis-replica-ack-timeout-ms", "500")
-            .logs(tmp, "ack-fire").startAndAwaitListening(Duration.ofSeconds(60))) {
+        ServerProcess server = start(master, "ack-fire")) {
       java.util.List<JsonObject> got = new java.util.concurrent.CopyOnWriteArrayList<>();
       HttpRequest sse = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/v1/events?topic=ackf"))
           .header("Authorization", "Bearer " + TOKEN).build();
