@@ -18,7 +18,9 @@ import java.util.function.LongSupplier;
  * <p>When the store holds another state than memory (a write that failed but was applied), the store's state is
  * adopted and the answer is {@link ChangedConcurrently}: a retry works on the adopted state. A resume that leaves a
  * timer nothing due (its {@code endAt} passed while it was paused) ends it: it is removed, and the answer is
- * {@link NotFound}.
+ * {@link NotFound}. A pause or resume whose own write may have been applied (its answer lost) answers 503 and leaves
+ * the id to {@link ReadBack}, which arms what the store keeps (a resume whose answer was lost kept the timer paused
+ * here, so it never fired until a restart).
  *
  * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail.
  */
@@ -28,8 +30,11 @@ final class PauseWrite {
   private final PendingTimers pending;
   private final LongSupplier clock;
   private final long lockTimeoutMs;
+  private final ReadBack readBack;
 
-  PauseWrite(TimerStore store, PendingTimers pending, LongSupplier clock, long lockTimeoutMs) {
+  PauseWrite(io.vertx.core.Vertx vertx, TimerStore store, PendingTimers pending, LongSupplier clock,
+      long lockTimeoutMs) {
+    this.readBack = new ReadBack(vertx, store, pending);
     this.store = store;
     this.pending = pending;
     this.clock = clock;
@@ -68,8 +73,12 @@ final class PauseWrite {
       }
       return store.update(next, old.generation()).transform(ar -> {
         if (ar.failed()) {
-          pending.arm(old);
-          pending.release(id);
+          if (ReadBack.uncertain(ar)) {
+            readBack.adopt(id);       // it may be stored (a resumed timer must not stay paused here): read it back
+          } else {
+            pending.arm(old);
+            pending.release(id);
+          }
           return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
         }
         if (ar.result() != null) {
@@ -85,10 +94,10 @@ final class PauseWrite {
   /** A resumed timer with nothing left due: removed. */
   private Future<WriteOutcome> end(String id, Timer old) {
     return store.remove(id).transform(ar -> {
-      if (ar.failed()) {
+      if (ar.failed() && !ReadBack.uncertain(ar)) {
         pending.arm(old);
       }
-      pending.release(id);
+      readBack.settle(ar, id);
       return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true) : new NotFound(id));
     });
   }

@@ -102,7 +102,7 @@ public final class Scheduler {
     this.coalescer = new TurnCoalescer(store, owner, Pipeline.MAX_COALESCED);
     this.pipeline = new Pipeline(this, new WritePath(vertx, coalescer, pending, clock, opts),
         new TouchWrite(vertx, coalescer, pending, clock, opts.lockTimeoutMs()));
-    this.pauses = new PauseWrite(store, pending, clock, opts.lockTimeoutMs());
+    this.pauses = new PauseWrite(vertx, store, pending, clock, opts.lockTimeoutMs());
     this.topics = new TopicPauses(owner, store, pending);
     fireLoop.topicPaused(topics::isPaused);
     this.trim = new FiringLogTrim(vertx, store, opts.retention(), clock);

@@ -417,6 +417,20 @@ class SchedulerTest {
   }
 
   @Test
+  void aResumeWhoseAnswerWasLostIsReadBackAndTheTimerFires() {
+    create("{\"id\":\"p\",\"delayMs\":100}");
+    assertThat(on(ctx, () -> scheduler.pause("p"))).isInstanceOf(WriteOutcome.Paused.class);
+    store.applyThenFailWrites(1);
+    assertThat(on(ctx, () -> scheduler.resume("p")))
+        .isEqualTo(new StoreUnavailable("write applied, its answer lost (test)", true, true));
+    TestVertx.eventually(5_000, "p, resumed in the store, fired", () -> {
+      drainAt(T0 + 100);
+      return fired.size() == 1;
+    });
+    assertThat(fired).extracting(Firing::id).containsExactly("p");
+  }
+
+  @Test
   void writesAnswerStoreUnavailableAndKeepTheTimerWhenTheStoreIsDown() {
     create("{\"id\":\"k\",\"delayMs\":100}");
     create("{\"id\":\"k3\",\"delayMs\":100}");
