@@ -49,7 +49,7 @@ import java.util.function.Predicate;
  * they are read back from the log (after the last seq published, where nothing behind the batch has been published
  * yet) with their pending deliveries, and settle as if the first answer had arrived, so subscribers get every recorded
  * firing once and in seq order. A firing refused as stale otherwise (memory and store disagree, or not found in the
- * log) makes the loop re-read that id from the store and adopt its state, retrying with the same backoff.
+ * log) makes the loop re-read that id from the store and adopt its state ({@link ReadBack}).
  *
  * <p>A due timer of a paused topic is parked ({@link PendingTimers#park}) rather than decided: nothing is recorded,
  * and the topic's resume arms it again. Timers asked to fire now ({@link #fireNow}) join the next turn's batch.
@@ -112,6 +112,7 @@ final class FireLoop {
   private final SchedulerOptions opts;
   private final Metrics metrics;
   private final WakeUp wakeUp;
+  private final ReadBack reconcile;
   private Consumer<Firing> publisher = f -> { };
   private Consumer<Delivery> deliveries = d -> { };
   private Predicate<String> topicPaused = topic -> false;
@@ -142,6 +143,7 @@ final class FireLoop {
     this.opts = opts;
     this.metrics = metrics;
     this.wakeUp = new WakeUp(owner, clock, pending::nextExpiryAtMs, this::turn);
+    this.reconcile = new ReadBack(vertx, store, pending);
     pending.onArmed(wakeUp::armed);
   }
 
@@ -505,7 +507,7 @@ final class FireLoop {
           d.asked().complete(new WriteOutcome.FiredNow(f == null ? shown : shown.withPayload(f.payload())));
         }
       } else {
-        reconcile(id, 0);
+        reconcile.adopt(id);      // memory and store disagree about held id: adopt the store's state
         answer(d, new Refusal.ChangedConcurrently(id));
       }
     }
@@ -527,19 +529,5 @@ final class FireLoop {
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.ERROR, "publishing firing " + f.seq() + " failed", e);
     }
-  }
-
-  /** After a stale firing: memory and store disagree about {@code id} (held); adopt the store's state. */
-  private void reconcile(String id, int attempt) {
-    store.get(id).onComplete(ar -> {
-      if (ar.failed()) {
-        vertx.setTimer(Backoff.delayMs(attempt), t -> reconcile(id, attempt + 1));
-        return;
-      }
-      if (ar.result() != null) {
-        pending.arm(ar.result());
-      }
-      pending.release(id);
-    });
   }
 }

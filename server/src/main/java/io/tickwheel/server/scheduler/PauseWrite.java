@@ -73,12 +73,7 @@ final class PauseWrite {
       }
       return store.update(next, old.generation()).transform(ar -> {
         if (ar.failed()) {
-          if (ReadBack.uncertain(ar)) {
-            readBack.adopt(id);       // it may be stored (a resumed timer must not stay paused here): read it back
-          } else {
-            pending.arm(old);
-            pending.release(id);
-          }
+          readBack.failed(ar.cause(), id, old);   // a lost resume must not stay paused here
           return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
         }
         if (ar.result() != null) {
@@ -94,10 +89,11 @@ final class PauseWrite {
   /** A resumed timer with nothing left due: removed. */
   private Future<WriteOutcome> end(String id, Timer old) {
     return store.remove(id).transform(ar -> {
-      if (ar.failed() && !ReadBack.uncertain(ar)) {
-        pending.arm(old);
+      if (ar.failed()) {
+        readBack.failed(ar.cause(), id, old);
+      } else {
+        pending.release(id);
       }
-      readBack.settle(ar, id);
       return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true) : new NotFound(id));
     });
   }

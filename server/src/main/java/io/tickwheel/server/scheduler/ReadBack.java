@@ -1,17 +1,19 @@
 package io.tickwheel.server.scheduler;
 
+import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.TimerStore;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Vertx;
 
 /**
- * After a store write whose failure {@link StoreException#mayHaveApplied() may have been applied} (its answer lost, a
- * Redis replica acknowledgement that timed out), memory and store may disagree about the id: the write's caller keeps
- * the id held, and this reads the timer back and arms exactly what the store keeps (nothing if it keeps nothing),
- * then releases the id; a read that fails is tried again after {@link Backoff}, the id held meanwhile (writes of it
- * wait, and answer busy after their lock timeout). So a timer the store keeps is armed and fires at its stored due
- * time, not only after a restart.
+ * Settles a held id after its store write, when memory and store may disagree: a write whose failure
+ * {@link StoreException#mayHaveApplied() may have been applied} (its answer lost, a Redis replica acknowledgement that
+ * timed out), or a firing the store refused as stale. The timer is read back and exactly what the store keeps is armed
+ * (nothing if it keeps nothing), then the id is released; a read that fails is tried again after {@link Backoff}, the
+ * id held meanwhile (writes of it wait, and answer busy after their lock timeout). So a timer the store keeps is armed
+ * and fires at its stored due time, not only after a restart. A failure that applied nothing restores the state
+ * memory had.
  *
  * <p><b>Owner context only</b> (not thread safe).
  */
@@ -27,23 +29,28 @@ final class ReadBack {
     this.pending = pending;
   }
 
-  /** Whether {@code write} failed in a way that may have been applied. */
-  static boolean uncertain(AsyncResult<?> write) {
-    return write.failed() && uncertain(write.cause());
-  }
-
-  /** Whether {@code failure} may have been applied. */
-  static boolean uncertain(Throwable failure) {
-    return failure instanceof StoreException e && e.mayHaveApplied();
-  }
-
-  /** Releases held {@code id} after its write, or, if the write {@link #uncertain may have applied}, reads back first. */
+  /** Releases held {@code id} after a write that stored nothing new for it, or {@link #failed} after a failure. */
   void settle(AsyncResult<?> write, String id) {
-    if (uncertain(write)) {
-      adopt(id, 0);
-    } else {
+    if (write.succeeded()) {
       pending.release(id);
+    } else {
+      failed(write.cause(), id, null);
     }
+  }
+
+  /**
+   * After held {@code id}'s write failed with {@code cause}: reads it back if the write may have been applied, else
+   * arms {@code old} again (the state before the write; {@code null}: none) and releases the id.
+   */
+  void failed(Throwable cause, String id, Timer old) {
+    if (cause instanceof StoreException e && e.mayHaveApplied()) {
+      adopt(id, 0);
+      return;
+    }
+    if (old != null) {
+      pending.arm(old);
+    }
+    pending.release(id);
   }
 
   /** Reads held {@code id} back, arms what the store keeps, releases it. */

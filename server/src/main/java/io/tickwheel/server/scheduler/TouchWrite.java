@@ -56,12 +56,7 @@ final class TouchWrite {
       Timer next = Schedule.touch(old, clock.getAsLong(), delayOverride);
       return store.update(next, old.generation()).transform(ar -> {
         if (ar.failed()) {
-          if (ReadBack.uncertain(ar)) {
-            readBack.adopt(id);       // it may be stored: arm what the store keeps
-          } else {
-            pending.arm(old);
-            pending.release(id);
-          }
+          readBack.failed(ar.cause(), id, old);
           return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
         }
         Timer touched = ar.result();    // the stored timer, payload included: one store round trip
@@ -148,12 +143,7 @@ final class TouchWrite {
       }, failed -> {
         Refusal r = Refusal.ofStoreFailure(failed, true);
         for (int k = 0; k < olds.size(); k++) {
-          if (ReadBack.uncertain(failed)) {
-            readBack.adopt(olds.get(k).id());
-          } else {
-            pending.arm(olds.get(k));
-            pending.release(olds.get(k).id());
-          }
+          readBack.failed(failed, olds.get(k).id(), olds.get(k));
           out[at.get(k)] = r;
         }
         return Future.succeededFuture(inRequestOrder(ids, first, out));

@@ -61,9 +61,9 @@ final class WritePath {
     Future<Void> put = store.createAll(List.of(t));
     if (put.isComplete()) {
       // Answered at once (the memory store): nothing ran on this loop meanwhile, so there is nothing to hold off.
-      if (ReadBack.uncertain(put)) {
+      if (put.failed()) {
         pending.tryHold(id);
-        readBack.adopt(id);
+        readBack.settle(put, id);   // a failure that may have been applied is read back, the id held meanwhile
       }
       return Future.succeededFuture(created(put, t));
     }
@@ -141,10 +141,10 @@ final class WritePath {
       return store.put(t).transform(ar -> {
         if (ar.succeeded()) {
           pending.arm(t);
-        } else if (old != null && !ReadBack.uncertain(ar)) {
-          pending.arm(old);
+          pending.release(id);
+        } else {
+          readBack.failed(ar.cause(), id, old);
         }
-        readBack.settle(ar, id);
         return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
             : old == null ? new Created(t) : new Replaced(t));
       });
@@ -166,10 +166,11 @@ final class WritePath {
         return Future.succeededFuture(new NotFound(id));
       }
       return store.remove(id).transform(ar -> {
-        if (ar.failed() && !ReadBack.uncertain(ar)) {
-          pending.arm(old);
+        if (ar.failed()) {
+          readBack.failed(ar.cause(), id, old);
+        } else {
+          pending.release(id);
         }
-        readBack.settle(ar, id);
         return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
             : ar.result() ? new Cancelled(id) : new NotFound(id));
       });
