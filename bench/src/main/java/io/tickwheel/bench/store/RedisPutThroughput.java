@@ -7,9 +7,7 @@ import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.store.redis.RedisTimerStore;
 import io.tickwheel.testkit.RedisServerProcess;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -91,65 +89,17 @@ public final class RedisPutThroughput {
   }
 
   private static long singles(Vertx vertx, RedisTimerStore store, int callers, int n, String tag) {
-    AtomicInteger next = new AtomicInteger();
-    List<Future<Void>> done = new ArrayList<>();
-    long t0 = System.nanoTime();
-    for (int c = 0; c < callers; c++) {
-      Promise<Void> p = Promise.promise();
-      done.add(p.future());
-      Context ctx = vertx.getOrCreateContext();
-      ctx.runOnContext(v -> loop(store, next, n, tag, p));
-    }
-    await(Future.all(done));
-    return System.nanoTime() - t0;
-  }
-
-  private static void loop(RedisTimerStore store, AtomicInteger next, int n, String tag, Promise<Void> p) {
-    int i = next.getAndIncrement();
-    if (i >= n) {
-      p.tryComplete();
-      return;
-    }
-    store.put(RedisRecoveryTiming.timer(i).withPayload("{\"job\":" + i + "}").withNextDueAt(1_000_000 + i)
-            .withGeneration(1)).map(v -> (Void) null)
-        .onComplete(ar -> {
-          if (ar.failed()) {
-            p.tryFail(ar.cause());
-          } else {
-            loop(store, next, n, tag, p);
-          }
-        });
+    return ClosedLoop.elapsedNanos(vertx, callers, n, i -> store.put(RedisRecoveryTiming.timer(i)
+        .withPayload("{\"job\":" + i + "}").withNextDueAt(1_000_000 + i).withGeneration(1)));
   }
 
   private static long rawPipelined(Vertx vertx, RedisConnection raw, int callers, int n, String tag) {
-    AtomicInteger next = new AtomicInteger();
-    List<Future<Void>> done = new ArrayList<>();
-    long t0 = System.nanoTime();
-    for (int c = 0; c < callers; c++) {
-      Promise<Void> p = Promise.promise();
-      done.add(p.future());
-      vertx.getOrCreateContext().runOnContext(v -> rawLoop(raw, next, n, tag, p));
-    }
-    await(Future.all(done));
-    return System.nanoTime() - t0;
-  }
-
-  private static void rawLoop(RedisConnection raw, AtomicInteger next, int n, String tag, Promise<Void> p) {
-    int i = next.getAndIncrement();
-    if (i >= n) {
-      p.tryComplete();
-      return;
-    }
-    Timer t = RedisRecoveryTiming.timer(i);
-    raw.send(Request.cmd(Command.HSET).arg("{peer}:timers").arg(tag + t.id()).arg(TimerRecord.encode(t)));
-    raw.send(Request.cmd(Command.ZADD).arg("{peer}:due").arg(0).arg(TimerRecord.member(t.nextDueAt(), tag + t.id())))
-        .onComplete(ar -> {
-          if (ar.failed()) {
-            p.tryFail(ar.cause());
-          } else {
-            rawLoop(raw, next, n, tag, p);
-          }
-        });
+    return ClosedLoop.elapsedNanos(vertx, callers, n, i -> {
+      Timer t = RedisRecoveryTiming.timer(i);
+      raw.send(Request.cmd(Command.HSET).arg("{peer}:timers").arg(tag + t.id()).arg(TimerRecord.encode(t)));
+      return raw.send(Request.cmd(Command.ZADD).arg("{peer}:due").arg(0)
+          .arg(TimerRecord.member(t.nextDueAt(), tag + t.id())));
+    });
   }
 
   private static long batches(RedisTimerStore store, int n, int size, String tag) {

@@ -1,19 +1,18 @@
 package io.tickwheel.bench.store;
 
 import static io.tickwheel.bench.store.Await.await;
+import static io.tickwheel.bench.store.RocksDbRecoveryTiming.median;
 
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.store.redis.RedisTimerStore;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What {@code minReplicasAcked = 1} costs against {@code 0}: a master and one replica, both private redis-servers
@@ -101,34 +100,9 @@ public final class RedisReplicaAckCost {
 
   /** {@code n} single creates from {@link #CALLERS} callers, each on its own context; elapsed ns. */
   private static long concurrent(Vertx vertx, RedisTimerStore store, int n, String tag) {
-    AtomicInteger next = new AtomicInteger();
-    List<Future<Void>> done = new ArrayList<>();
-    long t0 = System.nanoTime();
-    for (int c = 0; c < CALLERS; c++) {
-      Promise<Void> p = Promise.promise();
-      done.add(p.future());
-      vertx.getOrCreateContext().runOnContext(v -> loop(store, next, n, tag, p));
-    }
-    await(Future.all(done));
-    return System.nanoTime() - t0;
+    return ClosedLoop.elapsedNanos(vertx, CALLERS, n, i -> store.createAll(List.of(timer(tag, i))));
   }
 
-  private static void loop(RedisTimerStore store, AtomicInteger next, int n, String tag, Promise<Void> p) {
-    int i = next.getAndIncrement();
-    if (i >= n) {
-      p.tryComplete();
-      return;
-    }
-    store.createAll(List.of(timer(tag, i))).onComplete(ar -> {
-      if (ar.failed()) {
-        p.tryFail(ar.cause());
-      } else {
-        loop(store, next, n, tag, p);
-      }
-    });
-  }
-
-  /** {@code n} timers in createAll batches of {@link #BATCH}, 4 in flight; elapsed ns. */
   private static long batches(RedisTimerStore store, int n, String tag) {
     long t0 = System.nanoTime();
     List<Future<Void>> inFlight = new ArrayList<>();
@@ -150,12 +124,6 @@ public final class RedisReplicaAckCost {
     Timer t = RedisRecoveryTiming.timer(i);
     return new Timer(tag + "-" + t.id(), t.topic(), t.kind(), t.delayMs(), t.periodMs(), t.maxFirings(), t.misfire(),
         t.payload(), t.createdAt(), t.nextDueAt(), t.firings(), t.generation());
-  }
-
-  private static double median(double[] xs) {
-    double[] s = xs.clone();
-    Arrays.sort(s);
-    return s[s.length / 2];
   }
 
   /** {@code calls} of {@code cmdstat_NAME} in an {@code INFO commandstats} answer (0 when absent). */
