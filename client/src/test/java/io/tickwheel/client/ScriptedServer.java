@@ -42,6 +42,8 @@ final class ScriptedServer implements AutoCloseable {
   final List<JsonObject> creates = new CopyOnWriteArrayList<>();
   /** Answers a batch create; by default 201 for every timer (the timer as sent, with server fields). */
   volatile BatchScript onCreate = (req, body) -> req.response().setStatusCode(200).end(created(body).encode());
+  /** Answers any other HTTP request (reads, timer actions); by default 404. */
+  volatile java.util.function.Consumer<HttpServerRequest> onOther = req -> req.response().setStatusCode(404).end();
   private final HttpServer server;
   /** Every connection accepted (HTTP and WebSocket), closed by {@link #close()} as a dying node's would be. */
   private final List<io.vertx.core.http.HttpConnection> open = new CopyOnWriteArrayList<>();
@@ -52,7 +54,7 @@ final class ScriptedServer implements AutoCloseable {
       authorizations.add("http " + req.getHeader("Authorization"));
       boolean create = "/v1/timers/batch".equals(req.path());
       if (req.method() != HttpMethod.POST || !(create || "/v1/timers/touch".equals(req.path()))) {
-        req.response().setStatusCode(404).end();
+        onOther.accept(req);
         return;
       }
       req.body().onSuccess(buf -> {

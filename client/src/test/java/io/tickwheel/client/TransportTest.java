@@ -379,6 +379,71 @@ class TransportTest {
     assertThat(client.inFlight()).isZero();
   }
 
+  /** Sends an answer's head and part of its body, never its end: only a deadline on the whole exchange ends it. */
+  private static void headOnly(io.vertx.core.http.HttpServerRequest req) {
+    req.response().setStatusCode(200).setChunked(true).write("{\"id\":");
+  }
+
+  @Test
+  void a_batch_touch_whose_answer_stops_after_its_head_fails_with_timeout_may_have_applied_after_the_request_timeout()
+      throws Exception {
+    server.onBatch = (req, body) -> headOnly(req);
+    client(new TickwheelClientOptions().setRequestTimeoutMs(300));
+    long start = System.nanoTime();
+    TickwheelException e = failure(client.touch("k"));
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(e.code()).isEqualTo(TickwheelException.TIMEOUT);
+    assertThat(e.mayHaveApplied()).isTrue();
+    assertThat(tookMs).isBetween(250L, 5_000L);
+    assertThat(client.inFlight()).isZero();
+  }
+
+  @Test
+  void a_batch_create_whose_answer_stops_after_its_head_fails_with_timeout_may_have_applied() throws Exception {
+    server.onCreate = (req, body) -> headOnly(req);
+    client(new TickwheelClientOptions().setRequestTimeoutMs(300));
+    TickwheelException e = failure(client.schedule(timer("s")));
+    assertThat(e.code()).isEqualTo(TickwheelException.TIMEOUT);
+    assertThat(e.mayHaveApplied()).isTrue();
+    assertThat(server.creates).hasSize(1);
+  }
+
+  @Test
+  void a_read_or_action_whose_answer_stops_after_its_head_fails_with_timeout_after_the_request_timeout()
+      throws Exception {
+    server.onOther = TransportTest::headOnly;
+    client(new TickwheelClientOptions().setRequestTimeoutMs(300));
+    long start = System.nanoTime();
+    TickwheelException read = failure(client.get("g"));
+    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(read.code()).isEqualTo(TickwheelException.TIMEOUT);
+    assertThat(read.mayHaveApplied()).isFalse();
+    assertThat(tookMs).isBetween(250L, 5_000L);
+    TickwheelException action = failure(client.pause("g"));
+    assertThat(action.code()).isEqualTo(TickwheelException.TIMEOUT);
+    assertThat(action.mayHaveApplied()).isTrue();
+  }
+
+  @Test
+  void reads_beyond_the_connection_pool_wait_for_a_connection_no_longer_than_the_request_timeout() throws Exception {
+    List<io.vertx.core.http.HttpServerRequest> held = new CopyOnWriteArrayList<>();
+    server.onOther = req -> { // answered up to its head only: each holds one of the 8 pooled connections
+      held.add(req);
+      headOnly(req);
+    };
+    client(new TickwheelClientOptions().setRequestTimeoutMs(500));
+    List<Future<TimerInfo>> reads = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      reads.add(client.get("r" + i));
+    }
+    long start = System.nanoTime();
+    for (Future<TimerInfo> r : reads) {
+      assertThat(failure(r).code()).isEqualTo(TickwheelException.TIMEOUT);
+    }
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000L);
+    assertThat(held).as("requests that held a pooled connection (the pool was full)").hasSizeGreaterThanOrEqualTo(8);
+  }
+
   @Test
   void an_error_result_becomes_a_tickwheel_exception_with_status_code_field_and_message() throws Exception {
     server.onMessage = (ws, c, m) -> ws.writeTextMessage(new JsonObject().put("type", "result")

@@ -6,7 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class BatchPoster {
 
+  private final Vertx vertx;
   private final HttpClientAgent http;
   private final Endpoints endpoints;
   private final String path;
@@ -30,6 +31,7 @@ final class BatchPoster {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(maxInFlight));
+    this.vertx = vertx;
     this.endpoints = endpoints;
     this.path = path;
     this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
@@ -37,16 +39,18 @@ final class BatchPoster {
   }
 
   /**
-   * A POST request to the path on the endpoint in use, once a connection is had (then nothing is sent yet); no
-   * connection moves to the next endpoint.
+   * POSTs {@code body} to the path on the endpoint in use and gathers the answer, all within the request timeout
+   * ({@link Exchange}); no connection moves to the next endpoint.
+   *
+   * @param onConnected run once a connection is had, just before the request is written (a failure before it means
+   *     nothing was sent)
    */
-  Future<HttpClientRequest> request() {
-    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST)
-        .setIdleTimeout(requestTimeoutMs).putHeader("Content-Type", "application/json");
+  Future<Exchange.Answer> post(Buffer body, Runnable onConnected) {
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).putHeader("Content-Type", "application/json");
     if (authorization != null) {
       ro.putHeader("Authorization", authorization);
     }
-    return endpoints.request(http, ro, path);
+    return Exchange.send(vertx, http, endpoints, ro, path, body, requestTimeoutMs, onConnected);
   }
 
   Future<Void> close() {

@@ -168,8 +168,8 @@ public final class ClientImpl implements TickwheelClient {
   }
 
   /**
-   * An HTTP call's transport failure as a TickwheelException ({@code connection_lost}; a {@code write} may have been
-   * applied, a read applies nothing), completed on the context.
+   * An HTTP call's transport failure as a TickwheelException ({@code timeout} past the request timeout, else
+   * {@code connection_lost}; a {@code write} may have been applied, a read applies nothing), completed on the context.
    */
   private <T> Future<T> http(Future<T> f, boolean write) {
     Promise<T> p = Promise.promise();
@@ -179,8 +179,8 @@ public final class ClientImpl implements TickwheelClient {
       } else if (ar.cause() instanceof TickwheelException) {
         p.fail(ar.cause());
       } else {
-        p.fail(TickwheelException.client(TickwheelException.CONNECTION_LOST, "HTTP call failed: "
-            + ar.cause(), write));
+        p.fail(TickwheelException.client(Exchange.timedOut(ar.cause()) ? TickwheelException.TIMEOUT
+            : TickwheelException.CONNECTION_LOST, "HTTP call failed: " + ar.cause(), write));
       }
     }));
     return p.future();

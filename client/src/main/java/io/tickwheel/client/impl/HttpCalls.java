@@ -24,10 +24,11 @@ import java.util.List;
  * The calls the WebSocket has no command for, one HTTP request each: the reads ({@code GET /v1/timers/{id}},
  * {@code GET /v1/timers?…}) and the timer and topic actions ({@code POST /v1/timers/{id}/pause|resume|fire},
  * {@code POST /v1/topics/{topic}/pause|resume}), over Vert.x's HTTP client (keep-alive, at most 8 connections),
- * with the options' connect and idle timeouts and the request timeout as the request's idle timeout. Nothing is
- * retried here. Thread safe (Vert.x's client is).
+ * with the options' connect and idle timeouts; each call is answered or failed within the request timeout
+ * ({@link Exchange}). Nothing is retried here. Thread safe (Vert.x's client is).
  */
 final class HttpCalls {
+  private final Vertx vertx;
   private final HttpClientAgent http;
   private final Endpoints endpoints;
   private final String authorization;
@@ -37,6 +38,7 @@ final class HttpCalls {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
         .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(8));
+    this.vertx = vertx;
     this.endpoints = endpoints;
     this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
     this.requestTimeoutMs = o.getRequestTimeoutMs();
@@ -82,26 +84,26 @@ final class HttpCalls {
 
   /** {@code method path} without a body: the JSON body of a 200, else the answer's error as a TickwheelException. */
   private Future<JsonObject> call(HttpMethod method, String path) {
-    RequestOptions ro = new RequestOptions().setMethod(method).setIdleTimeout(requestTimeoutMs);
+    RequestOptions ro = new RequestOptions().setMethod(method);
     if (authorization != null) {
       ro.putHeader("Authorization", authorization);
     }
-    return endpoints.request(http, ro, path).compose(req -> req.send()).compose(resp -> resp.body().map(buf -> {
+    return Exchange.send(vertx, http, endpoints, ro, path, null, requestTimeoutMs, () -> { }).map(answer -> {
       Object body;
       try {
-        body = buf.length() == 0 ? null : io.vertx.core.json.Json.decodeValue(buf);
+        body = answer.body().length() == 0 ? null : io.vertx.core.json.Json.decodeValue(answer.body());
       } catch (DecodeException e) {
-        body = buf.toString(StandardCharsets.UTF_8);
+        body = answer.body().toString(StandardCharsets.UTF_8);
       }
-      if (resp.statusCode() == 200 && body instanceof JsonObject o) {
+      if (answer.status() == 200 && body instanceof JsonObject o) {
         return o;
       }
-      if (resp.statusCode() == 200) {
+      if (answer.status() == 200) {
         throw TickwheelException.client(TickwheelException.PROTOCOL, method + " " + path
             + ": 200 without a JSON object", method != HttpMethod.GET);
       }
-      throw Answers.error(resp.statusCode(), body);
-    }));
+      throw Answers.error(answer.status(), body);
+    });
   }
 
   private static String enc(String s) {

@@ -147,12 +147,10 @@ final class ScheduleBatcher {
     batchesInFlight++;
     inFlightTimers += batch.size();
     boolean[] sent = {false};
-    http.request().compose(req -> {
+    http.post(body, () -> {
       sent[0] = true;
       batches++;
-      return req.send(body);
-    }).compose(resp -> resp.body().map(buf -> new Answer(resp.statusCode(), buf)))
-        .onComplete(ar -> onContext(() -> {
+    }).onComplete(ar -> onContext(() -> {
           batchesInFlight--;
           inFlightTimers -= batch.size();
           if (ar.succeeded()) {
@@ -170,14 +168,12 @@ final class ScheduleBatcher {
         }));
   }
 
-  private record Answer(int status, Buffer body) {}
-
   private void onContext(Runnable r) {
     BatchPoster.onContext(context, r);
   }
 
   /** Completes each schedule of {@code batch} from its item of {@code answer} (or all from a non-200 answer). */
-  private void answered(List<Schedule> batch, Answer answer) {
+  private void answered(List<Schedule> batch, Exchange.Answer answer) {
     Object decoded;
     try {
       decoded = answer.body().length() == 0 ? null : Json.decodeValue(answer.body());
@@ -214,8 +210,7 @@ final class ScheduleBatcher {
 
   /** A request sent and not answered: its schedules may have been created; never sent again. */
   private void failSent(List<Schedule> batch, Throwable cause) {
-    boolean timedOut = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("timeout")
-        || cause instanceof java.util.concurrent.TimeoutException;
+    boolean timedOut = Exchange.timedOut(cause);
     for (Schedule s : batch) {
       s.promise().tryFail(TickwheelException.client(timedOut ? TickwheelException.TIMEOUT
           : TickwheelException.CONNECTION_LOST, "schedule: the batch create was sent and not answered ("

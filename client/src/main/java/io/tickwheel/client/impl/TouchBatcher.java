@@ -214,8 +214,7 @@ final class TouchBatcher {
     batchesInFlight++;
     inFlightIds += batch.size();
     batches++;
-    http.request().compose(req -> req.send(body.toBuffer()))
-        .compose(resp -> resp.body().map(buf -> new Answer(resp.statusCode(), buf)))
+    http.post(body.toBuffer(), () -> { })
         .onComplete(ar -> onContext(() -> {
           batchesInFlight--;
           inFlightIds -= batch.size();
@@ -234,22 +233,20 @@ final class TouchBatcher {
         }));
   }
 
-  private record Answer(int status, Buffer body) {}
-
   private void onContext(Runnable r) {
     BatchPoster.onContext(context, r);
   }
 
   /** Completes each touch of {@code batch} from its item of {@code answer} (or all from a non-200 answer). */
-  private void answered(List<Touch> batch, Answer answer) {
+  private void answered(List<Touch> batch, Exchange.Answer answer) {
     Object decoded;
     try {
-      decoded = answer.body.length() == 0 ? null : Json.decodeValue(answer.body);
+      decoded = answer.body().length() == 0 ? null : Json.decodeValue(answer.body());
     } catch (DecodeException e) {
-      decoded = answer.body.toString();
+      decoded = answer.body().toString();
     }
-    if (answer.status != 200) {
-      TickwheelException e = Answers.error(answer.status, decoded);
+    if (answer.status() != 200) {
+      TickwheelException e = Answers.error(answer.status(), decoded);
       for (Touch t : batch) {
         t.promise.tryFail(e);
       }
