@@ -134,46 +134,48 @@ public final class ClientImpl implements TickwheelClient {
 
   @Override
   public Future<TimerInfo> get(String id) {
-    return http(http.get(id), false);
+    return http(() -> http.get(id), false);
   }
 
   @Override
   public Future<TimerPage> list(String topic, int limit, String cursor) {
-    return http(http.list(topic, limit, cursor), false);
+    return http(() -> http.list(topic, limit, cursor), false);
   }
 
   @Override
   public Future<TimerInfo> pause(String id) {
-    return http(http.timerAction(id, "pause"), true);
+    return http(() -> http.timerAction(id, "pause"), true);
   }
 
   @Override
   public Future<TimerInfo> resume(String id) {
-    return http(http.timerAction(id, "resume"), true);
+    return http(() -> http.timerAction(id, "resume"), true);
   }
 
   @Override
   public Future<TimerInfo> fire(String id) {
-    return http(http.timerAction(id, "fire"), true);
+    return http(() -> http.timerAction(id, "fire"), true);
   }
 
   @Override
   public Future<TopicInfo> pauseTopic(String topic) {
-    return http(http.topicAction(topic, "pause"), true);
+    return http(() -> http.topicAction(topic, "pause"), true);
   }
 
   @Override
   public Future<TopicInfo> resumeTopic(String topic) {
-    return http(http.topicAction(topic, "resume"), true);
+    return http(() -> http.topicAction(topic, "resume"), true);
   }
 
   /**
    * An HTTP call's transport failure as a TickwheelException ({@code timeout} past the request timeout, else
    * {@code connection_lost}; a {@code write} may have been applied, a read applies nothing), completed on the context.
+   * The call is made on the context too, as the batchers' are (made from a caller's thread, a request once waited
+   * forever for a pooled connection while an earlier one had been answered).
    */
-  private <T> Future<T> http(Future<T> f, boolean write) {
+  private <T> Future<T> http(Supplier<Future<T>> call, boolean write) {
     Promise<T> p = Promise.promise();
-    f.onComplete(ar -> context.runOnContext(v -> {
+    onContext(call).onComplete(ar -> context.runOnContext(v -> {
       if (ar.succeeded()) {
         p.complete(ar.result());
       } else if (ar.cause() instanceof TickwheelException) {
