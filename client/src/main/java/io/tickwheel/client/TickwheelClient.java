@@ -63,8 +63,9 @@ import java.util.List;
  * beyond it a schedule fails at once with {@link TickwheelException#QUEUE_FULL}.
  *
  * <h2>Disconnects</h2>
- * A batch touch request that gets no answer (connection refused or lost, no byte within
- * {@code requestTimeoutMs}) is sent again after the backoff below, with those of its touches whose request timeout
+ * Every HTTP request (batch touches and creates, reads, actions) is answered in full within {@code requestTimeoutMs}
+ * or fails: waiting for a pooled connection, for the answer's head and for its body all count. A batch touch request
+ * that gets no answer (connection refused or lost, or not all of it within {@code requestTimeoutMs}) is sent again after the backoff below, with those of its touches whose request timeout
  * has not passed (idempotent in effect); the others fail with {@link TickwheelException#TIMEOUT},
  * {@code mayHaveApplied} true. When the WebSocket closes, the client reconnects (backoff
  * {@code reconnectInitialBackoffMs} doubling to {@code reconnectMaxBackoffMs}) as long as commands are waiting.
@@ -92,8 +93,9 @@ import java.util.List;
  *
  * <h2>Threads</h2>
  * Thread safe: every method may be called from any thread. The client belongs to one Vert.x context: the caller's
- * when it is created on one, else a new event-loop context. Its futures complete, and subscription handlers run, on
- * that context: do not block in them.
+ * when it is created on one, else a new event-loop context. Every request and frame is sent from that context,
+ * whatever thread made the call. Its futures complete, and subscription handlers run, on that context: do not block
+ * in them.
  */
 public interface TickwheelClient {
 
