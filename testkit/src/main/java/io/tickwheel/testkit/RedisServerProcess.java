@@ -196,14 +196,17 @@ public final class RedisServerProcess implements AutoCloseable {
     awaitExit();
   }
 
-  /** {@code SIGSTOP}: the process keeps its sockets but answers nothing until {@link #resume()}. */
+  /**
+   * {@code SIGSTOP}: the process keeps its sockets but answers nothing until {@link #resume()}. Returns once the
+   * kernel reports it stopped, at most 5 s ({@link Signals#stop}).
+   */
   public void pause() {
-    Signals.send(process, "STOP");
+    Signals.stop(process);
   }
 
-  /** {@code SIGCONT}. */
+  /** {@code SIGCONT}; returns once the kernel no longer reports it stopped, at most 5 s. */
   public void resume() {
-    Signals.send(process, "CONT");
+    Signals.cont(process);
   }
 
 

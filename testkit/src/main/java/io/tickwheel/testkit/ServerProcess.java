@@ -217,15 +217,21 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
-  /** SIGSTOP: the process keeps its sockets but runs nothing until {@link #resume()}. */
+  /**
+   * SIGSTOP: the process keeps its sockets but runs nothing until {@link #resume()}. Returns once the kernel reports
+   * it stopped ({@code /proc/PID/stat}; a signal is delivered asynchronously, and on a loaded machine the process
+   * was seen still running right after {@code kill}), at most 5 s.
+   *
+   * @throws IllegalStateException when it is not stopped 5 s after the signal
+   */
   public void pause() {
-    Signals.send(process, "STOP");
+    Signals.stop(process);
     paused = true;
   }
 
-  /** SIGCONT. */
+  /** SIGCONT; returns once the kernel no longer reports the process stopped, at most 5 s (as {@link #pause()}). */
   public void resume() {
-    Signals.send(process, "CONT");
+    Signals.cont(process);
     paused = false;
   }
 
