@@ -98,7 +98,8 @@ public final class OutcomeMapping {
     }
     if (r instanceof Refusal.Busy b) {
       return ApiException.unavailable("timer \"" + b.id()
-          + "\" is busy (its firing is still being recorded); the store may be slow or down");
+          + "\" is busy (its firing or an earlier write is still being confirmed by the store); the store may be slow"
+          + " or down");
     }
     if (r instanceof Refusal.ChangedConcurrently c) {
       return ApiException.unavailable("timer \"" + c.id() + "\" changed concurrently; retry");

@@ -5,7 +5,9 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Per-timer-id mutual exclusion for the owner event loop: at most one operation (a write from the API, or the
@@ -13,7 +15,8 @@ import java.util.Map;
  * a waiter gets a future.
  *
  * <p><b>Owner thread only</b> (not thread safe). A waiter that does not get the lock within its timeout gets
- * {@code false} (the store is slow or down), so no request hangs.
+ * {@code false} (the store is slow or down), so no request hangs; on a {@link #stall stalled} id it gets {@code false}
+ * at once.
  */
 final class IdLocks {
 
@@ -25,6 +28,8 @@ final class IdLocks {
   private final Vertx vertx;
   /** Held ids; the value is the queue of waiters, {@code null} when nobody waits. */
   private final Map<String, ArrayDeque<Waiter>> held = new HashMap<>();
+  /** Held ids whose holder waits for the store to answer at all: nobody waits for them. */
+  private final Set<String> stalled = new HashSet<>();
 
   IdLocks(Vertx vertx) {
     this.vertx = vertx;
@@ -60,6 +65,9 @@ final class IdLocks {
     if (tryLock(id)) {
       return Future.succeededFuture(true);
     }
+    if (stalled.contains(id)) {
+      return Future.succeededFuture(false);
+    }
     ArrayDeque<Waiter> q = held.get(id);
     if (q == null) {
       q = new ArrayDeque<>(2);
@@ -76,8 +84,29 @@ final class IdLocks {
     return w.promise.future();
   }
 
+  /**
+   * Held {@code id} will not be released soon (its holder waits for an unreachable store): its waiters get
+   * {@code false} now, and so does every {@link #lock} of it until {@link #unlock}.
+   */
+  void stall(String id) {
+    if (!held.containsKey(id)) {
+      return;
+    }
+    stalled.add(id);
+    ArrayDeque<Waiter> q = held.put(id, null);
+    if (q != null) {
+      for (Waiter w : q) {
+        if (w.timerId >= 0) {
+          vertx.cancelTimer(w.timerId);
+        }
+        w.promise.complete(false);
+      }
+    }
+  }
+
   /** Releases {@code id}: hands it to the next waiter (which runs now, on this thread) or frees it. */
   void unlock(String id) {
+    stalled.remove(id);
     ArrayDeque<Waiter> q = held.get(id);
     if (q == null || q.isEmpty()) {
       held.remove(id);

@@ -260,4 +260,13 @@ final class PendingTimers {
   void release(String id) {
     locks.unlock(id);
   }
+
+  /**
+   * Held {@code id}'s holder waits for the store to answer at all (a read-back after a write that may have applied
+   * found the store down): writes of it waiting now, and those made until it is released, get {@code false} at once
+   * ({@link IdLocks#stall}) instead of after their lock timeout.
+   */
+  void stall(String id) {
+    locks.stall(id);
+  }
 }

@@ -11,7 +11,8 @@ import io.vertx.core.Vertx;
  * {@link StoreException#mayHaveApplied() may have been applied} (its answer lost, a Redis replica acknowledgement that
  * timed out), or a firing the store refused as stale. The timer is read back and exactly what the store keeps is armed
  * (nothing if it keeps nothing), then the id is released; a read that fails is tried again after {@link Backoff}, the
- * id held meanwhile (writes of it wait, and answer busy after their lock timeout). So a timer the store keeps is armed
+ * id held meanwhile: writes of it wait for the first read, and once a read failed they answer busy at once (the store
+ * is down; {@link PendingTimers#stall}) until a read succeeds. So a timer the store keeps is armed
  * and fires at its stored due time, not only after a restart. A failure that applied nothing restores the state
  * memory had.
  *
@@ -61,6 +62,7 @@ final class ReadBack {
   private void adopt(String id, int attempt) {
     store.get(id).onComplete(ar -> {
       if (ar.failed()) {
+        pending.stall(id);
         vertx.setTimer(Backoff.delayMs(attempt), t -> adopt(id, attempt + 1));
         return;
       }

@@ -28,7 +28,8 @@ public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusa
 
   /**
    * The write waited its lock timeout for {@code id}, held by another operation (typically the recording of its
-   * firing, while the store is slow or down). Nothing was written.
+   * firing, while the store is slow or down), or found it held by the read-back of an earlier write the store has not
+   * answered (the store is down; answered at once). Nothing was written.
    */
   record Busy(String id) implements Refusal {}
 

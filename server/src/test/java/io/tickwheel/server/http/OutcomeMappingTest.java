@@ -32,7 +32,7 @@ class OutcomeMappingTest {
       new Row(new Refusal.TooManyPausedTopics(5), 429, "resource_exhausted", "topic",
           "the server keeps at most 5 paused topics; resume one first"),
       new Row(new Refusal.Busy("a"), 503, "unavailable", null,
-          "timer \"a\" is busy (its firing is still being recorded); the store may be slow or down"),
+          "timer \"a\" is busy (its firing or an earlier write is still being confirmed by the store); the store may be slow or down"),
       new Row(new Refusal.ChangedConcurrently("a"), 503, "unavailable", null, "timer \"a\" changed concurrently; retry"),
       new Row(new Refusal.Recovering(), 503, "unavailable", null, "the server is recovering its timers; retry shortly"),
       new Row(new Refusal.StoreUnavailable("connection reset", true, true), 503, "unavailable", null,

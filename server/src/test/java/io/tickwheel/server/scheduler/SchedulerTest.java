@@ -439,7 +439,7 @@ class SchedulerTest {
     assertThat(on(ctx, () -> scheduler.touch("k", null))).isEqualTo(down);
     assertThat(write("{\"id\":\"k2\",\"delayMs\":100}")).isEqualTo(down);
     assertThat(on(ctx, () -> scheduler.cancel("k3"))).isEqualTo(down);
-    // each id is held now and read back from the store once it answers (a write of it meanwhile waits for that)
+    // each id is held now and read back from the store once it answers (a write of it meanwhile answers Busy)
     assertThat(on(ctx, () -> scheduler.get("k"))).isEqualTo(new StoreUnavailable("store is down (test)", false, false));
     store.down(false);
     TestVertx.eventually(5_000, "k and k3 read back and armed, k2 found absent", () -> {
@@ -448,6 +448,28 @@ class SchedulerTest {
     });
     assertThat(fired).extracting(Firing::id).containsExactlyInAnyOrder("k", "k3");
     assertThat(scheduler.pending()).isZero();
+  }
+
+  @Test
+  void aWriteOfAnIdWhoseReadBackFoundTheStoreDownAnswersBusyAtOnceNotAfterTheLockTimeout() {
+    create("{\"id\":\"k\",\"delayMs\":100}");
+    store.down(true);
+    StoreUnavailable down = new StoreUnavailable("store is down (test)", true, true);
+    assertThat(on(ctx, () -> scheduler.touch("k", null))).isEqualTo(down);        // k held, its read-back fails
+    long lockTimeoutMs = SchedulerOptions.defaults(TICK).lockTimeoutMs();
+    for (int i = 0; i < 3; i++) {
+      long t0 = System.nanoTime();
+      assertThat(on(ctx, () -> scheduler.cancel("k"))).isEqualTo(new Refusal.Busy("k"));
+      assertThat(on(ctx, () -> scheduler.touch("k", 50L))).isEqualTo(new Refusal.Busy("k"));
+      assertThat(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0))
+          .as("answered at once, not after the %d ms lock timeout", lockTimeoutMs).isLessThan(lockTimeoutMs / 4);
+    }
+    store.down(false);
+    TestVertx.eventually(5_000, "k read back, armed and fired at its stored due time", () -> {
+      drainAt(T0 + 100);
+      return fired.size() == 1;
+    });
+    assertThat(on(ctx, () -> scheduler.touch("k", 50L))).isEqualTo(new NotFound("k"));  // released: a once timer, done
   }
 
   @Test
