@@ -108,21 +108,10 @@ class ClusterDeliveryTest {
   }
 
   void awaitOwned(int nodes) throws InterruptedException {
-    long until = System.currentTimeMillis() + 10_000;
-    while (System.currentTimeMillis() < until) {
-      boolean everyView = true;     // each node routes by its own view: all of them must have seen the spread
-      for (int node = 0; node < nodes && everyView; node++) {
-        JsonObject c = call(node, io.vertx.core.http.HttpMethod.GET, "/v1/cluster", null).bodyAsJsonObject();
-        everyView = c.getJsonArray("owners").size() == P && c.getJsonArray("nodes").size() == nodes
-            && InProcessClusterTest.spreadAsRendezvous(c);
-      }
-      if (everyView) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the partitions did not spread over " + nodes + " nodes");
+    InProcessClusterTest.awaitSpread(node -> call(node, io.vertx.core.http.HttpMethod.GET, "/v1/cluster", null)
+        .bodyAsJsonObject(), nodes, P);
   }
+
 
   /** Every delivery listed through {@code node}, a page of {@code limit} at a time. */
   List<JsonObject> listAll(int node, String state, int limit) {

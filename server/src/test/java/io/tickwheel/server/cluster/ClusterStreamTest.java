@@ -52,25 +52,8 @@ class ClusterStreamTest {
       servers.add(s);
       TestVertx.await(vertx.deployVerticle(s));
     }
-    long until = System.currentTimeMillis() + 20_000;
-    while (System.currentTimeMillis() < until) {
-      // every partition with its rendezvous owner among the 3, in each node's own view (each routes by its own): no
-      // hand-over under way (a call forwarded to a node whose partition just moved is answered 503 NotOwner, as it
-      // should be; node 0's view alone once said settled while node 2 still saw a partition without an owner)
-      boolean everyView = true;
-      for (int node = 0; node < 3 && everyView; node++) {
-        HttpResponse<Buffer> r = TestVertx.await(http.get(servers.get(node).actualPort(), "127.0.0.1", "/v1/cluster")
-            .send());
-        everyView = r.statusCode() == 200 && r.bodyAsJsonObject().getJsonArray("owners").size() == P
-            && r.bodyAsJsonObject().getJsonArray("nodes").size() == 3
-            && InProcessClusterTest.spreadAsRendezvous(r.bodyAsJsonObject());
-      }
-      if (everyView) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the partitions did not spread over the 3 nodes in every node's view within 20 s");
+    InProcessClusterTest.awaitSpread(node -> TestVertx.await(http.get(servers.get(node).actualPort(), "127.0.0.1",
+        "/v1/cluster").send()).bodyAsJsonObject(), 3, P);
   }
 
   @AfterEach

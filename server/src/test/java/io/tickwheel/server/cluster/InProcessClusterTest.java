@@ -65,14 +65,34 @@ public class InProcessClusterTest {
 
   /** Waits until every partition has one owner and every node serves its rendezvous share. */
   JsonObject awaitSpread(int nodes) throws InterruptedException {
-    long until = System.currentTimeMillis() + 10_000;
-    JsonObject c;
-    do {
+    return awaitSpread(node -> get(node, "/v1/cluster"), nodes, P);
+  }
+
+  /**
+   * Waits (at most 20 s, then fails) until nodes 0..{@code nodes}-1 each see, in their {@code GET /v1/cluster}
+   * ({@code view}), all {@code partitions} owned as rendezvous assigns them over {@code nodes} nodes: no hand-over
+   * under way. Each node routes by its own view, and node 0's alone was seen settled while another still routed a
+   * partition to no one. Returns node 0's view.
+   */
+  public static JsonObject awaitSpread(java.util.function.IntFunction<JsonObject> view, int nodes, int partitions)
+      throws InterruptedException {
+    long until = System.currentTimeMillis() + 20_000;
+    while (true) {
+      boolean everyView = true;
+      for (int node = 0; node < nodes && everyView; node++) {
+        JsonObject c = view.apply(node);
+        everyView = c.getJsonArray("owners").size() == partitions && c.getJsonArray("nodes").size() == nodes
+            && spreadAsRendezvous(c);
+      }
+      if (everyView) {
+        return view.apply(0);
+      }
+      if (System.currentTimeMillis() > until) {
+        throw new AssertionError("the partitions did not spread over " + nodes + " nodes in every view within 20 s: "
+            + view.apply(0).encode());
+      }
       Thread.sleep(100);
-      c = get(0, "/v1/cluster");
-    } while ((c.getJsonArray("owners").size() != P || c.getJsonArray("nodes").size() != nodes
-        || !spreadAsRendezvous(c)) && System.currentTimeMillis() < until);
-    return c;
+    }
   }
 
   public static boolean spreadAsRendezvous(JsonObject c) {

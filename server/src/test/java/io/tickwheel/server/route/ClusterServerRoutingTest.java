@@ -46,21 +46,9 @@ class ClusterServerRoutingTest {
       servers.add(s);
       TestVertx.await(vertx.deployVerticle(s));
     }
-    // every partition served, and every node serving some, as every node sees it (a node routes by its own view:
-    // node 0's alone was once spread while node 1 still answered a batch with "no live node holds partition 10")
-    long until = System.currentTimeMillis() + 15_000;
-    boolean spread;
-    do {
-      Thread.sleep(100);
-      spread = true;
-      for (int node = 0; node < 3 && spread; node++) {
-        JsonObject c = send(node, HttpMethod.GET, "/v1/cluster", null).bodyAsJsonObject();
-        spread = c.getJsonArray("owners").size() == P && c.getJsonArray("nodes").size() == 3
-            && c.getJsonArray("nodes").stream().allMatch(n -> ((JsonObject) n).getInteger("partitions") > 0)
-            && io.tickwheel.server.cluster.InProcessClusterTest.spreadAsRendezvous(c);   // no hand-over under way
-      }
-    } while (!spread && System.currentTimeMillis() < until);
-    assertThat(spread).as("partitions spread over 3 nodes").isTrue();
+    // every partition served as rendezvous assigns it (so every node serves some), as every node sees it
+    io.tickwheel.server.cluster.InProcessClusterTest.awaitSpread(node -> send(node, HttpMethod.GET, "/v1/cluster",
+        null).bodyAsJsonObject(), 3, P);
   }
 
   @AfterEach
