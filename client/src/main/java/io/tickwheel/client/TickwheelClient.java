@@ -65,10 +65,11 @@ import java.util.List;
  * <h2>Disconnects</h2>
  * Every HTTP request (batch touches and creates, reads, actions) is answered in full within {@code requestTimeoutMs}
  * or fails: waiting for a pooled connection, for the answer's head and for its body all count. A batch touch request
- * that gets no answer (connection refused or lost, or not all of it within {@code requestTimeoutMs}) is sent again after the backoff below, with those of its touches whose request timeout
- * has not passed (idempotent in effect); the others fail with {@link TickwheelException#TIMEOUT},
- * {@code mayHaveApplied} true. When the WebSocket closes, the client reconnects (backoff
- * {@code reconnectInitialBackoffMs} doubling to {@code reconnectMaxBackoffMs}) as long as commands are waiting.
+ * that gets no answer (connection refused or lost, or not all of it within {@code requestTimeoutMs}) is sent again
+ * after the backoff below, with those of its touches whose request timeout has not passed (idempotent in effect);
+ * the others fail with {@link TickwheelException#TIMEOUT}, {@code mayHaveApplied} true. When the WebSocket closes,
+ * the client reconnects (backoff {@code reconnectInitialBackoffMs} doubling to {@code reconnectMaxBackoffMs}) as long
+ * as commands are waiting.
  * Commands that were in flight are:
  * <ul>
  *   <li>{@code put}, {@code cancel}: idempotent in effect, written again on the new connection

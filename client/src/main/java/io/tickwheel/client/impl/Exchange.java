@@ -29,7 +29,7 @@ final class Exchange {
 
   private Exchange() {}
 
-  /** Whether {@code failure} is a deadline passing (this class's, or one of Vert.x's timeouts), not a lost connection. */
+  /** Whether {@code failure} is a deadline passing (this class's or a Vert.x timeout), not a lost connection. */
   static boolean timedOut(Throwable failure) {
     return failure instanceof TimeoutException
         || String.valueOf(failure.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("timeout");
