@@ -106,7 +106,9 @@ final class IdLocks {
 
   /** Releases {@code id}: hands it to the next waiter (which runs now, on this thread) or frees it. */
   void unlock(String id) {
-    stalled.remove(id);
+    if (!stalled.isEmpty()) {   // empty but after a store outage: no look-up on the hot path
+      stalled.remove(id);
+    }
     ArrayDeque<Waiter> q = held.get(id);
     if (q == null || q.isEmpty()) {
       held.remove(id);
