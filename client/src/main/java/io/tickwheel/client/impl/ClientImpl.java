@@ -175,7 +175,7 @@ public final class ClientImpl implements TickwheelClient {
    */
   private <T> Future<T> http(Supplier<Future<T>> call, boolean write) {
     Promise<T> p = Promise.promise();
-    onContext(call).onComplete(ar -> context.runOnContext(v -> {
+    onContext(call).onComplete(ar -> BatchPoster.onContext(context, () -> {
       if (ar.succeeded()) {
         p.complete(ar.result());
       } else if (ar.cause() instanceof TickwheelException) {
