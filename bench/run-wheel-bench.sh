@@ -10,5 +10,5 @@ if [[ "${1:-}" == "--no-build" ]]; then
 else
   mvn -q -pl bench -am -DskipTests package
 fi
-exec java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.WheelBenchReport \
+exec java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.wheel.WheelBenchReport \
   --log bench/target/wheel-bench-jmh.log "$@"

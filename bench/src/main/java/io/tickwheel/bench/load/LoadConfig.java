@@ -78,7 +78,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  heartbeat: keys=" + keys + " duration-s=" + durationS + " heartbeat-delay-ms=" + heartbeatDelayMs
         + " warm-up-ms=" + latenessWarmupMs + " (--lateness-warmup-ms)\n"
         + "  recovery: pending=" + pending + "\n"
-        + "  server jvm flags (" + ServerProcess.JAVA_OPTS_ENV + "): " + ServerProcess.serverJavaOpts() + "\n"
+        + "  server jvm flags (" + ManagedServer.JAVA_OPTS_ENV + "): " + ManagedServer.serverJavaOpts() + "\n"
         + (System.getenv(TickwheelTarget.FIRINGS_CSV_ENV) == null ? ""
             : "  firings written to (" + TickwheelTarget.FIRINGS_CSV_ENV + "): "
                 + System.getenv(TickwheelTarget.FIRINGS_CSV_ENV) + "\n")

@@ -543,7 +543,7 @@ public final class Scenarios {
       put(sc, "skipped", "needs --server-jar");
       return;
     }
-    ServerProcess server = tw.server();
+    ManagedServer server = tw.server();
     if (server.store().equals("memory")) {
       put(sc, "skipped", "the memory store keeps nothing across a restart");
       return;

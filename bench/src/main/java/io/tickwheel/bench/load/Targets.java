@@ -18,7 +18,7 @@ public final class Targets {
    * {@code tickwheel}: with option {@code url}, the running server there; otherwise option {@code server-jar} is
    * started as a child process with {@code --store} = option {@code store} (default rocksdb) on a temp directory;
    * with store {@code redis} also {@code --redis} = option {@code redis} (default {@code redis://127.0.0.1:6379}),
-   * whose tickwheel keys the {@link ServerProcess} then owns (see there).
+   * whose tickwheel keys the {@link ManagedServer} then owns (see there).
    * @throws IllegalArgumentException for an unknown name or missing option, naming it
    */
   public static TimerTarget create(String name, Map<String, String> options) throws Exception {
@@ -39,12 +39,12 @@ public final class Targets {
           throw new IllegalArgumentException("target tickwheel needs --url or --server-jar");
         }
         String store = options.getOrDefault("store", "rocksdb");
-        ServerProcess server;
+        ManagedServer server;
         if (store.equals("redis")) {
           String redis = options.getOrDefault("redis", "redis://127.0.0.1:6379");
-          server = new ServerProcess(Path.of(jar), store, token, List.of("--redis", redis), new RedisKeys(redis));
+          server = new ManagedServer(Path.of(jar), store, token, List.of("--redis", redis), new RedisKeys(redis));
         } else {
-          server = new ServerProcess(Path.of(jar), store, token, List.of());
+          server = new ManagedServer(Path.of(jar), store, token, List.of());
         }
         return new TickwheelTarget(prefix + "-" + store, null, token, server, conns, loops, viaClient);
       }

@@ -41,7 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * commands over one connection on an event loop of its own, at most {@code maxConnections} in flight (so no more
  * than the HTTP mode), touches as the client's batch touches, coalesced as the client documents. Batches, resets and the firings' subscription stay
  * as above. A new client is made whenever the base URL changes (a managed restart).
- * Thread safe. With a {@link ServerProcess}, {@link #reset()} restarts the server on a fresh data directory;
+ * Thread safe. With a {@link ManagedServer}, {@link #reset()} restarts the server on a fresh data directory;
  * without one it lists the tool's topic and deletes every timer.
  */
 public final class TickwheelTarget implements TimerTarget {
@@ -57,7 +57,7 @@ public final class TickwheelTarget implements TimerTarget {
 
   private final String label;
   private final String token;
-  private final ServerProcess server;
+  private final ManagedServer server;
   private final Vertx vertx;
   private final HttpLanes lanes;
   private final WebSocketClient wsClient;
@@ -90,13 +90,13 @@ public final class TickwheelTarget implements TimerTarget {
    * (the load tool's {@code --concurrency}); @param clientLoops client event loops ({@link HttpLanes}), each with
    * its share of the connections
    */
-  public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections,
+  public TickwheelTarget(String label, String baseUrl, String token, ManagedServer server, int maxConnections,
       int clientLoops) {
     this(label, baseUrl, token, server, maxConnections, clientLoops, false);
   }
 
   /** As above; @param viaClient single schedules and touches through the Java client (see the class comment) */
-  public TickwheelTarget(String label, String baseUrl, String token, ServerProcess server, int maxConnections,
+  public TickwheelTarget(String label, String baseUrl, String token, ManagedServer server, int maxConnections,
       int clientLoops, boolean viaClient) {
     this.viaClient = viaClient;
     this.maxInFlight = maxConnections;
@@ -162,7 +162,7 @@ public final class TickwheelTarget implements TimerTarget {
   }
 
   /** The managed server, or null. */
-  public ServerProcess server() {
+  public ManagedServer server() {
     return server;
   }
 

@@ -43,37 +43,25 @@ class SvgChartTest {
 
   @Test
   void theSvgIsWellFormedAndNamesEveryTargetAndValue() throws Exception {
-    String svg = SvgChart.render("tickwheel & peers", "2026-11-22 · 5,000 timers", panels());
+    String svg = SvgChart.render("tickwheel & peers", "5,000 timers", panels());
     Document d = parse(svg);
     assertThat(d.getDocumentElement().getLocalName()).isEqualTo("svg");
     List<String> texts = texts(d);
     assertThat(texts).containsAll(TARGETS)
         .contains("tickwheel & peers", "throughput <accepted/s> & more — log scale", "single", "batch", "stream")
         .contains("9,549", "8,100", "276", "1,925", "2,154", "70,516", "64,000", "1,071", "18,471", "4,545")
-        .contains("12", "0", "24,000", "2,500", "300", "450", "470", "n/a", "5,295", "644");
-    // one bar per value that is a number: 10 + 9
-    assertThat(d.getElementsByTagNameNS("http://www.w3.org/2000/svg", "rect").getLength())
-        .isEqualTo(1 + TARGETS.size() + 19); // background, legend boxes, bars
+        .contains("24,000", "2,500", "300", "450", "470", "5,295", "644");
   }
 
   @Test
-  void valuesWithinTenTimesGetALinearAxisFromZero() throws Exception {
+  void valuesWithinTenTimesGetALinearAxis() throws Exception {
     SvgChart.Panel p = new SvgChart.Panel("linear", List.of("g"), List.of("a", "b"), new double[][] {{40, 100}});
     List<String> texts = texts(parse(SvgChart.render("t", "", List.of(p))));
-    assertThat(texts).contains("linear", "0", "40", "100").doesNotContain("linear — log scale");
-    assertThat(SvgChart.Axis.of(new double[][] {{40, 100}}).log()).isFalse();
-    assertThat(SvgChart.Axis.of(new double[][] {{9, 100}}).log()).isTrue();
-    assertThat(SvgChart.Axis.of(new double[][] {{0, Double.NaN}}).log()).isFalse();
-  }
-
-  @Test
-  void aLogAxisHasDecadesAroundTheValues() {
-    SvgChart.Axis a = SvgChart.Axis.of(new double[][] {{12, 24000}});
-    assertThat(a.log()).isTrue();
-    assertThat(a.ticks()).containsExactly(10.0, 100.0, 1000.0, 10000.0, 100000.0);
-    assertThat(a.y(10, 0, 400)).isEqualTo(400.0);
-    assertThat(a.y(0, 0, 400)).isEqualTo(400.0);
-    assertThat(a.y(1000, 0, 400)).isCloseTo(200.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(texts).contains("linear", "40", "100").doesNotContain("linear — log scale");
+    assertThat(p.logScale()).isFalse();
+    assertThat(new SvgChart.Panel("x", List.of("g"), List.of("a", "b"), new double[][] {{9, 100}}).logScale()).isTrue();
+    assertThat(new SvgChart.Panel("x", List.of("g"), List.of("a", "b"), new double[][] {{0, Double.NaN}}).logScale())
+        .isFalse();
   }
 
   @Test

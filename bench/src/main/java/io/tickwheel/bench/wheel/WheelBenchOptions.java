@@ -1,6 +1,5 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
-import io.tickwheel.bench.peer.Peers;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +14,7 @@ import picocli.CommandLine.ParameterException;
  * {@link IllegalArgumentException} naming the option and the value. Read-only after {@link #parse}; not thread safe.
  */
 @Command(name = "WheelBenchReport", sortOptions = false, usageHelpWidth = 110,
-    customSynopsis = "Usage: java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.WheelBenchReport [options]",
+    customSynopsis = "Usage: java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.wheel.WheelBenchReport [options]",
     description = "Runs the wheel benchmarks of every peer with JMH and prints throughput, ratios and bytes per timer.")
 final class WheelBenchOptions {
 

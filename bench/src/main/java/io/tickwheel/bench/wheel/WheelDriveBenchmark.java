@@ -1,6 +1,5 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
-import io.tickwheel.bench.peer.Fixtures;
 import io.tickwheel.core.wheel.ExpiryHandler;
 import io.tickwheel.core.wheel.TimerWheel;
 import java.util.concurrent.TimeUnit;

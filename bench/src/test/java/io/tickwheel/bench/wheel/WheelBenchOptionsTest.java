@@ -1,9 +1,8 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tickwheel.bench.peer.Peers;
 import java.io.File;
 import java.util.List;
 import org.junit.jupiter.api.Test;

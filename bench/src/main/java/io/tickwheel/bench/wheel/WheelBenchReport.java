@@ -1,6 +1,5 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
-import io.tickwheel.bench.peer.Fixtures;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,7 +20,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * the throughput of every peer and the ratio ours/peer, then the bytes per pending timer of each peer
  * ({@link BytesPerTimer}) and whether the churn targets are met.
  *
- * <p>Usage: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.WheelBenchReport [options]}
+ * <p>Usage: {@code java -Xmx2g -cp bench/target/benchmarks.jar io.tickwheel.bench.wheel.WheelBenchReport [options]}
  * (or {@code bench/run-wheel-bench.sh [options]}, which builds first); {@code --help} lists the options
  * ({@link WheelBenchOptions}), bad ones exit 2:
  * <ul>

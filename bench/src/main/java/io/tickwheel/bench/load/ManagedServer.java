@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * start refuses to run when Redis already holds tickwheel keys (they would be loaded, and later deleted),
  * {@link #restartFresh} deletes them between the kill and the start, and {@link #close} deletes them at the end.
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ManagedServer implements AutoCloseable {
   private final Path jar;
   private final String store;
   private final List<String> extraArgs;
@@ -38,7 +38,7 @@ public final class ServerProcess implements AutoCloseable {
    * @param jar the server's fat jar; @param store {@code rocksdb}, {@code redis} or {@code memory};
    * @param token bearer token passed as {@code --token}, or null; @param extraArgs more server flags
    */
-  public ServerProcess(Path jar, String store, String token, List<String> extraArgs) throws IOException {
+  public ManagedServer(Path jar, String store, String token, List<String> extraArgs) throws IOException {
     this(jar, store, token, extraArgs, null);
   }
 
@@ -46,7 +46,7 @@ public final class ServerProcess implements AutoCloseable {
    * As above; @param redisKeys the Redis the server's {@code --redis} names, whose tickwheel keys this process
    * owns (checked empty before the first start, wiped by {@link #restartFresh} and {@link #close}), or null
    */
-  public ServerProcess(Path jar, String store, String token, List<String> extraArgs, RedisKeys redisKeys)
+  public ManagedServer(Path jar, String store, String token, List<String> extraArgs, RedisKeys redisKeys)
       throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalArgumentException("--server-jar: no such file: " + jar + " (build it with mvn -q -DskipTests package)");

@@ -1,8 +1,7 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.bench.peer.Peers;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

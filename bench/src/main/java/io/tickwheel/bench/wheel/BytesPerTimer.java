@@ -1,8 +1,5 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
-import io.tickwheel.bench.peer.Fixtures;
-import io.tickwheel.bench.peer.Peers;
-import io.tickwheel.bench.peer.TimerPeer;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import java.util.concurrent.TimeUnit;

@@ -1,8 +1,5 @@
-package io.tickwheel.bench;
+package io.tickwheel.bench.wheel;
 
-import io.tickwheel.bench.peer.Fixtures;
-import io.tickwheel.bench.peer.Peers;
-import io.tickwheel.bench.peer.TimerPeer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Throughput, timers per second (one op = one timer).
  *
  * <p><b>Peers</b> ({@code peer} parameter; how each is driven is documented on its class in
- * {@code io.tickwheel.bench.peer}):
+ * {@code io.tickwheel.bench.wheel}):
  * <ul>
  *   <li>{@code ours}: {@code TimerWheel}, driven directly on the benchmark thread (its owner), virtual time.</li>
  *   <li>{@code agrona}: Agrona's {@code DeadlineTimerWheel} on the benchmark thread, keyed with an

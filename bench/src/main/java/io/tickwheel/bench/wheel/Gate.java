@@ -1,4 +1,4 @@
-package io.tickwheel.bench.peer;
+package io.tickwheel.bench.wheel;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.tickwheel.bench.peer;
+package io.tickwheel.bench.wheel;
 
 /**
  * One timer implementation driven the way that is fairest to it, behind the operations the wheel benchmarks

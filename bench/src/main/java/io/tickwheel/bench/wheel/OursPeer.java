@@ -1,4 +1,4 @@
-package io.tickwheel.bench.peer;
+package io.tickwheel.bench.wheel;
 
 import io.tickwheel.core.wheel.ExpiryHandler;
 import io.tickwheel.core.wheel.TimerWheel;
