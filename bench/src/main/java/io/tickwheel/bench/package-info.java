@@ -1,0 +1,4 @@
+/**
+ * Benchmarks that stand alone: {@link io.tickwheel.bench.DeliveryBench} (callback deliveries against the server jar).
+ */
+package io.tickwheel.bench;
