@@ -84,8 +84,8 @@ final class ClusterParts {
         }
       }
     };
-    LeaseKeeper keeper = new LeaseKeeper(vertx, coordinator, nodeId, address, c.partitions(), c.leaseMs(), clock,
-        factory, clusterMetrics);
+    LeaseKeeper keeper = new LeaseKeeper(vertx, coordinator, nodeId, address, c.partitions(), c.leaseMs(),
+        io.tickwheel.server.cluster.MonotonicClock.SYSTEM, factory, clusterMetrics);
     this.node = new ClusterNode(coordinator, keeper);
     this.routing = new ClusterRouting(vertx, coordinator, node, cfg.token(), RouteOptions.defaults(),
         metrics.registry(), codec, clock);

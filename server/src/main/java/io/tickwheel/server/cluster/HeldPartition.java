@@ -12,7 +12,7 @@ final class HeldPartition {
   final int partition;
   final long epoch;
   /**
-   * Local time (epoch ms) after which this node must no longer fire the partition: the send time of the last
+   * Monotonic time ({@link MonotonicClock}, ms) after which this node must no longer fire the partition: the send time of the last
    * successful acquire/renew + lease − safety margin. The lease began in the store after that send time, so it ends
    * after {@code deadline + margin}.
    */

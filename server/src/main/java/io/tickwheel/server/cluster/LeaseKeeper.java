@@ -9,7 +9,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
  * Keeps this node's partition leases: one <em>round</em> about every lease/4 (heartbeat with ttl = lease, renew every
@@ -30,8 +29,11 @@ import java.util.function.LongSupplier;
  * than on its next round. A stopping partition serves nothing and is not acquired again until it has stopped.
  *
  * <h2>Time and threads</h2>
- * Times are this node's injected clock (epoch ms). Owner context only (not thread safe): every method runs there and
- * the coordinator's futures complete there. {@link #start} drives itself with Vert.x timers; tests call
+ * Local times (deadlines, send times, the membership's settle period) are this node's injected {@link MonotonicClock}
+ * (ms), never the wall clock: setting the wall clock back (an NTP step) must not keep a partition served past its
+ * lease, nor setting it forward stop one early. Lease expiries and the membership's {@code lastSeenAt} are the
+ * coordinator's clock and are compared only with each other. Owner context only (not thread safe): every method runs
+ * there and the coordinator's futures complete there. {@link #start} drives itself with Vert.x timers; tests call
  * {@link #round()} and {@link #checkDeadlines()} with a manual clock instead.
  */
 public final class LeaseKeeper {
@@ -51,7 +53,7 @@ public final class LeaseKeeper {
   private final long leaseMs;
   private final long periodMs;
   private final long marginMs;
-  private final LongSupplier clock;
+  private final MonotonicClock clock;
   private final PartitionFactory factory;
   private final ClusterMetrics metrics;
   private final HeldPartition[] held;
@@ -69,9 +71,10 @@ public final class LeaseKeeper {
   /**
    * @param address this node's base URL (what the others route to)
    * @param leaseMs the lease, ms; rounds every lease/4, a member counts after one round period
+   * @param clock   the monotonic clock local lease decisions are measured on ({@link MonotonicClock#SYSTEM})
    */
   public LeaseKeeper(Vertx vertx, ClusterCoordinator coord, String nodeId, String address, int partitions, long leaseMs,
-      LongSupplier clock, PartitionFactory factory, ClusterMetrics metrics) {
+      MonotonicClock clock, PartitionFactory factory, ClusterMetrics metrics) {
     this.vertx = vertx;
     this.coord = coord;
     this.nodeId = nodeId;
@@ -121,7 +124,7 @@ public final class LeaseKeeper {
     roundInFlight = true;
     retrySoon = false;
     checkDeadlines();
-    long hbSent = clock.getAsLong();
+    long hbSent = clock.millis();
     return coord.heartbeat(nodeId, address, leaseMs)
         .onSuccess(ms -> view.update(ms, hbSent))
         .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cluster heartbeat failed: " + e.getMessage()))
@@ -147,11 +150,11 @@ public final class LeaseKeeper {
       ps[i] = hs.get(i).partition;
       es[i] = hs.get(i).epoch;
     }
-    long sent = clock.getAsLong();
+    long sent = clock.millis();
     long t0 = System.nanoTime();
     return coord.renew(nodeId, ps, es, leaseMs).map(answers -> {
       metrics.renewed(System.nanoTime() - t0);
-      long now = clock.getAsLong();
+      long now = clock.millis();
       for (int i = 0; i < ps.length; i++) {
         HeldPartition h = held[ps[i]];
         if (h == null || h.epoch != es[i] || h.stopping) {
@@ -175,7 +178,7 @@ public final class LeaseKeeper {
     if (!running) {
       return Future.succeededFuture();
     }
-    String[] want = Rendezvous.assign(view.eligible(clock.getAsLong()), partitions);
+    String[] want = Rendezvous.assign(view.eligible(clock.millis()), partitions);
     List<Future<Void>> work = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       HeldPartition h = held[p];
@@ -217,7 +220,7 @@ public final class LeaseKeeper {
 
   private Future<Void> acquire(int p) {
     acquiring[p] = true;
-    long sent = clock.getAsLong();
+    long sent = clock.millis();
     return coord.acquire(p, nodeId, leaseMs).map(l -> {
       acquiring[p] = false;
       if (l == null) {
@@ -225,7 +228,7 @@ public final class LeaseKeeper {
         return (Void) null;
       }
       long deadline = sent + leaseMs - marginMs;
-      if (!running || held[p] != null || clock.getAsLong() >= deadline) {
+      if (!running || held[p] != null || clock.millis() >= deadline) {
         coord.release(p, nodeId, l.epoch());
         return (Void) null;
       }
@@ -255,7 +258,7 @@ public final class LeaseKeeper {
 
   /** Stops every partition whose local deadline has passed. */
   public void checkDeadlines() {
-    long now = clock.getAsLong();
+    long now = clock.millis();
     for (HeldPartition h : held) {
       if (h != null && !h.stopping && now >= h.deadline) {
         lose(h, "its lease could not be renewed before the local deadline");
@@ -360,7 +363,7 @@ public final class LeaseKeeper {
       }
     }
     if (min != Long.MAX_VALUE) {
-      deadlineTimer = vertx.setTimer(Math.max(1, min - clock.getAsLong()), id -> {
+      deadlineTimer = vertx.setTimer(Math.max(1, min - clock.millis()), id -> {
         deadlineTimer = -1;
         checkDeadlines();
         armDeadline();

@@ -16,7 +16,7 @@ import java.util.Map;
  *       or it left); a failed heartbeat call (a Redis hiccup) changes nothing: the last answer stands;</li>
  *   <li>this node always counts itself.</li>
  * </ul>
- * Times are this node's clock, epoch ms. Not thread safe: the lease keeper's context only.
+ * Local times are this node's {@link MonotonicClock}, ms. Not thread safe: the lease keeper's context only.
  */
 final class MemberView {
 

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,14 +58,19 @@ class LeaseKeeperTest {
     final LeaseKeeper keeper;
 
     Node(String id) {
+      this(id, clock::get, clock::get);
+    }
+
+    /** A node whose wall clock (its schedulers') and monotonic clock (its lease keeper's) are {@code wall}, {@code mono}. */
+    Node(String id, LongSupplier wall, MonotonicClock mono) {
       this.id = id;
       Metrics m = new Metrics();
       PartitionFactory factory = (p, store) -> {
-        Scheduler s = ManualSchedulers.manual(vertx, ctx, store, clock::get, SchedulerOptions.defaults(10), m);
+        Scheduler s = ManualSchedulers.manual(vertx, ctx, store, wall, SchedulerOptions.defaults(10), m);
         s.onFiring(fired::add);
         return s;
       };
-      keeper = new LeaseKeeper(vertx, coord, id, "http://" + id, P, LEASE, clock::get, factory, metrics);
+      keeper = new LeaseKeeper(vertx, coord, id, "http://" + id, P, LEASE, mono, factory, metrics);
       on(ctx, () -> coord.join(id, "http://" + id, P));
       on(ctx, () -> {
         keeper.startManual();
@@ -262,6 +268,40 @@ class LeaseKeeperTest {
       assertThat(lease(p).expiresAt()).isLessThanOrEqualTo(clock.get());
     }
     assertThat(a.metrics.lostCount()).isEqualTo(P);
+  }
+
+  @Test
+  void aWallClockSetBackDoesNotKeepAPartitionServedPastItsMonotonicDeadline() {
+    // the coordinator's clock (Redis TIME) and the node's monotonic clock run on; the node's wall clock is set back
+    AtomicLong mono = new AtomicLong(42);
+    AtomicLong wall = new AtomicLong(T0);
+    Node a = new Node("a", wall::get, mono::get);
+    nodes.put("a", a);
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
+    long deadline = 42 + LEASE - a.keeper.marginMs();
+    assertThat(a.deadline(0)).isEqualTo(deadline);
+    // a is cut off from the coordinator (no more rounds); an NTP step sets its wall clock back an hour
+    wall.addAndGet(-3_600_000);
+    long elapsed = LEASE - a.keeper.marginMs() - 1;
+    clock.addAndGet(elapsed);
+    mono.addAndGet(elapsed);
+    wall.addAndGet(elapsed);
+    a.checkDeadlines();
+    assertThat(a.owned()).isEqualTo(P);
+    clock.incrementAndGet();
+    mono.incrementAndGet();
+    wall.incrementAndGet();
+    a.checkDeadlines();                           // its monotonic deadline: stops, before the lease ends
+    assertThat(a.owned()).isZero();
+    assertThat(a.metrics.lostCount()).isEqualTo(P);
+    // so b, taking over once the lease has ended, is the only one to serve (and fire) the partitions
+    clock.addAndGet(a.keeper.marginMs());
+    Node b = node("b");
+    b.round();
+    b.round();
+    assertThat(b.owned()).isEqualTo(P);
+    assertOneOwnerEach();
   }
 
   @Test
