@@ -184,7 +184,7 @@ public final class TimerRequest {
 
     private Builder() {}
 
-    /** {@code [A-Za-z0-9._:-]{1,200}}. */
+    /** {@code [A-Za-z0-9._:-]{1,200}}, not only dots. */
     public Builder id(String id) {
       this.id = id;
       return this;

@@ -13,7 +13,7 @@ import java.util.Objects;
  * none of them: a plain timer costs one reference more than before, no extra object. The 12-argument constructor
  * (today's shape) builds such a plain timer.
  *
- * @param id         unique key, {@code [A-Za-z0-9._:-]{1,200}}
+ * @param id         unique key, {@code [A-Za-z0-9._:-]{1,200}}, not only dots
  * @param topic      subscribers filter on it, {@code [A-Za-z0-9._-]{1,100}}
  * @param kind       how it repeats
  * @param delayMs    the countdown a {@code touch} restarts for a {@code once} timer (its first delay,

@@ -35,8 +35,14 @@ import java.util.regex.Pattern;
  */
 public final class TimerParser {
 
-  /** Pattern of a timer id; {@link #isId} checks the same rule without a regex. */
-  public static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,200}");
+  /**
+   * Pattern of a timer id: 1..200 of {@code [A-Za-z0-9._:-]}, not only dots ({@code .} and {@code ..} are path
+   * segments that URL paths normalise away, so such an id could not be addressed as {@code /v1/timers/{id}}).
+   * {@link #isId} checks the same rule without a regex.
+   */
+  public static final Pattern ID = Pattern.compile("(?!\\.+$)[A-Za-z0-9._:-]{1,200}");
+  /** The id rule as error messages state it. */
+  public static final String ID_RULE = "[A-Za-z0-9._:-]{1,200}, not only dots";
   /** Longest id, in characters. */
   public static final int MAX_ID_LENGTH = 200;
   /** The topic of a timer that names none. */
@@ -364,11 +370,20 @@ public final class TimerParser {
   }
 
   /**
-   * Whether {@code s} is a valid timer id: it matches {@link #ID}, {@code [A-Za-z0-9._:-]{1,200}}. A character
-   * loop, not a regex: this runs once or twice per request and per batch item.
+   * Whether {@code s} is a valid timer id: it matches {@link #ID} ({@value #ID_RULE}). A character loop, not a
+   * regex: this runs once or twice per request and per batch item.
    */
   public static boolean isId(String s) {
-    return s != null && matches(s, MAX_ID_LENGTH, true);
+    return s != null && matches(s, MAX_ID_LENGTH, true) && !onlyDots(s);
+  }
+
+  private static boolean onlyDots(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) != '.') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean matches(String s, int maxLength, boolean colon) {
@@ -391,7 +406,7 @@ public final class TimerParser {
   public static void checkId(String id) {
     if (!isId(id)) {
       throw new ValidationException("id",
-          "id must match [A-Za-z0-9._:-]{1,200}, was \"" + shorten(String.valueOf(id)) + "\"");
+          "id must match " + ID_RULE + ", was \"" + shorten(String.valueOf(id)) + "\"");
     }
   }
 

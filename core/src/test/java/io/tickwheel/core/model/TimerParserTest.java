@@ -122,6 +122,23 @@ class TimerParserTest {
   }
 
   @Test
+  void idsOfOnlyDotsAreRefusedNamingIdAndDotsAmongOtherCharactersAreIds() {
+    for (String id : new String[] {".", "..", "...", ".".repeat(200)}) {
+      assertThatThrownBy(() -> parse("{\"id\":\"" + id + "\",\"delayMs\":1}")).as(id)
+          .isInstanceOfSatisfying(ValidationException.class, e -> {
+            assertThat(e.field()).isEqualTo("id");
+            assertThat(e.getMessage()).contains("not only dots").contains("\"" + id.substring(0, Math.min(3, id.length())));
+          });
+      assertThat(TimerParser.isId(id)).as(id).isFalse();
+      assertThat(TimerParser.ID.matcher(id).matches()).as(id).isFalse();
+    }
+    for (String id : new String[] {"a.", ".a", "..a", "a..", ".-.", "a.b", ":", "_"}) {
+      assertThat(parse("{\"id\":\"" + id + "\",\"delayMs\":1}").id()).isEqualTo(id);
+      assertThat(TimerParser.ID.matcher(id).matches()).as(id).isTrue();
+    }
+  }
+
+  @Test
   void handWrittenIdAndTopicChecksAgreeWithTheirPatterns() {
     for (int c = 0; c <= 0xFFFF; c++) {
       String one = String.valueOf((char) c);

@@ -316,7 +316,7 @@ public final class TimersApi {
     for (int i = 0; i < arr.size(); i++) {
       Object id = arr.getValue(i);
       if (!(id instanceof String s) || !TimerParser.isId(s)) {
-        throw ApiException.invalid("ids[" + i + "]", "ids[" + i + "] must match [A-Za-z0-9._:-]{1,200}, was "
+        throw ApiException.invalid("ids[" + i + "]", "ids[" + i + "] must match " + TimerParser.ID_RULE + ", was "
             + (id instanceof String s ? "\"" + ErrorResponses.shorten(s) + "\"" : JsonBodies.kind(id)));
       }
       ids.add(s);

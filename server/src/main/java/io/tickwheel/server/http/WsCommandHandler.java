@@ -93,7 +93,7 @@ public final class WsCommandHandler implements WsCommands {
   private static String id(JsonObject message) {
     Object v = message.getValue("id");
     if (!(v instanceof String id) || !TimerParser.isId(id)) {
-      throw ApiException.invalid("id", "id must match [A-Za-z0-9._:-]{1,200}, was "
+      throw ApiException.invalid("id", "id must match " + TimerParser.ID_RULE + ", was "
           + (v == null ? "missing" : v instanceof String s ? "\"" + ErrorResponses.shorten(s) + "\"" : JsonBodies.kind(v)));
     }
     return id;

@@ -181,6 +181,10 @@ class WsCommandsTest {
     JsonObject badId = next();
     assertThat(badId.getJsonObject("error").getString("field")).isEqualTo("id");
     assertThat(badId.getJsonObject("error").getString("message")).contains("\"a b\"");
+    send(new JsonObject().put("op", "touch").put("ref", "dots").put("id", ".."));
+    assertThat(next().getJsonObject("error").getString("field")).isEqualTo("id");
+    send(new JsonObject().put("op", "put").put("ref", "putdots").put("timer", new JsonObject().put("id", ".").put("delayMs", 5)));
+    assertThat(next().getJsonObject("error").getString("field")).isEqualTo("timer.id");
     send(new JsonObject().put("op", "touch").put("ref", "baddelay").put("id", "a").put("delayMs", "soon"));
     assertThat(next().getJsonObject("error").getString("field")).isEqualTo("delayMs");
     send(new JsonObject().put("op", "schedule").put("ref", "notimer"));

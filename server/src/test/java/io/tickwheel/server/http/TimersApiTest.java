@@ -175,6 +175,29 @@ class TimersApiTest {
   }
 
   @Test
+  void idsOfOnlyDotsAreRefusedWith400NamingTheIdWhereverAnIdIsTaken() {
+    assertThat(error(s.send(POST, "/v1/timers", "{\"id\":\"..\",\"delayMs\":60000}"), 400)).isEqualTo("id");
+    assertThat(error(s.send(PUT, "/v1/timers/...", "{\"delayMs\":60000}"), 400)).isEqualTo("id");
+    assertThat(error(s.send(POST, "/v1/timers/.../touch", "{}"), 400)).isEqualTo("id");
+    assertThat(error(s.send(GET, "/v1/timers/..."), 400)).isEqualTo("id");
+    assertThat(error(s.send(POST, "/v1/timers/touch", "{\"ids\":[\"a\",\".\"]}"), 400)).isEqualTo("ids[1]");
+    HttpResponse<Buffer> batch = s.send(POST, "/v1/timers/batch",
+        "{\"timers\":[{\"id\":\".\",\"delayMs\":1},{\"id\":\"a.\",\"delayMs\":60000}]}");
+    assertThat(batch.statusCode()).isEqualTo(200);
+    JsonArray results = batch.bodyAsJsonObject().getJsonArray("results");
+    assertThat(results.getJsonObject(0).getInteger("status")).isEqualTo(400);
+    assertThat(results.getJsonObject(0).getJsonObject("error").getString("field")).isEqualTo("id");
+    assertThat(results.getJsonObject(1).getInteger("status")).isEqualTo(201);
+    assertThat(s.send(GET, "/v1/timers").bodyAsJsonObject().getJsonArray("timers")).hasSize(1);
+  }
+
+  /** The {@code error.field} of an answer with {@code status}. */
+  private static String error(HttpResponse<Buffer> r, int status) {
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(status);
+    return r.bodyAsJsonObject().getJsonObject("error").getString("field");
+  }
+
+  @Test
   void batchCreatesTheValidTimersAndAnswersEveryItemInOrder() {
     s.send(POST, "/v1/timers", "{\"id\":\"exists\",\"delayMs\":60000}");
     JsonArray timers = new JsonArray()
