@@ -15,6 +15,13 @@ import java.util.function.Consumer;
  * Every time here (lastSeenAt, expiresAt, {@link #now()}) is the coordinator's own clock (Redis {@code TIME}), never
  * a node's, so nodes with skewed clocks agree on who is alive and whose lease ended.
  *
+ * <h2>Holders</h2>
+ * Memberships and leases belong to a {@link Holder}: {@code nodeId/instance}, the node id and its process's nonce
+ * (a plain node id is a holder with no instance). A lease is renewed, released or re-acquired with its epoch only by
+ * the same holder, so two processes with one node id never share an epoch. A heartbeat of a holder whose node id is
+ * the live member of another instance is refused ({@link NodeIdInUseException}). {@link Member#nodeId()} and
+ * {@link Lease#nodeId()} are node ids, without the instance.
+ *
  * <h2>Thread model</h2>
  * Thread safe; every call returns at once and completes later (on the caller's context when called on one).
  * Failures are {@link io.tickwheel.core.store.StoreException}s ({@code StoreUnavailableException} when the shared
@@ -32,17 +39,22 @@ public interface ClusterCoordinator {
   Future<Integer> join(String nodeId, String address, int partitions);
 
   /**
-   * Refreshes this node's membership, which ends {@code ttlMs} after this call unless refreshed again.
+   * Refreshes this node's membership, which ends {@code ttlMs} after this call unless refreshed again. Fails with
+   * {@link NodeIdInUseException}, changing nothing, when another instance is the live member of the node id.
    *
+   * @param holder {@code nodeId/instance} ({@link Holder})
    * @return the live members (heartbeat not older than their ttl), this node included, sorted by id
    */
-  Future<List<Member>> heartbeat(String nodeId, String address, long ttlMs);
+  Future<List<Member>> heartbeat(String holder, String address, long ttlMs);
 
   /** The live members, sorted by id. */
   Future<List<Member>> members();
 
-  /** Removes this node's membership at once (SIGTERM), so the others reassign its partitions without waiting. */
-  Future<Void> leave(String nodeId);
+  /**
+   * Removes this node's membership at once (SIGTERM), so the others reassign its partitions without waiting; not
+   * when another instance ({@link Holder}) of the node id is the member.
+   */
+  Future<Void> leave(String holder);
 
   /** The coordinator's clock, epoch ms. */
   Future<Long> now();
@@ -51,23 +63,25 @@ public interface ClusterCoordinator {
   Future<List<Lease>> leases();
 
   /**
-   * Takes partition {@code p} for {@code nodeId} for {@code leaseMs}, if it is free: never leased, released, or
-   * expired. If {@code nodeId} already holds it, this renews it (same epoch). Otherwise issues a new epoch.
+   * Takes partition {@code p} for {@code holder} for {@code leaseMs}, if it is free: never leased, released, or
+   * expired. If {@code holder} (the same node id and instance) already holds it, this renews it (same epoch).
+   * Otherwise issues a new epoch.
    *
-   * @return the lease now held by {@code nodeId}, or {@code null} if another node holds a live lease
+   * @return the lease now held by {@code holder}, or {@code null} if another holder (another node, or another
+   *     process with the same node id) holds a live lease
    */
-  Future<Lease> acquire(int p, String nodeId, long leaseMs);
+  Future<Lease> acquire(int p, String holder, long leaseMs);
 
   /**
-   * Renews the given leases of {@code nodeId} (one round trip for all). A lease is renewed only if its stored epoch
-   * is still the given one and it has not expired.
+   * Renews the given leases of {@code holder} (one round trip for all). A lease is renewed only if its stored holder
+   * and epoch are still the given ones and it has not expired.
    *
    * @return per partition, in argument order, the renewed lease, or {@code null} where it was lost
    */
-  Future<List<Lease>> renew(String nodeId, int[] partitions, long[] epochs, long leaseMs);
+  Future<List<Lease>> renew(String holder, int[] partitions, long[] epochs, long leaseMs);
 
-  /** Ends the lease of {@code p} now if {@code nodeId} holds it with {@code epoch} (hand-over); otherwise nothing. */
-  Future<Void> release(int p, String nodeId, long epoch);
+  /** Ends the lease of {@code p} now if {@code holder} holds it with {@code epoch} (hand-over); otherwise nothing. */
+  Future<Void> release(int p, String holder, long epoch);
 
   /**
    * The store of partition {@code p} for its lease holder: every write (put, update, remove, record firings, trim)

@@ -30,11 +30,13 @@ public final class ClusterNode implements PartitionOwners {
   }
 
   /**
-   * Joins the cluster and starts keeping leases. Fails with {@link io.tickwheel.core.cluster.ClusterConfigException}
-   * when the store belongs to a single node or to a cluster with another partition count.
+   * Joins the cluster, becomes the member with its node id ({@link LeaseKeeper#claim()}) and starts keeping leases.
+   * Fails with {@link io.tickwheel.core.cluster.ClusterConfigException} when the store belongs to a single node or to
+   * a cluster with another partition count, or ({@link io.tickwheel.core.cluster.NodeIdInUseException}) when another
+   * live process runs with the same node id.
    */
   public Future<Void> start() {
-    return coord.join(keeper.nodeId(), keeper.address(), keeper.partitions()).map(n -> {
+    return coord.join(keeper.nodeId(), keeper.address(), keeper.partitions()).compose(n -> keeper.claim()).map(n -> {
       coord.onBroadcast(this::onBroadcast);
       keeper.start();
       return null;

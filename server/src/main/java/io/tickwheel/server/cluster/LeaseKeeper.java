@@ -1,11 +1,14 @@
 package io.tickwheel.server.cluster;
 
 import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.cluster.Holder;
 import io.tickwheel.core.cluster.Lease;
 import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.cluster.NodeIdInUseException;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,14 @@ import java.util.List;
  * its firing batch in flight), then released, then {@code "m"} is broadcast so the new owner acquires it at once rather
  * than on its next round. A stopping partition serves nothing and is not acquired again until it has stopped.
  *
+ * <h2>One process per node id</h2>
+ * Leases and the membership are held as {@code nodeId/instance} ({@link Holder}), the instance a nonce of this
+ * keeper, so a second process started with the same node id never gets this one's epochs: the fence tells them
+ * apart. {@link #claim()} refuses to start while another live process is the member with the id
+ * ({@link NodeIdInUseException}); a running keeper whose heartbeat is refused so (it was paused past its membership
+ * and another process took the id) hands every partition over, acquires none and logs an error each round until
+ * its heartbeat is accepted again.
+ *
  * <h2>Time and threads</h2>
  * Local times (deadlines, send times, the membership's settle period) are this node's injected {@link MonotonicClock}
  * (ms), never the wall clock: setting the wall clock back (an NTP step) must not keep a partition served past its
@@ -48,6 +59,8 @@ public final class LeaseKeeper {
   private final Vertx vertx;
   private final ClusterCoordinator coord;
   private final String nodeId;
+  /** {@code nodeId/instance}: what holds this keeper's leases and membership. */
+  private final String holder;
   private final String address;
   private final int partitions;
   private final long leaseMs;
@@ -65,6 +78,8 @@ public final class LeaseKeeper {
   private boolean drive;
   private boolean roundInFlight;
   private boolean retrySoon;
+  /** Whether the last heartbeat was refused: another live process is the member with this node id. */
+  private boolean idInUse;
   private long loopTimer = -1;
   private long deadlineTimer = -1;
 
@@ -78,6 +93,7 @@ public final class LeaseKeeper {
     this.vertx = vertx;
     this.coord = coord;
     this.nodeId = nodeId;
+    this.holder = Holder.of(nodeId, Holder.newInstance());
     this.address = address;
     this.partitions = partitions;
     this.leaseMs = leaseMs;
@@ -97,6 +113,34 @@ public final class LeaseKeeper {
     running = true;
     drive = true;
     scheduleRound(0);
+  }
+
+  /**
+   * Makes this process the member with its node id, before {@link #start}: fails with {@link NodeIdInUseException}
+   * when another live process is (its heartbeat goes on). A member record of a process that is gone (killed, not
+   * left) is waited out: the heartbeat is retried every round period until the record has expired, at most one
+   * lease and two periods; it fails with the refusal as soon as the record's {@code lastSeenAt} moves (the other
+   * process is alive). Other failures fail it as they are.
+   */
+  public Future<Void> claim() {
+    return claim(-1, 0);
+  }
+
+  private Future<Void> claim(long otherSeen, int attempt) {
+    return coord.heartbeat(holder, address, leaseMs).<Void>mapEmpty().recover(e -> {
+      if (!(e instanceof NodeIdInUseException u)) {
+        return Future.failedFuture(e);
+      }
+      if ((otherSeen >= 0 && u.lastSeenAt() != otherSeen) || attempt > leaseMs / periodMs + 1) {
+        return Future.failedFuture(u);
+      }
+      LOG.log(System.Logger.Level.WARNING, "node id " + nodeId + " is the member of another process (address "
+          + u.address() + "): waiting up to one lease for its record to end (a process that is gone), refusing to"
+          + " start if it heartbeats meanwhile (a process that is alive)");
+      Promise<Void> next = Promise.promise();
+      vertx.setTimer(periodMs, id -> claim(u.lastSeenAt(), attempt + 1).onComplete(next));
+      return next.future();
+    });
   }
 
   /** Runs without timers: the caller turns {@link #round()} and {@link #checkDeadlines()} (tests). */
@@ -125,9 +169,22 @@ public final class LeaseKeeper {
     retrySoon = false;
     checkDeadlines();
     long hbSent = clock.millis();
-    return coord.heartbeat(nodeId, address, leaseMs)
-        .onSuccess(ms -> view.update(ms, hbSent))
-        .onFailure(e -> LOG.log(System.Logger.Level.WARNING, "cluster heartbeat failed: " + e.getMessage()))
+    return coord.heartbeat(holder, address, leaseMs)
+        .onSuccess(ms -> {
+          if (idInUse) {
+            LOG.log(System.Logger.Level.INFO, "node id " + nodeId + " is free again: this process serves again");
+            idInUse = false;
+          }
+          view.update(ms, hbSent);
+        })
+        .onFailure(e -> {
+          if (e instanceof NodeIdInUseException) {
+            idInUse = true;
+            LOG.log(System.Logger.Level.ERROR, e.getMessage() + "; this process serves no partition meanwhile");
+          } else {
+            LOG.log(System.Logger.Level.WARNING, "cluster heartbeat failed: " + e.getMessage());
+          }
+        })
         .<Void>mapEmpty().otherwiseEmpty()
         .compose(v -> renew())
         .compose(v -> coord.leases().onSuccess(l -> leases = l).<Void>mapEmpty().otherwiseEmpty())
@@ -152,7 +209,7 @@ public final class LeaseKeeper {
     }
     long sent = clock.millis();
     long t0 = System.nanoTime();
-    return coord.renew(nodeId, ps, es, leaseMs).map(answers -> {
+    return coord.renew(holder, ps, es, leaseMs).map(answers -> {
       metrics.renewed(System.nanoTime() - t0);
       long now = clock.millis();
       for (int i = 0; i < ps.length; i++) {
@@ -182,9 +239,12 @@ public final class LeaseKeeper {
     List<Future<Void>> work = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       HeldPartition h = held[p];
-      if (h != null && !h.stopping && !nodeId.equals(want[p])) {
+      if (h != null && !h.stopping && (idInUse || !nodeId.equals(want[p]))) {
         handOver(h);
       }
+    }
+    if (idInUse) {
+      return Future.succeededFuture();       // the process that is the member serves this node id's share
     }
     int started = 0;
     for (int p = 0; p < partitions && started < MAX_ACQUIRES_PER_ROUND; p++) {
@@ -221,7 +281,7 @@ public final class LeaseKeeper {
   private Future<Void> acquire(int p) {
     acquiring[p] = true;
     long sent = clock.millis();
-    return coord.acquire(p, nodeId, leaseMs).map(l -> {
+    return coord.acquire(p, holder, leaseMs).map(l -> {
       acquiring[p] = false;
       if (l == null) {
         retrySoon = true;        // a dead node's lease that has not quite expired: try again shortly
@@ -229,7 +289,7 @@ public final class LeaseKeeper {
       }
       long deadline = sent + leaseMs - marginMs;
       if (!running || held[p] != null || clock.millis() >= deadline) {
-        coord.release(p, nodeId, l.epoch());
+        coord.release(p, holder, l.epoch());
         return (Void) null;
       }
       serve(p, l.epoch(), deadline);
@@ -280,11 +340,11 @@ public final class LeaseKeeper {
     }
     LOG.log(System.Logger.Level.WARNING, "partition " + h.partition + " stopped: " + why);
     metrics.lost();
-    stop(h).onComplete(v -> coord.release(h.partition, nodeId, h.epoch));
+    stop(h).onComplete(v -> coord.release(h.partition, holder, h.epoch));
   }
 
   private Future<Void> handOver(HeldPartition h) {
-    return stop(h).compose(v -> coord.release(h.partition, nodeId, h.epoch).otherwiseEmpty())
+    return stop(h).compose(v -> coord.release(h.partition, holder, h.epoch).otherwiseEmpty())
         .onComplete(v -> {
           metrics.handedOver();
           coord.broadcast("m");
@@ -321,7 +381,7 @@ public final class LeaseKeeper {
       }
     }
     return Future.join(all).<Void>mapEmpty().otherwiseEmpty()
-        .compose(v -> coord.leave(nodeId).otherwiseEmpty());
+        .compose(v -> coord.leave(holder).otherwiseEmpty());
   }
 
   // ------------------------------------------------------------------ timers
@@ -449,6 +509,16 @@ public final class LeaseKeeper {
 
   public String nodeId() {
     return nodeId;
+  }
+
+  /** {@code nodeId/instance}: what holds this process's leases and membership ({@link Holder}). */
+  public String holder() {
+    return holder;
+  }
+
+  /** Whether the last heartbeat was refused because another live process is the member with this node id. */
+  public boolean idInUse() {
+    return idInUse;
   }
 
   public String address() {

@@ -305,6 +305,59 @@ class LeaseKeeperTest {
   }
 
   @Test
+  void aSecondProcessWithTheSameNodeIdNeverSharesAnEpochAndTheRefusedOneServesNothingSoNothingFiresTwice() {
+    Node a1 = new Node("a");
+    nodes.put("a1", a1);
+    a1.round();
+    assertThat(a1.owned()).isEqualTo(P);
+    TimerParser parser = new TimerParser(Limits.defaults(10), true);
+    int n = 100;
+    for (int i = 0; i < n; i++) {
+      String id = "t-" + i;
+      Scheduler s = a1.local(io.tickwheel.core.cluster.Partitions.of(id, P));
+      TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", LEASE * 2 + i), clock.get());
+      assertThat(on(a1.ctx, () -> s.create(spec))).isInstanceOf(WriteOutcome.Created.class);
+    }
+    // a1 is paused past its lease; a second process started with the same id takes the id and the partitions
+    clock.addAndGet(LEASE);
+    Node a2 = new Node("a");
+    nodes.put("a2", a2);
+    a2.round();
+    a2.round();
+    assertThat(a2.owned()).isEqualTo(P);
+    // a1 resumes: its heartbeat is refused (a2 is the live member), it serves nothing and takes nothing
+    a1.round();
+    assertThat(a1.keeper.idInUse()).isTrue();
+    assertThat(a1.owned()).isZero();
+    assertOneOwnerEach();
+    for (int i = 0; i < 4; i++) {
+      step(a1.keeper.periodMs(), a1, a2);
+      a1.drainAll();
+      a2.drainAll();
+      assertThat(a1.owned()).isZero();
+      assertThat(a2.owned()).isEqualTo(P);
+      assertOneOwnerEach();
+    }
+    for (int i = 0; i < 8; i++) {
+      step(a1.keeper.periodMs(), a1, a2);
+      a1.drainAll();
+      a2.drainAll();
+    }
+    Map<String, Integer> times = new HashMap<>();
+    a1.fired.forEach(f -> times.merge(f.id(), 1, Integer::sum));
+    a2.fired.forEach(f -> times.merge(f.id(), 1, Integer::sum));
+    assertThat(times).hasSize(n);
+    assertThat(times.values()).containsOnly(1);
+    assertThat(a1.fired).isEmpty();
+    // a2 leaves (SIGTERM): a1's heartbeat is accepted again and it takes the partitions
+    a2.shutdown();
+    a1.round();
+    a1.round();
+    assertThat(a1.keeper.idInUse()).isFalse();
+    assertThat(a1.owned()).isEqualTo(P);
+  }
+
+  @Test
   void aRenewalAnsweredAfterTheLocalDeadlineIsNotTrusted() {
     Node a = node("a");
     a.round();

@@ -2,8 +2,10 @@ package io.tickwheel.core.cluster.memory;
 
 import io.tickwheel.core.cluster.ClusterConfigException;
 import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.cluster.Holder;
 import io.tickwheel.core.cluster.Lease;
 import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.cluster.NodeIdInUseException;
 import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
@@ -11,7 +13,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
@@ -36,6 +37,9 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   private Integer partitions;
   private final TreeMap<String, Member> members = new TreeMap<>();
   private final TreeMap<String, Long> memberExpiry = new TreeMap<>();
+  /** Node id → the instance ({@link Holder}) of its member. */
+  private final TreeMap<String, String> memberInstance = new TreeMap<>();
+  /** By partition: the lease, its {@code nodeId} the whole holder ({@code nodeId/instance}). */
   private Lease[] leases;
   private long[] lastEpoch;
   private MemoryTimerStore[] stores;
@@ -85,13 +89,21 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public synchronized Future<List<Member>> heartbeat(String nodeId, String address, long ttlMs) {
+  public synchronized Future<List<Member>> heartbeat(String holder, String address, long ttlMs) {
     if (closed) {
       return closedFailure();
     }
     long now = clock.getAsLong();
+    String nodeId = Holder.nodeId(holder);
+    String instance = Holder.instance(holder);
+    Member current = members.get(nodeId);
+    if (current != null && memberExpiry.get(nodeId) > now
+        && Holder.conflicts(memberInstance.get(nodeId), instance)) {
+      return Future.failedFuture(new NodeIdInUseException(nodeId, current.address(), current.lastSeenAt()));
+    }
     members.put(nodeId, new Member(nodeId, address, now));
     memberExpiry.put(nodeId, now + ttlMs);
+    memberInstance.put(nodeId, instance);
     return Future.succeededFuture(live(now));
   }
 
@@ -114,9 +126,13 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public synchronized Future<Void> leave(String nodeId) {
-    members.remove(nodeId);
-    memberExpiry.remove(nodeId);
+  public synchronized Future<Void> leave(String holder) {
+    String nodeId = Holder.nodeId(holder);
+    if (!Holder.conflicts(memberInstance.get(nodeId), Holder.instance(holder))) {
+      members.remove(nodeId);
+      memberExpiry.remove(nodeId);
+      memberInstance.remove(nodeId);
+    }
     return Future.succeededFuture();
   }
 
@@ -130,29 +146,42 @@ public final class MemoryCoordinator implements ClusterCoordinator {
     if (closed) {
       return closedFailure();
     }
-    return Future.succeededFuture(leases == null ? List.of() : List.copyOf(Arrays.asList(leases)));
+    if (leases == null) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Lease> out = new ArrayList<>(leases.length);
+    for (Lease l : leases) {
+      out.add(shown(l));
+    }
+    return Future.succeededFuture(out);
+  }
+
+  /** {@code l} as callers see it: its node id without the holder's instance. */
+  private static Lease shown(Lease l) {
+    return l == null || l.nodeId() == null ? l : new Lease(l.partition(), Holder.nodeId(l.nodeId()), l.epoch(),
+        l.expiresAt());
   }
 
   @Override
-  public synchronized Future<Lease> acquire(int p, String nodeId, long leaseMs) {
+  public synchronized Future<Lease> acquire(int p, String holder, long leaseMs) {
     if (closed) {
       return closedFailure();
     }
     checkPartition(p);
     long now = clock.getAsLong();
     Lease l = leases[p];
-    boolean mine = nodeId.equals(l.nodeId()) && l.expiresAt() > now;
+    boolean mine = holder.equals(l.nodeId()) && l.expiresAt() > now;
     if (!mine && l.nodeId() != null && l.expiresAt() > now) {
       return Future.succeededFuture(null);
     }
     long epoch = mine ? l.epoch() : Math.max(lastEpoch[p] + 1, now);
     lastEpoch[p] = epoch;
-    leases[p] = new Lease(p, nodeId, epoch, now + leaseMs);
-    return Future.succeededFuture(leases[p]);
+    leases[p] = new Lease(p, holder, epoch, now + leaseMs);
+    return Future.succeededFuture(shown(leases[p]));
   }
 
   @Override
-  public synchronized Future<List<Lease>> renew(String nodeId, int[] ps, long[] epochs, long leaseMs) {
+  public synchronized Future<List<Lease>> renew(String holder, int[] ps, long[] epochs, long leaseMs) {
     if (closed) {
       return closedFailure();
     }
@@ -161,9 +190,9 @@ public final class MemoryCoordinator implements ClusterCoordinator {
     for (int i = 0; i < ps.length; i++) {
       checkPartition(ps[i]);
       Lease l = leases[ps[i]];
-      if (nodeId.equals(l.nodeId()) && l.epoch() == epochs[i] && l.expiresAt() > now) {
-        leases[ps[i]] = new Lease(ps[i], nodeId, l.epoch(), now + leaseMs);
-        out.add(leases[ps[i]]);
+      if (holder.equals(l.nodeId()) && l.epoch() == epochs[i] && l.expiresAt() > now) {
+        leases[ps[i]] = new Lease(ps[i], holder, l.epoch(), now + leaseMs);
+        out.add(shown(leases[ps[i]]));
       } else {
         out.add(null);
       }
@@ -172,11 +201,11 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public synchronized Future<Void> release(int p, String nodeId, long epoch) {
+  public synchronized Future<Void> release(int p, String holder, long epoch) {
     checkPartition(p);
     Lease l = leases[p];
-    if (nodeId.equals(l.nodeId()) && l.epoch() == epoch) {
-      leases[p] = new Lease(p, nodeId, epoch, 0);
+    if (holder.equals(l.nodeId()) && l.epoch() == epoch) {
+      leases[p] = new Lease(p, holder, epoch, 0);
     }
     return Future.succeededFuture();
   }

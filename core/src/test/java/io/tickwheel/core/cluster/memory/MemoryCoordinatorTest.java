@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.core.cluster.ClusterConfigException;
+import io.tickwheel.core.cluster.Holder;
 import io.tickwheel.core.cluster.Lease;
+import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.cluster.NodeIdInUseException;
 import io.tickwheel.core.cluster.StoreFencedException;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
@@ -27,6 +30,43 @@ class MemoryCoordinatorTest {
     assertThat(c.join("a", "http://a", 8).await()).isEqualTo(8);
     assertThatThrownBy(() -> c.join("b", "http://b", 16).await())
         .isInstanceOf(ClusterConfigException.class).hasMessageContaining("8 partitions").hasMessageContaining("16");
+  }
+
+  @Test
+  void twoProcessesWithOneNodeIdNeverShareALeaseOrEpochAndTheSecondIsRefusedWhileTheFirstIsAlive() {
+    c.join("a", "http://a1", 8).await();
+    String first = Holder.of("a", "one");
+    String second = Holder.of("a", "two");
+    assertThat(c.heartbeat(first, "http://a1", 6_000).await()).extracting(Member::nodeId).containsExactly("a");
+    assertThatThrownBy(() -> c.heartbeat(second, "http://a2", 6_000).await())
+        .isInstanceOfSatisfying(NodeIdInUseException.class, e -> {
+          assertThat(e.nodeId()).isEqualTo("a");
+          assertThat(e.address()).isEqualTo("http://a1");
+          assertThat(e.lastSeenAt()).isEqualTo(10_000);
+          assertThat(e).isInstanceOf(ClusterConfigException.class).hasMessageContaining("--node-id");
+        });
+    c.leave(second).await();                          // the refused one's leave does not remove the member
+    assertThat(c.members().await()).extracting(Member::address).containsExactly("http://a1");
+    // the lease: the same node id is not the same holder
+    Lease l = c.acquire(0, first, 6_000).await();
+    assertThat(l.nodeId()).isEqualTo("a");
+    assertThat(c.leases().await().get(0).nodeId()).isEqualTo("a");
+    assertThat(c.acquire(0, second, 6_000).await()).as("not handed the first's epoch").isNull();
+    assertThat(c.renew(second, new int[] {0}, new long[] {l.epoch()}, 6_000).await()).containsExactly((Lease) null);
+    c.release(0, second, l.epoch()).await();
+    assertThat(c.leases().await().get(0).expiresAt()).isEqualTo(16_000);
+    // the first is gone (killed, not left): once its membership and lease end, the second takes both, a new epoch
+    now.set(16_000);
+    assertThat(c.heartbeat(second, "http://a2", 6_000).await()).extracting(Member::address)
+        .containsExactly("http://a2");
+    Lease taken = c.acquire(0, second, 6_000).await();
+    assertThat(taken.epoch()).isGreaterThan(l.epoch());
+    assertThatThrownBy(() -> c.partitionStore(0, l.epoch()).put(timer("x")).await())
+        .isInstanceOf(StoreFencedException.class);
+    assertThat(c.partitionReader(0).get("x").await()).isNull();
+    assertThatThrownBy(() -> c.heartbeat(first, "http://a1", 6_000).await()).isInstanceOf(NodeIdInUseException.class);
+    // a plain node id (no instance) is checked against nothing
+    assertThat(c.heartbeat("a", "http://a3", 6_000).await()).extracting(Member::address).containsExactly("http://a3");
   }
 
   @Test

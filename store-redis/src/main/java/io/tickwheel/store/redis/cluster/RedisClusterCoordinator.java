@@ -2,8 +2,10 @@ package io.tickwheel.store.redis.cluster;
 
 import io.tickwheel.core.cluster.ClusterConfigException;
 import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.cluster.Holder;
 import io.tickwheel.core.cluster.Lease;
 import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.cluster.NodeIdInUseException;
 import io.tickwheel.core.cluster.Partitions;
 import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.TimerStore;
@@ -38,10 +40,13 @@ import java.util.function.Consumer;
  *       {@link RedisTimerStore#DATA_FORMAT}). A single node's {@code RedisTimerStore.open} refuses a prefix that has
  *       it; {@link #join} refuses a prefix with single-node data ({@code {PREFIX}:meta} or {@code {PREFIX}:timers}).</li>
  *   <li>{@code {PREFIX}:members} — hash: node id → {@code "expiresAt lastSeenAt address"} (Redis time, ms).</li>
+ *   <li>{@code {PREFIX}:member-instances} — hash: node id → the instance nonce ({@link Holder}) of the process that
+ *       is the member: a heartbeat of another instance is refused while the member is live.</li>
  *   <li>{@code {PREFIX}:paused-topics} — set of the cluster's paused topics.</li>
  *   <li>{@code {PREFIX}:bus} — the pub/sub channel of {@link #broadcast}.</li>
  *   <li>Partition P: its store's keys ({@code timers}, {@code due}, {@code seq}, {@code log}, see
- *       {@link RedisTimerStore}) and its lease hash {@code lease} (node, epoch, exp) under the hash tag
+ *       {@link RedisTimerStore}) and its lease hash {@code lease} (node = the holder {@code nodeId/instance},
+ *       epoch, exp) under the hash tag
  *       {@code {PREFIX:p:P}}: one slot, so a Lua script checks the lease and writes atomically on a Cluster too, and
  *       the partitions spread over the Cluster's masters.</li>
  * </ul>
@@ -57,7 +62,7 @@ import java.util.function.Consumer;
  * the partitions' keys are in different slots, so one script could not cover them): one round trip for all.
  * Failures as {@link RedisTimerStore}'s: {@code StoreUnavailableException} while Redis is unreachable (the link
  * reconnects by itself), {@code StoreFaultException} for other errors, {@link ClusterConfigException} from
- * {@link #join}.
+ * {@link #join} and {@link #heartbeat} ({@link NodeIdInUseException}).
  *
  * <p>Thread safe; every call returns at once and completes on the caller's context.
  */
@@ -67,6 +72,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   private final String prefix;
   private final String metaKey;
   private final String membersKey;
+  private final String instancesKey;
   private final String pausedTopicsKey;
   private final String channel;
   private final String webhookSecretKey;
@@ -82,6 +88,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
     String tag = "{" + prefix + "}:";
     this.metaKey = RedisTimerStore.clusterMetaKey(prefix);
     this.membersKey = tag + "members";
+    this.instancesKey = tag + "member-instances";
     this.pausedTopicsKey = tag + "paused-topics";
     this.channel = tag + "bus";
     this.webhookSecretKey = tag + "webhook-secret";
@@ -145,23 +152,29 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public Future<List<Member>> heartbeat(String nodeId, String address, long ttlMs) {
-    Objects.requireNonNull(nodeId, "nodeId");
+  public Future<List<Member>> heartbeat(String holder, String address, long ttlMs) {
+    Objects.requireNonNull(holder, "holder");
     Objects.requireNonNull(address, "address");
     if (ttlMs < 1) {
       return Future.failedFuture(new IllegalArgumentException("ttlMs must be >= 1, was " + ttlMs));
     }
-    if (nodeId.isEmpty() || nodeId.indexOf(' ') >= 0) {
+    String nodeId = Holder.nodeId(holder);
+    if (nodeId.isEmpty() || holder.indexOf(' ') >= 0) {
       return Future.failedFuture(new IllegalArgumentException("nodeId must be non-empty without spaces, was '"
-          + nodeId + "'"));
+          + holder + "'"));
     }
-    return link.eval(Script.HEARTBEAT, List.of(membersKey), List.of(nodeId, address, Long.toString(ttlMs)),
-        RedisClusterCoordinator::members);
+    return link.eval(Script.HEARTBEAT, List.of(membersKey, instancesKey),
+        List.of(nodeId, address, Long.toString(ttlMs), Holder.instance(holder)),
+        r -> r.size() == 3 && "in-use".equals(r.get(0).toString())
+            ? Future.<List<Member>>failedFuture(
+                new NodeIdInUseException(nodeId, r.get(1).toString(), r.get(2).toLong()))
+            : Future.succeededFuture(members(r)))
+        .compose(f -> f);
   }
 
   @Override
   public Future<List<Member>> members() {
-    return link.eval(Script.MEMBERS, List.of(membersKey), List.of(), RedisClusterCoordinator::members);
+    return link.eval(Script.MEMBERS, List.of(membersKey, instancesKey), List.of(), RedisClusterCoordinator::members);
   }
 
   private static List<Member> members(Response r) {
@@ -174,8 +187,9 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public Future<Void> leave(String nodeId) {
-    return link.write(Request.cmd(Command.HDEL).arg(membersKey).arg(nodeId), r -> null);
+  public Future<Void> leave(String holder) {
+    return link.eval(Script.LEAVE, List.of(membersKey, instancesKey),
+        List.of(Holder.nodeId(holder), Holder.instance(holder)), r -> null);
   }
 
   @Override
@@ -190,7 +204,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
     for (int p = 0; p < n; p++) {
       int part = p;
       all.add(link.read(Request.cmd(Command.HMGET).arg(leaseKey(p)).arg("node").arg("epoch").arg("exp"),
-          r -> new Lease(part, r.get(0) == null ? null : r.get(0).toString(),
+          r -> new Lease(part, r.get(0) == null ? null : Holder.nodeId(r.get(0).toString()),
               r.get(1) == null ? 0 : r.get(1).toLong(), r.get(2) == null ? 0 : r.get(2).toLong())));
     }
     return Future.all(all).map(cf -> {
@@ -203,27 +217,29 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public Future<Lease> acquire(int p, String nodeId, long leaseMs) {
+  public Future<Lease> acquire(int p, String holder, long leaseMs) {
     checkPartition(p);
     checkLeaseMs(leaseMs);
-    return link.eval(Script.LEASE_ACQUIRE, List.of(leaseKey(p)), List.of(nodeId, Long.toString(leaseMs)),
+    String nodeId = Holder.nodeId(holder);
+    return link.eval(Script.LEASE_ACQUIRE, List.of(leaseKey(p)), List.of(holder, Long.toString(leaseMs)),
         r -> r.get(0).toInteger() == 1 ? new Lease(p, nodeId, r.get(1).toLong(), r.get(2).toLong()) : null);
   }
 
   @Override
-  public Future<List<Lease>> renew(String nodeId, int[] ps, long[] epochs, long leaseMs) {
+  public Future<List<Lease>> renew(String holder, int[] ps, long[] epochs, long leaseMs) {
     if (ps.length != epochs.length) {
       return Future.failedFuture(new IllegalArgumentException("partitions and epochs differ in length: "
           + ps.length + " vs " + epochs.length));
     }
     checkLeaseMs(leaseMs);
+    String nodeId = Holder.nodeId(holder);
     List<Future<Lease>> all = new ArrayList<>(ps.length);
     for (int i = 0; i < ps.length; i++) {
       int p = ps[i];
       long epoch = epochs[i];
       checkPartition(p);
       all.add(link.eval(Script.LEASE_RENEW, List.of(leaseKey(p)),
-          List.of(nodeId, Long.toString(epoch), Long.toString(leaseMs)),
+          List.of(holder, Long.toString(epoch), Long.toString(leaseMs)),
           r -> r == null ? null : new Lease(p, nodeId, epoch, r.toLong())));
     }
     return Future.all(all).map(cf -> {
@@ -236,9 +252,9 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   }
 
   @Override
-  public Future<Void> release(int p, String nodeId, long epoch) {
+  public Future<Void> release(int p, String holder, long epoch) {
     checkPartition(p);
-    return link.eval(Script.LEASE_RELEASE, List.of(leaseKey(p)), List.of(nodeId, Long.toString(epoch)), r -> null);
+    return link.eval(Script.LEASE_RELEASE, List.of(leaseKey(p)), List.of(holder, Long.toString(epoch)), r -> null);
   }
 
   @Override

@@ -33,10 +33,12 @@ public enum Script {
   LEASE_ACQUIRE("cluster/lease_acquire.lua", true),
   LEASE_RENEW("cluster/lease_renew.lua", true),
   LEASE_RELEASE("cluster/lease_release.lua", true),
-  /** Heartbeat (3 ARGV, writes); {@link #MEMBERS} is the same script called without ARGV. */
+  /** Heartbeat (4 ARGV, writes); {@link #MEMBERS} is the same script called without ARGV. */
   HEARTBEAT("cluster/heartbeat.lua", true),
   /** The heartbeat script without ARGV: reads the live members only (so it never waits for replicas). */
   MEMBERS("cluster/heartbeat.lua", false),
+  /** Leave: removes a member unless another instance of its node id is the member. */
+  LEAVE("cluster/leave.lua", true),
   UPDATE_DELIVERY("update_delivery.lua", true),
   PAGE_DELIVERIES("page_deliveries.lua", false),
   TRIM_DELIVERIES("trim_deliveries.lua", true),

@@ -3,8 +3,10 @@ package io.tickwheel.store.redis.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.core.cluster.ClusterConfigException;
+import io.tickwheel.core.cluster.Holder;
 import io.tickwheel.core.cluster.Lease;
 import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.cluster.NodeIdInUseException;
 import io.tickwheel.core.cluster.StoreFencedException;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
@@ -86,6 +88,31 @@ class RedisClusterCoordinatorTest {
   }
 
   // ---------------------------------------------------------------- leases
+
+  @Test
+  void twoProcessesWithOneNodeIdNeverShareALeaseOrEpochAndTheSecondIsRefusedWhileTheFirstIsAlive() {
+    String first = Holder.of("a", "one");
+    String second = Holder.of("a", "two");
+    assertThat(await(a.heartbeat(first, "http://a1", 60_000))).extracting(Member::nodeId).contains("a");
+    Throwable refused = failure(b.heartbeat(second, "http://a2", 60_000));
+    assertThat(refused).isInstanceOfSatisfying(NodeIdInUseException.class, e -> {
+      assertThat(e.nodeId()).isEqualTo("a");
+      assertThat(e.address()).isEqualTo("http://a1");
+      assertThat(e.lastSeenAt()).isPositive();
+    }).isInstanceOf(ClusterConfigException.class);
+    await(b.leave(second));                           // the refused one's leave does not remove the member
+    assertThat(await(b.members())).extracting(Member::address).containsExactly("http://a1");
+    Lease l = await(a.acquire(5, first, 60_000));
+    assertThat(l.nodeId()).isEqualTo("a");
+    assertThat(await(b.leases()).get(5).nodeId()).isEqualTo("a");
+    assertThat(await(b.acquire(5, second, 60_000))).as("not handed the first's epoch").isNull();
+    assertThat(await(b.renew(second, new int[] {5}, new long[] {l.epoch()}, 60_000))).containsExactly((Lease) null);
+    await(b.release(5, second, l.epoch()));
+    assertThat(await(b.leases()).get(5).expiresAt()).isEqualTo(l.expiresAt());
+    // the first leaves: the second is accepted
+    await(a.leave(first));
+    assertThat(await(b.heartbeat(second, "http://a2", 60_000))).extracting(Member::address).containsExactly("http://a2");
+  }
 
   @Test
   void aFreePartitionIsLeasedWithAnEpochOfAtLeastRedisTimeAndTheHolderRenewsItWithTheSameEpoch() {
