@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class DuplicateNodeIdTest {
 
   static final int P = 8;
-  static final long LEASE = 1000;
+  /** Long enough that the first's membership cannot lapse under a loaded CI machine while the second tries. */
+  static final long LEASE = 3000;
 
   Vertx vertx;
   MemoryCoordinator coord;
