@@ -2,9 +2,11 @@ package io.tickwheel.server.cluster;
 
 import static io.tickwheel.server.testing.TestVertx.on;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tickwheel.core.cluster.Lease;
+import io.tickwheel.core.cluster.NodeIdInUseException;
 import io.tickwheel.core.cluster.memory.MemoryCoordinator;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Limits;
@@ -355,6 +357,32 @@ class LeaseKeeperTest {
     a1.round();
     assertThat(a1.keeper.idInUse()).isFalse();
     assertThat(a1.owned()).isEqualTo(P);
+  }
+
+  @Test
+  void claimRefusesANodeIdWhoseOtherProcessHeartbeatsAndWaitsOutTheRecordOfOneThatIsGone() {
+    Node a1 = new Node("a");
+    nodes.put("a1", a1);
+    a1.round();
+    // a second process with the id: its first heartbeat is refused (answered at once by the memory coordinator)
+    Node a2 = new Node("a");
+    Future<Void> refused = on(a2.ctx, () -> Future.succeededFuture(a2.keeper.claim()));
+    clock.addAndGet(a1.keeper.periodMs());
+    a1.round();                                   // a1 is alive: its heartbeat moves on before a2 tries again
+    assertThatThrownBy(() -> TestVertx.await(refused)).isInstanceOfSatisfying(NodeIdInUseException.class,
+        e -> assertThat(e.address()).isEqualTo("http://a"));
+    assertThat(a1.owned()).isEqualTo(P);
+    // a1 is killed (no leave): a third process with the id waits until a1's membership has expired, then starts
+    Node a3 = new Node("a");
+    Future<Void> claimed = on(a3.ctx, () -> Future.succeededFuture(a3.keeper.claim()));
+    assertThat(claimed.isComplete()).as("waiting for the old record to end").isFalse();
+    clock.addAndGet(LEASE);
+    TestVertx.await(claimed);
+    assertThat(TestVertx.await(coord.members())).extracting(m -> m.nodeId()).containsExactly("a");
+    nodes.put("a3", a3);
+    a3.round();
+    a3.round();
+    assertThat(a3.owned()).isEqualTo(P);
   }
 
   @Test
