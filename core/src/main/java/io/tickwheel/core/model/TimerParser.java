@@ -25,6 +25,13 @@ import java.util.regex.Pattern;
  * <p>Unknown fields are rejected. The server-added fields {@code nextDueAt}, {@code firings}, {@code createdAt},
  * {@code upcoming} and {@code paused} are read-only: accepted and ignored, so a client may send back what it read.
  *
+ * <p>Explicit defaults are the same as absent fields, so that clients generated from the OpenAPI document (which may
+ * send every field they know) are accepted: a field whose value is JSON {@code null} is absent; and on a timer that is
+ * not {@code cron}, {@code timeZone} equal to {@value #DEFAULT_TIME_ZONE_NAME}, {@code dstGap} equal to {@code auto}
+ * and {@code dstOverlap} equal to {@code auto} (each exactly that string, the documented default) are ignored. Any
+ * other value of a field that does not apply to the kind is refused, since it would change what the client meant
+ * ({@code periodMs} on a {@code once} timer, another {@code timeZone}, a {@code cron}, an {@code endAt}).
+ *
  * <p>Calendar fields (with {@link #TimerParser(Limits, boolean) calendars} on): {@code cron}, {@code timeZone} (an IANA zone id, default {@code UTC}), {@code dstGap},
  * {@code dstOverlap} only with kind {@code cron}; {@code callback} (an object: {@code url}, {@code timeoutMs}, {@code maxAttempts}, {@code minBackoffMs} with
  * {@code maxBackoffMs}; ranges in {@link Callback}) with all; {@code endAt} (epoch ms or ISO-8601, not before the first due time)
@@ -47,6 +54,10 @@ public final class TimerParser {
   public static final int MAX_ID_LENGTH = 200;
   /** The topic of a timer that names none. */
   public static final String DEFAULT_TOPIC = "default";
+  /** The {@code timeZone} of a cron timer that names none, as written on the wire. */
+  public static final String DEFAULT_TIME_ZONE_NAME = "UTC";
+  /** The zone of a cron timer that names none: the region {@code UTC} (its id is {@value #DEFAULT_TIME_ZONE_NAME}). */
+  public static final ZoneId DEFAULT_TIME_ZONE = ZoneId.of(DEFAULT_TIME_ZONE_NAME);
 
   /** A cron expression must have a time within this many years of its start. */
   public static final int CRON_MUST_FIRE_WITHIN_YEARS = 5;
@@ -303,8 +314,9 @@ public final class TimerParser {
     if (kind != Kind.CRON) {
       String[] names = {"cron", "timeZone", "dstGap", "dstOverlap"};
       String[] values = {expression, zoneName, gapName, overlapName};
+      String[] defaults = {null, DEFAULT_TIME_ZONE_NAME, DstGap.AUTO.wireName(), DstOverlap.AUTO.wireName()};
       for (int i = 0; i < names.length; i++) {
-        if (values[i] != null) {
+        if (values[i] != null && !values[i].equals(defaults[i])) {
           throw new ValidationException(names[i], names[i] + " is only allowed for kind cron, not for kind "
               + kind.wireName() + ", was \"" + shorten(values[i]) + "\"");
         }
@@ -314,7 +326,7 @@ public final class TimerParser {
     if (expression == null) {
       throw new ValidationException("cron", "cron is required for kind cron");
     }
-    ZoneId zone = ZoneOffset.UTC;
+    ZoneId zone = DEFAULT_TIME_ZONE;
     if (zoneName != null) {
       try {
         zone = ZoneId.of(zoneName);

@@ -7,7 +7,6 @@ import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.vertx.core.json.JsonObject;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -26,7 +25,8 @@ class CalendarParserTest {
     TimerSpec s = parse("{\"kind\":\"cron\",\"cron\":\"0 9 * * MON-FRI\"}");
     assertThat(s.kind()).isEqualTo(Kind.CRON);
     assertThat(s.cron().expression()).isEqualTo("0 9 * * MON-FRI");
-    assertThat(s.cron().zone()).isEqualTo(ZoneOffset.UTC);
+    assertThat(s.cron().zone()).isEqualTo(ZoneId.of("UTC"));
+    assertThat(s.cron().zone().getId()).isEqualTo(TimerParser.DEFAULT_TIME_ZONE_NAME);
     assertThat(s.cron().gap()).isEqualTo(DstGap.AUTO);
     assertThat(s.cron().overlap()).isEqualTo(DstOverlap.AUTO);
     assertThat(s.periodMs()).isZero();
@@ -57,13 +57,44 @@ class CalendarParserTest {
   }
 
   @Test
+  void explicitDefaultsAreTheSameAsLeavingThemOut() {
+    // what a client generated from the OpenAPI document may send for a once timer: every default, nulls, read-only
+    TimerSpec plain = parse("{\"id\":\"a\",\"delayMs\":60000}");
+    TimerSpec explicit = parse("{\"id\":\"a\",\"delayMs\":60000,\"topic\":\"default\",\"kind\":\"once\","
+        + "\"misfire\":\"fire-once\",\"timeZone\":\"UTC\",\"dstGap\":\"auto\",\"dstOverlap\":\"auto\","
+        + "\"payload\":null,\"upcoming\":[],\"jitterMs\":0}");
+    assertThat(explicit).isEqualTo(plain);
+    assertThat(explicit.cron()).isNull();
+    assertThat(explicit.payload()).isNull();
+
+    TimerSpec rate = parse("{\"kind\":\"fixed-rate\",\"periodMs\":1000,\"timeZone\":\"UTC\",\"dstGap\":\"auto\","
+        + "\"dstOverlap\":\"auto\"}");
+    assertThat(rate).isEqualTo(parse("{\"kind\":\"fixed-rate\",\"periodMs\":1000}"));
+    assertThat(rate.cron()).isNull();
+
+    TimerSpec cron = parse("{\"kind\":\"cron\",\"cron\":\"0 9 * * *\",\"timeZone\":\"UTC\",\"dstGap\":\"auto\","
+        + "\"dstOverlap\":\"auto\"}");
+    assertThat(cron).isEqualTo(parse("{\"kind\":\"cron\",\"cron\":\"0 9 * * *\"}"));
+  }
+
+  @Test
+  void nullIsTheSameAsLeavingTheFieldOut() {
+    TimerSpec plain = parse("{\"delayMs\":5}");
+    assertThat(parse("{\"delayMs\":5,\"id\":null,\"topic\":null,\"kind\":null,\"at\":null,\"periodMs\":null,"
+        + "\"maxFirings\":null,\"misfire\":null,\"cron\":null,\"timeZone\":null,\"dstGap\":null,\"dstOverlap\":null,"
+        + "\"endAt\":null,\"jitterMs\":null,\"callback\":null,\"payload\":null,\"paused\":null,\"upcoming\":null,"
+        + "\"nextDueAt\":null,\"firings\":null,\"createdAt\":null}")).isEqualTo(plain);
+  }
+
+  @Test
   void responseFieldsMayBeSentBack() {
     assertThat(parse("{\"delayMs\":1,\"upcoming\":[1,2],\"paused\":true}").delayMs()).isEqualTo(1);
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource(delimiter = '|', value = {
-      "{\"kind\":\"cron\",\"cron\":\"0 0 30 2 *\"}|cron|never fires within 5 years",
+      "{\"kind\":\"cron\",\"cron\":\"0 0 30 2 *\"}|cron|never fires within 5 years in time zone UTC, was",
+      "{\"kind\":\"cron\",\"cron\":\"0 0 30 2 *\",\"timeZone\":\"Europe/Paris\"}|cron|in time zone Europe/Paris",
       "{\"kind\":\"cron\",\"cron\":\"0 0 31 4 *\"}|cron|\"0 0 31 4 *\"",
       "{\"kind\":\"cron\",\"cron\":\"61 * * * *\"}|cron|was \"61 * * * *\"",
       "{\"kind\":\"cron\",\"cron\":\"* * *\"}|cron|5 fields",
@@ -76,7 +107,16 @@ class CalendarParserTest {
       "{\"kind\":\"cron\",\"cron\":\"0 * * * *\",\"dstOverlap\":\"thrice\"}|dstOverlap|was \"thrice\"",
       "{\"kind\":\"cron\",\"cron\":\"0 * * * *\",\"periodMs\":1000}|periodMs|not allowed for kind cron, was 1000",
       "{\"delayMs\":5,\"cron\":\"0 * * * *\"}|cron|only allowed for kind cron",
-      "{\"kind\":\"fixed-rate\",\"periodMs\":1000,\"timeZone\":\"UTC\"}|timeZone|only allowed for kind cron",
+      "{\"kind\":\"fixed-rate\",\"periodMs\":1000,\"timeZone\":\"Europe/Paris\"}|timeZone|only allowed for kind cron",
+      "{\"delayMs\":5,\"timeZone\":\"Etc/UTC\"}|timeZone|not for kind once, was \"Etc/UTC\"",
+      "{\"delayMs\":5,\"timeZone\":\"utc\"}|timeZone|not for kind once, was \"utc\"",
+      "{\"delayMs\":5,\"timeZone\":\"\"}|timeZone|not for kind once, was \"\"",
+      "{\"delayMs\":5,\"timeZone\":7}|timeZone|must be a string",
+      "{\"delayMs\":5,\"dstGap\":\"shift\"}|dstGap|not for kind once, was \"shift\"",
+      "{\"delayMs\":5,\"dstOverlap\":\"once\"}|dstOverlap|not for kind once, was \"once\"",
+      "{\"delayMs\":5,\"dstOverlap\":\"AUTO\"}|dstOverlap|not for kind once, was \"AUTO\"",
+      "{\"delayMs\":5,\"cron\":\"\"}|cron|not for kind once",
+      "{\"delayMs\":5,\"timeZone\":\"UTC\",\"periodMs\":1000}|periodMs|not allowed for kind once, was 1000",
       "{\"kind\":\"fixed-rate\",\"periodMs\":1000,\"dstGap\":\"skip\"}|dstGap|only allowed for kind cron",
       "{\"delayMs\":5,\"endAt\":1900000000000}|endAt|not for kind once",
       "{\"kind\":\"fixed-rate\",\"periodMs\":1000,\"endAt\":1800000000500}|endAt|was 1800000000500",
