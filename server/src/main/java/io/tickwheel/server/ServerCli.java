@@ -41,7 +41,7 @@ import picocli.CommandLine.TypeConversionException;
  * {@code environment variable TICKWHEEL_PORT} or {@code default of --port}) and the value. Not thread safe: one
  * instance per parse (the static methods make their own).
  */
-@Command(name = "java -jar tickwheel.jar", customSynopsis = "Usage: java -jar tickwheel.jar [flags]",
+@Command(name = "java -jar tickwheel.jar", customSynopsis = "java -jar tickwheel.jar [flags]",
     sortOptions = false, usageHelpWidth = 110,
     description = "tickwheel: a durable timer server.", versionProvider = ServerCli.VersionProvider.class)
 public final class ServerCli {

@@ -227,6 +227,12 @@ class ServerConfigTest {
   }
 
   @Test
+  void usageStartsWithOneUsageLine() {
+    assertThat(ServerCli.usage()).startsWith("Usage: java -jar tickwheel.jar [flags]" + System.lineSeparator())
+        .containsOnlyOnce("Usage:");
+  }
+
+  @Test
   void usageShowsCoresDefaultsAndEveryVariable() {
     String u = ServerCli.usage();
     assertThat(u).contains("(default 10)").contains("(default 10000000)").contains("(default 86400000)")
