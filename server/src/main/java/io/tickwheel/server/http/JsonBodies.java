@@ -25,7 +25,8 @@ final class JsonBodies {
   /**
    * The body as a JSON object.
    *
-   * @param optional whether an empty body is allowed (then {@code null} is returned)
+   * @param optional whether the body may be left out: an empty body, or the JSON value {@code null} (what generated
+   *                 clients send for an optional body they were given none for), returns {@code null}
    * @throws ApiException 400 when the body is missing, not JSON, or not an object
    */
   static JsonObject object(RoutingContext rc, boolean optional) {
@@ -47,6 +48,9 @@ final class JsonBodies {
       throw ApiException.invalid(null, "the body is not valid JSON: " + firstLine(e.getMessage()));
     } catch (RuntimeException e) {
       throw ApiException.invalid(null, "the body is not valid JSON");
+    }
+    if (v == null && optional) {
+      return null;
     }
     if (!(v instanceof JsonObject o)) {
       throw ApiException.invalid(null, "the body must be a JSON object, was " + kind(v));
