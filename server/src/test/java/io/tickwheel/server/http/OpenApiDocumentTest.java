@@ -89,6 +89,63 @@ class OpenApiDocumentTest {
   }
 
   /**
+   * What generators make of a request schema: a {@code default} becomes a value the client sends (openapi-generator's
+   * Java models start with it) or a required field (openapi-typescript's default options), and a read-only property
+   * a field the client may send. So request bodies state defaults in descriptions and hold no read-only property;
+   * the clients generated in the openapi-clients module check the outcome.
+   */
+  @Test
+  void requestBodiesHaveNoSchemaDefaultsAndNoReadOnlyProperties() {
+    OpenAPI api = parseServed().getOpenAPI();
+    Set<String> found = new TreeSet<>();
+    int bodies = 0;
+    for (Map.Entry<String, PathItem> p : api.getPaths().entrySet()) {
+      for (Map.Entry<PathItem.HttpMethod, io.swagger.v3.oas.models.Operation> op
+          : p.getValue().readOperationsMap().entrySet()) {
+        if (op.getValue().getRequestBody() == null || op.getValue().getRequestBody().getContent() == null) {
+          continue;
+        }
+        for (var media : op.getValue().getRequestBody().getContent().entrySet()) {
+          bodies++;
+          collectDefaults(api, media.getValue().getSchema(), op.getKey() + " " + p.getKey() + " " + media.getKey(),
+              found, new java.util.HashSet<>());
+        }
+      }
+    }
+    assertThat(bodies).as("request bodies in the document").isGreaterThanOrEqualTo(5);
+    assertThat(found).as("request body schemas with a default or a read-only property").isEmpty();
+  }
+
+  private static void collectDefaults(OpenAPI api, io.swagger.v3.oas.models.media.Schema<?> schema, String where,
+      Set<String> found, Set<String> seen) {
+    if (schema == null) {
+      return;
+    }
+    if (schema.get$ref() != null) {
+      String name = schema.get$ref().substring(schema.get$ref().lastIndexOf('/') + 1);
+      if (seen.add(name)) {
+        collectDefaults(api, api.getComponents().getSchemas().get(name), where + " > " + name, found, seen);
+      }
+      return;
+    }
+    if (schema.getDefault() != null) {
+      found.add(where + ": default " + schema.getDefault());
+    }
+    if (Boolean.TRUE.equals(schema.getReadOnly())) {
+      found.add(where + ": readOnly");
+    }
+    if (schema.getProperties() != null) {
+      schema.getProperties().forEach((n, s) -> collectDefaults(api, s, where + "." + n, found, seen));
+    }
+    collectDefaults(api, schema.getItems(), where + "[]", found, seen);
+    for (var list : java.util.Arrays.asList(schema.getAllOf(), schema.getOneOf(), schema.getAnyOf())) {
+      if (list != null) {
+        list.forEach(s -> collectDefaults(api, s, where, found, seen));
+      }
+    }
+  }
+
+  /**
    * A route's path as the document writes it: {@code :id} is {@code {id}}; a prefix route ({@code /console/*},
    * whose path the router keeps as {@code /console/}) is {@code /console/{file}}.
    */
