@@ -9,15 +9,20 @@ import java.util.Locale;
  * addresses, {@link io.tickwheel.core.model.TimerParser} to literal hosts at create).
  *
  * <p>Blocked, unless {@link #allowPrivate()} or an {@link #allowed()} block contains the address (or the IPv4
- * address it embeds):
+ * address it embeds): every block the IANA IPv4 and IPv6 Special-Purpose Address Registries mark not globally
+ * reachable, and multicast ({@link #BLOCKS} lists them):
  * <ul>
  *   <li>IPv4: "this network" 0.0.0.0/8, private 10/8, 172.16/12, 192.168/16, carrier-grade NAT 100.64/10, loopback
- *       127/8, link-local 169.254/16, multicast 224/4, reserved 240/4, broadcast 255.255.255.255;</li>
- *   <li>IPv6: unspecified {@code ::}, loopback {@code ::1}, unique local fc00::/7, link-local fe80::/10, site-local
- *       fec0::/10, multicast ff00::/8;</li>
+ *       127/8, link-local 169.254/16, IETF protocol assignments 192.0.0.0/24 (but the anycast 192.0.0.9 and
+ *       192.0.0.10), documentation 192.0.2/24, 198.51.100/24, 203.0.113/24, the deprecated 6to4 relay anycast
+ *       192.88.99/24, benchmarking 198.18/15, multicast 224/4, reserved 240/4, broadcast 255.255.255.255;</li>
+ *   <li>IPv6: unspecified {@code ::}, loopback {@code ::1}, local-use translation 64:ff9b:1::/48, discard-only
+ *       100::/64, dummy 100:0:0:1::/64, IETF protocol assignments 2001::/23 (but the globally reachable blocks
+ *       inside it; Teredo is judged by its client address), documentation 2001:db8::/32 and 3fff::/20, SRv6 SIDs
+ *       5f00::/16, unique local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8;</li>
  *   <li>IPv6 addresses that embed a blocked IPv4 address: IPv4-mapped ::ffff:0:0/96, IPv4-translated
- *       ::ffff:0:0:0/96, IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (RFC 6052 layout), 6to4
- *       2002::/16, Teredo 2001::/32 (its client address).</li>
+ *       ::ffff:0:0:0/96, IPv4-compatible ::/96, NAT64 64:ff9b::/96 (RFC 6052 layout), 6to4 2002::/16, Teredo
+ *       2001::/32 (its client address).</li>
  * </ul>
  * Host names {@code localhost} and {@code *.localhost} (RFC 6761: always loopback) are refused at create too, like a
  * literal loopback address. Any other name is checked when it is resolved.
@@ -53,17 +58,14 @@ public record AddressPolicy(boolean allowPrivate, List<Cidr> allowed) {
         return null;
       }
     }
-    String kind = kind(address);
-    if (kind != null) {
-      return Cidr.text(address) + " is " + kind;
-    }
     if (v4 != null) {
       String inner = kind(v4);
       if (inner != null) {
         return Cidr.text(address) + " embeds " + Cidr.text(v4) + ", " + inner;
       }
     }
-    return null;
+    String kind = kind(address);
+    return kind == null ? null : Cidr.text(address) + " is " + kind;
   }
 
   /** {@link #blocked(byte[])} of {@code address}'s bytes. */
@@ -95,66 +97,73 @@ public record AddressPolicy(boolean allowPrivate, List<Cidr> allowed) {
 
   /** The blocked kind of {@code a} itself ("a loopback address"), not looking at embedded IPv4; or null. */
   static String kind(byte[] a) {
-    return a.length == 4 ? kind4(a) : kind6(a);
-  }
-
-  private static String kind4(byte[] a) {
-    int b0 = a[0] & 0xff;
-    int b1 = a[1] & 0xff;
-    if (b0 == 0) {
-      return "a \"this network\" address";
+    for (Cidr c : GLOBAL) {
+      if (c.contains(a)) {
+        return null;
+      }
     }
-    if (b0 == 10 || (b0 == 172 && (b1 & 0xf0) == 16) || (b0 == 192 && b1 == 168)) {
-      return "a private address";
-    }
-    if (b0 == 100 && (b1 & 0xc0) == 64) {
-      return "a carrier-grade NAT address";
-    }
-    if (b0 == 127) {
-      return "a loopback address";
-    }
-    if (b0 == 169 && b1 == 254) {
-      return "a link-local address";
-    }
-    if ((b0 & 0xf0) == 224) {
-      return "a multicast address";
-    }
-    if (b0 == 255 && b1 == 255 && (a[2] & 0xff) == 255 && (a[3] & 0xff) == 255) {
-      return "the broadcast address";
-    }
-    if ((b0 & 0xf0) == 240) {
-      return "a reserved address";
+    for (Block b : BLOCKS) {
+      if (b.cidr().contains(a)) {
+        return b.kind();
+      }
     }
     return null;
   }
 
-  private static String kind6(byte[] a) {
-    boolean zero = true;
-    for (int i = 0; i < 15; i++) {
-      zero &= a[i] == 0;
-    }
-    if (zero && a[15] == 0) {
-      return "the unspecified address";
-    }
-    if (zero && a[15] == 1) {
-      return "a loopback address";
-    }
-    int b0 = a[0] & 0xff;
-    int b1 = a[1] & 0xff;
-    if (b0 == 0xff) {
-      return "a multicast address";
-    }
-    if ((b0 & 0xfe) == 0xfc) {
-      return "a unique local (private) address";
-    }
-    if (b0 == 0xfe && (b1 & 0xc0) == 0x80) {
-      return "a link-local address";
-    }
-    if (b0 == 0xfe && (b1 & 0xc0) == 0xc0) {
-      return "a site-local address";
-    }
-    return null;
+  /** A block of addresses a callback may not reach, and what to call its addresses in a refusal. */
+  record Block(Cidr cidr, String kind) {}
+
+  private static Block block(String cidr, String kind) {
+    return new Block(Cidr.parse(cidr), kind);
   }
+
+  /**
+   * The blocked ranges, in the order they are checked: every block of the IANA IPv4 and IPv6 Special-Purpose Address
+   * Registries whose "Globally Reachable" is false, plus multicast, the reserved 240/4 and the deprecated ones
+   * (IPv6 site-local, ORCHID, the 6to4 relay anycast block). Package-private for the table-driven test.
+   */
+  static final List<Block> BLOCKS = List.of(
+      block("0.0.0.0/8", "a \"this network\" address"),
+      block("10.0.0.0/8", "a private address"),
+      block("100.64.0.0/10", "a carrier-grade NAT address"),
+      block("127.0.0.0/8", "a loopback address"),
+      block("169.254.0.0/16", "a link-local address"),
+      block("172.16.0.0/12", "a private address"),
+      block("192.0.0.0/24", "an IETF protocol assignment (192.0.0.0/24), not globally reachable"),
+      block("192.0.2.0/24", "a documentation address (TEST-NET-1)"),
+      block("192.88.99.0/24", "a deprecated 6to4 relay anycast address"),
+      block("192.168.0.0/16", "a private address"),
+      block("198.18.0.0/15", "a benchmarking address"),
+      block("198.51.100.0/24", "a documentation address (TEST-NET-2)"),
+      block("203.0.113.0/24", "a documentation address (TEST-NET-3)"),
+      block("224.0.0.0/4", "a multicast address"),
+      block("255.255.255.255/32", "the broadcast address"),
+      block("240.0.0.0/4", "a reserved address"),
+      block("::/128", "the unspecified address"),
+      block("::1/128", "a loopback address"),
+      block("64:ff9b:1::/48", "a local-use IPv4/IPv6 translation address"),
+      block("100::/64", "a discard-only address"),
+      block("100:0:0:1::/64", "a dummy IPv6 prefix address"),
+      block("2001:2::/48", "a benchmarking address"),
+      block("2001:10::/28", "a deprecated ORCHID address"),
+      block("2001::/23", "an IETF protocol assignment (2001::/23), not globally reachable"),
+      block("2001:db8::/32", "a documentation address"),
+      block("3fff::/20", "a documentation address"),
+      block("5f00::/16", "a segment routing (SRv6 SID) address"),
+      block("fc00::/7", "a unique local (private) address"),
+      block("fe80::/10", "a link-local address"),
+      block("fec0::/10", "a site-local address"),
+      block("ff00::/8", "a multicast address"));
+
+  /**
+   * Blocks inside a blocked one that the registries mark globally reachable (anycast services, AS112, AMT, ORCHIDv2,
+   * DRIP), and Teredo 2001::/32, whose addresses are judged by the client address they embed.
+   */
+  static final List<Cidr> GLOBAL = List.of(
+      Cidr.parse("192.0.0.9/32"), Cidr.parse("192.0.0.10/32"),
+      Cidr.parse("2001::/32"), Cidr.parse("2001:1::1/128"), Cidr.parse("2001:1::2/128"), Cidr.parse("2001:1::3/128"),
+      Cidr.parse("2001:3::/32"), Cidr.parse("2001:4:112::/48"), Cidr.parse("2001:20::/28"),
+      Cidr.parse("2001:30::/28"));
 
   /**
    * The IPv4 address an IPv6 address carries, or null: IPv4-mapped, IPv4-translated, IPv4-compatible (not

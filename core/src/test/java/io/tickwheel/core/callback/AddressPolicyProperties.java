@@ -12,7 +12,8 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * The policy's verdict on an IPv4 address does not depend on how the address is written: in any inet_aton form, or
- * embedded in an IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64 (both prefixes) or 6to4 IPv6 address. And an
+ * embedded in an IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64 64:ff9b::/96 or 6to4 IPv6 address (the local-use
+ * NAT64 prefix 64:ff9b:1::/48 is refused whatever it embeds). And an
  * allowed block lets exactly its addresses through.
  */
 class AddressPolicyProperties {
@@ -49,11 +50,14 @@ class AddressPolicyProperties {
     int v4a = (v >>> 24) & 0xff;
     int v4b = (v >>> 16) & 0xff;
     for (String host : List.of(written, "::ffff:" + dotted(v), "::ffff:" + hex, "::ffff:0:" + dotted(v),
-        "::" + dotted(v), "64:ff9b::" + dotted(v), "2002:" + hex + "::1",
-        // 64:ff9b:1::/48 (RFC 6052 /48): v4 bytes 0-1 in group 3, byte 8 zero, bytes 2-3 in bytes 9-10
-        String.format("64:ff9b:1:%x:%x:%x00::", (v4a << 8) | v4b, (v >>> 8) & 0xff, v & 0xff))) {
+        "::" + dotted(v), "64:ff9b::" + dotted(v), "2002:" + hex + "::1")) {
       assertThat(p.refusedHost(host) != null).as("%s written as %s", dotted(v), host).isEqualTo(blocked);
     }
+    // 64:ff9b:1::/48 (RFC 6052 /48: v4 bytes 0-1 in group 3, byte 8 zero, bytes 2-3 in bytes 9-10) is local-use,
+    // never globally reachable: refused whatever it embeds, naming the embedded address when that is blocked too
+    String localUse = String.format("64:ff9b:1:%x:%x:%x00::", (v4a << 8) | v4b, (v >>> 8) & 0xff, v & 0xff);
+    assertThat(p.refusedHost(localUse)).as(localUse)
+        .contains(blocked ? "embeds " + dotted(v) : "local-use IPv4/IPv6 translation");
   }
 
   @Property(tries = 2000)

@@ -61,7 +61,7 @@ class AddressPolicyTest {
   @ParameterizedTest
   @ValueSource(strings = {"93.184.215.14", "8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "100.128.0.1",
       "100.63.255.255", "169.255.0.1", "223.255.255.255", "11.0.0.1", "2606:4700::1111", "::ffff:8.8.8.8",
-      "64:ff9b::8.8.8.8", "2002:808:808::1", "2001:db8::1", "example.com", "hooks.example.com."})
+      "64:ff9b::8.8.8.8", "2002:808:808::1", "2001:4860:4860::8888", "example.com", "hooks.example.com."})
   void allowsPublicAddressesAndLeavesNamesToTheResolver(String host) {
     assertThat(STRICT.refusedHost(host)).as(host).isNull();
   }
