@@ -163,12 +163,25 @@ public interface TimerStore {
   Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit);
 
   /**
-   * Replaces the stored delivery {@code d.seq()} with {@code d} (after an attempt, a postponement or a re-queue).
-   * Durable and ordered like every write. A delivery that is not stored (trimmed, never created) is not created.
+   * Replaces the stored delivery {@code d.seq()} with {@code d} (after an attempt or a postponement), whatever its
+   * state: {@link #updateDelivery(Delivery, DeliveryState)} expecting no state.
    *
    * @return whether it was stored (and is now replaced)
    */
-  Future<Boolean> updateDelivery(Delivery d);
+  default Future<Boolean> updateDelivery(Delivery d) {
+    return updateDelivery(d, null);
+  }
+
+  /**
+   * Replaces the stored delivery {@code d.seq()} with {@code d} if the stored one is in state {@code expected}:
+   * a compare-and-set on the state, atomic with the replacement, so of concurrent calls that expect the state the
+   * stored record is in, exactly one succeeds (a re-queue of a dead delivery expects {@link DeliveryState#DEAD}).
+   * Durable and ordered like every write. A delivery that is not stored (trimmed, never created) is not created.
+   *
+   * @param expected the state the stored delivery must be in, or {@code null}: any
+   * @return whether it was stored in that state (and is now replaced); {@code false} changes nothing
+   */
+  Future<Boolean> updateDelivery(Delivery d, DeliveryState expected);
 
   /**
    * Streams every {@link DeliveryState#PENDING} delivery to {@code sink} in batches of at most {@code batchSize},

@@ -842,6 +842,32 @@ public abstract class TimerStoreContract {
   }
 
   @Test
+  void updateDeliveryExpectingAStateIsACompareAndSetSoConcurrentRequeuesOfADeadOneHaveOneWinner() {
+    Delivery d = fireHooked(1, 100).get(0);
+    Delivery dead = d.after(new Attempt(1, 100, 410, null, 3), DeliveryState.DEAD, 0, 103);
+    assertThat(await(store.updateDelivery(dead, DeliveryState.PENDING))).isTrue();
+    List<Future<Boolean>> requeues = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      requeues.add(store.updateDelivery(dead.requeued(200 + i), DeliveryState.DEAD));
+    }
+    await(Future.join(requeues));
+    assertThat(requeues.stream().filter(f -> f.result()).count()).as("requeues that won").isEqualTo(1);
+    Delivery won = await(store.getDelivery(d.seq()));
+    assertThat(won.state()).isEqualTo(DeliveryState.PENDING);
+    assertThat(requeues.stream().map(f -> f.result()).toList().indexOf(true))
+        .as("the stored record is the winner's").isEqualTo((int) (won.updatedAt() - 200));
+    assertThat(await(store.countDeliveries(DeliveryState.PENDING))).isEqualTo(1);
+    assertThat(await(store.countDeliveries(DeliveryState.DEAD))).isZero();
+    assertThat(await(store.listDeliveries(DeliveryState.DEAD, 0, 10)).items()).isEmpty();
+    assertThat(await(store.updateDelivery(dead.requeued(300), DeliveryState.DEAD)))
+        .as("not dead any more: refused, nothing changed").isFalse();
+    assertThat(await(store.getDelivery(d.seq()))).isEqualTo(won);
+    Delivery unknown = Delivery.pending(new Firing(999, "x", "t1", 1, 1, 1, null), HOOK);
+    assertThat(await(store.updateDelivery(unknown, DeliveryState.PENDING))).isFalse();
+    assertThat(await(store.getDelivery(999))).isNull();
+  }
+
+  @Test
   void listDeliveriesPagesInSeqOrderByStateWithTheCursor() {
     List<Delivery> ds = fireHooked(5, 100);
     await(store.updateDelivery(ds.get(1).after(new Attempt(1, 100, 200, null, 1), DeliveryState.SUCCEEDED, 0, 101)));

@@ -164,8 +164,8 @@ final class WatchedStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
-    return watch(store.updateDelivery(d));
+  public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
+    return watch(store.updateDelivery(d, expected));
   }
 
   @Override

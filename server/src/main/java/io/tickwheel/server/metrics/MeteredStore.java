@@ -155,9 +155,9 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
+  public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     long t0 = System.nanoTime();
-    return done("updateDelivery", t0, store.updateDelivery(d));
+    return done("updateDelivery", t0, store.updateDelivery(d, expected));
   }
 
   @Override

@@ -289,9 +289,9 @@ final class TurnCoalescer implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
+  public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     flush();
-    return store.updateDelivery(d);
+    return store.updateDelivery(d, expected);
   }
 
   @Override

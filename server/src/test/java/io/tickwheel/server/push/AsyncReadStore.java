@@ -160,8 +160,8 @@ final class AsyncReadStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
-    return delegate.updateDelivery(d);
+  public Future<Boolean> updateDelivery(Delivery d, io.tickwheel.core.delivery.DeliveryState expected) {
+    return delegate.updateDelivery(d, expected);
   }
 
   @Override

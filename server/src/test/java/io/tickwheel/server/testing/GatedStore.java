@@ -274,8 +274,8 @@ public final class GatedStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
-    return gate(false, () -> mem.updateDelivery(d));
+  public Future<Boolean> updateDelivery(Delivery d, io.tickwheel.core.delivery.DeliveryState expected) {
+    return gate(false, () -> mem.updateDelivery(d, expected));
   }
 
   @Override

@@ -894,12 +894,12 @@ public final class RedisTimerStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
+  public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     Objects.requireNonNull(d, "d");
     List<String> keys = List.of(deliveriesKey, deliveryStateKeys[0], deliveryStateKeys[1], deliveryStateKeys[2]);
     return writeScript(Script.UPDATE_DELIVERY, Script.UPDATE_DELIVERY_FENCED, keys, List.of(Long.toString(d.seq()),
-        Integer.toString(d.state().ordinal()), new String(DeliveryJson.encode(d), StandardCharsets.UTF_8)),
-        r -> r.toInteger() == 1);
+        Integer.toString(d.state().ordinal()), new String(DeliveryJson.encode(d), StandardCharsets.UTF_8),
+        Integer.toString(expected == null ? -1 : expected.ordinal())), r -> r.toInteger() == 1);
   }
 
   @Override

@@ -394,9 +394,9 @@ public final class RocksDbTimerStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
+  public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     Objects.requireNonNull(d, "d");
-    return submit(new WriteOp.UpdateDelivery(callerContext(), d));
+    return submit(new WriteOp.UpdateDelivery(callerContext(), d, expected));
   }
 
   /** Pages through the pending index, one reader call per batch, each handed to {@code sink} before the next. */

@@ -271,19 +271,25 @@ abstract class WriteOp<T> {
     }
   }
 
-  /** updateDelivery: replaces a stored delivery (state index and counts in step); creates none. */
+  /**
+   * updateDelivery: replaces a stored delivery (state index and counts in step) if it is in the expected state (any
+   * when null); creates none. The check reads the group's own earlier writes, so two ops of one group compare in
+   * order.
+   */
   static final class UpdateDelivery extends WriteOp<Boolean> {
     private final Delivery d;
+    private final DeliveryState expected;
 
-    UpdateDelivery(Context c, Delivery d) {
+    UpdateDelivery(Context c, Delivery d, DeliveryState expected) {
       super(c);
       this.d = d;
+      this.expected = expected;
     }
 
     @Override
     Boolean apply(WriteGroup g) throws RocksDBException {
       Delivery old = g.currentDelivery(d.seq());
-      if (old == null) {
+      if (old == null || (expected != null && old.state() != expected)) {
         return false;
       }
       g.putDelivery(d, old);

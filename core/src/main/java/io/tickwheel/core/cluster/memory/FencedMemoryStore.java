@@ -165,8 +165,8 @@ final class FencedMemoryStore implements TimerStore {
   }
 
   @Override
-  public Future<Boolean> updateDelivery(Delivery d) {
-    return write(() -> data.updateDelivery(d));
+  public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
+    return write(() -> data.updateDelivery(d, expected));
   }
 
   @Override

@@ -327,11 +327,12 @@ public final class MemoryTimerStore implements TimerStore {
   }
 
   @Override
-  public synchronized Future<Boolean> updateDelivery(Delivery d) {
+  public synchronized Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     if (closed) {
       return closedFuture();
     }
-    if (!deliveries.containsKey(d.seq())) {
+    Delivery old = deliveries.get(d.seq());
+    if (old == null || (expected != null && old.state() != expected)) {
       return Future.succeededFuture(false);
     }
     putDelivery(d);
