@@ -5,10 +5,16 @@ import java.net.URISyntaxException;
 import java.util.Locale;
 
 /**
- * A callback URL taken apart: scheme, host (as written, lower-cased; without the brackets of an IPv6 literal) and
- * port. Only absolute {@code http} and {@code https} URLs with a host are callback URLs; user info
- * ({@code user:pass@}) is refused (it would be shown in every delivery record), and so is a host with characters
- * outside {@code [A-Za-z0-9._-]} unless it is a bracketed IPv6 literal (international names: send their punycode
+ * A callback URL taken apart: scheme, host (as written, lower-cased; without the brackets of an IPv6 literal), port
+ * and request target. The one parser of callback URLs: the create path validates with it, and the delivery path
+ * takes the host to resolve, the host:port its per-host state is keyed by and the request it sends from it.
+ *
+ * <p>Only absolute {@code http} and {@code https} URLs with a host are callback URLs; user info
+ * ({@code user:pass@}) is refused (it would be shown in every delivery record). The host is a bracketed IPv6
+ * literal, or a DNS host name (RFC 1123: dot-separated labels of 1 to 63 letters, digits and hyphens, not starting or
+ * ending with a hyphen, 253 characters at most, one trailing dot allowed), which includes every IPv4 form
+ * {@code HostLiteral} reads. Anything else, an underscore included, is refused: the JDK's URL parser does not take
+ * it as a host, TLS cannot send it as SNI, and resolvers may refuse it (international names: send their punycode
  * {@code xn--} form). Whether the host is an address literal is {@code HostLiteral}'s question.
  *
  * <p>Immutable, thread safe.
@@ -16,8 +22,24 @@ import java.util.Locale;
  * @param scheme {@code http} or {@code https}
  * @param host   the host, lower-cased, IPv6 without brackets (a zone id kept as written, {@code %25} decoded)
  * @param port   the port given, or the scheme's default (80, 443)
+ * @param target the request target: the raw path ({@code /} when empty) and {@code ?query} if any, as written;
+ *               the fragment is dropped
  */
-public record CallbackUrl(String scheme, String host, int port) {
+public record CallbackUrl(String scheme, String host, int port, String target) {
+
+  /** The longest host name (without a trailing dot), characters. */
+  public static final int MAX_HOST_NAME = 253;
+  /** The longest label of a host name, characters. */
+  public static final int MAX_LABEL = 63;
+
+  /**
+   * The key of the receiver's per-host state: {@code scheme://host:port}, an IPv6 host in brackets. Two URLs that
+   * reach the same scheme, host and port (whatever their paths, the case of their hosts, an explicit default port)
+   * have the same key.
+   */
+  public String hostKey() {
+    return scheme + "://" + (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+  }
 
   /**
    * Takes {@code url} apart.
@@ -73,14 +95,11 @@ public record CallbackUrl(String scheme, String host, int port) {
       if (host.isEmpty()) {
         throw new IllegalArgumentException("must name a host");
       }
-      for (int i = 0; i < host.length(); i++) {
-        char c = host.charAt(i);
-        boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
-            || c == '-' || c == '_';
-        if (!ok) {
-          throw new IllegalArgumentException("has a host with the character '" + c
-              + "' (only letters, digits, '.', '-', '_'; international names in their xn-- form)");
-        }
+      String why = hostNameError(host);
+      if (why != null) {
+        throw new IllegalArgumentException("has a host '" + host + "' that is not a valid host name (" + why
+            + "; only letters, digits, '-' and '.' between labels of 1 to " + MAX_LABEL
+            + " characters; international names in their xn-- form)");
       }
     }
     int port = scheme.equals("https") ? 443 : 80;
@@ -93,6 +112,42 @@ public record CallbackUrl(String scheme, String host, int port) {
         throw new IllegalArgumentException("has a port that is not a number from 1 to 65535");
       }
     }
-    return new CallbackUrl(scheme, host.toLowerCase(Locale.ROOT), port);
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+    return new CallbackUrl(scheme, host.toLowerCase(Locale.ROOT), port, target);
+  }
+
+  /** What makes {@code host} no RFC 1123 host name, or null when it is one. */
+  static String hostNameError(String host) {
+    String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+    if (h.isEmpty()) {
+      return "it has no label";
+    }
+    if (h.length() > MAX_HOST_NAME) {
+      return "it has " + h.length() + " characters, more than " + MAX_HOST_NAME;
+    }
+    int start = 0;
+    for (int i = 0; i <= h.length(); i++) {
+      if (i == h.length() || h.charAt(i) == '.') {
+        int len = i - start;
+        if (len == 0) {
+          return "it has an empty label";
+        }
+        if (len > MAX_LABEL) {
+          return "it has a label of " + len + " characters";
+        }
+        if (h.charAt(start) == '-' || h.charAt(i - 1) == '-') {
+          return "it has a label that starts or ends with '-'";
+        }
+        start = i + 1;
+        continue;
+      }
+      char c = h.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+      if (!ok) {
+        return "it has the character '" + c + "'";
+      }
+    }
+    return null;
   }
 }

@@ -67,6 +67,7 @@ class CallbackParserTest {
       "{\"url\":\"ftp://x.example/\"} | callback.url | callback.url must use http or https, not ftp, was \"ftp://x.example/\"",
       "{\"url\":\"http://u:p@x.example/\"} | callback.url | must not carry user info",
       "{\"url\":\"http://x.example:70000/\"} | callback.url | was \"http://x.example:70000/\"",
+      "{\"url\":\"http://a_b.example.com/hook\"} | callback.url | callback.url has a host 'a_b.example.com' that is not a valid host name (it has the character '_'",
       "{\"url\":\"http://x.example/\",\"timeoutMs\":999} | callback.timeoutMs | callback.timeoutMs must be between 1000 and 30000, was 999",
       "{\"url\":\"http://x.example/\",\"timeoutMs\":30001} | callback.timeoutMs | was 30001",
       "{\"url\":\"http://x.example/\",\"timeoutMs\":\"5s\"} | callback.timeoutMs | callback.timeoutMs must be an integer, was \"5s\"",

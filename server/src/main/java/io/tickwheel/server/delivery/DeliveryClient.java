@@ -1,5 +1,6 @@
 package io.tickwheel.server.delivery;
 
+import io.tickwheel.core.callback.CallbackUrl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -12,7 +13,6 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
-import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -59,27 +59,24 @@ public final class DeliveryClient {
   /**
    * Sends {@code body} to {@code url} at {@code address}.
    *
+   * @param url       the callback URL as {@link CallbackUrl} took it apart (its host is the {@code Host} header and the
+   *                  TLS server name, its target the request's)
    * @param headers   extra headers (the signature ones)
    * @param timeoutMs the attempt's whole budget, ms
    * @return never failed: the result says what happened
    */
-  public Future<AttemptResult> post(String url, InetAddress address, Map<String, String> headers, Buffer body,
+  public Future<AttemptResult> post(CallbackUrl url, InetAddress address, Map<String, String> headers, Buffer body,
       int timeoutMs, long startNanos) {
-    URI u = URI.create(url);
-    boolean https = "https".equalsIgnoreCase(u.getScheme());
-    int port = u.getPort() > 0 ? u.getPort() : https ? 443 : 80;
-    String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
-    if (u.getRawQuery() != null) {
-      path += "?" + u.getRawQuery();
-    }
+    boolean https = url.scheme().equals("https");
+    int port = url.port();
     long remaining = Math.max(1, timeoutMs - (System.nanoTime() - startNanos) / 1_000_000);
     RequestOptions ro = new RequestOptions()
         .setMethod(HttpMethod.POST)
         .setServer(SocketAddress.inetSocketAddress(port, address.getHostAddress()))
-        .setHost(u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost())
+        .setHost(url.host())
         .setPort(port)
         .setSsl(https)
-        .setURI(path)
+        .setURI(url.target())
         .setFollowRedirects(false)
         .setConnectTimeout(Math.min(remaining, connectTimeoutMs))
         .setIdleTimeout(remaining);

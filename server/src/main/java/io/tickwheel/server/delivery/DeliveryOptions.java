@@ -21,10 +21,14 @@ import io.tickwheel.core.store.Retention;
  * @param retention           finished (succeeded or dead) records kept: the newest {@code maxCount}, at most
  *                            {@code maxAgeMs} old
  * @param trimIntervalMs      how often finished records are trimmed, ms
+ * @param maxIdleHosts        hosts with nothing in flight or queued whose state (a breaker's failure count) is
+ *                            remembered: each is forgotten after {@code breakerOpenMs} idle, and beyond this many the
+ *                            longest idle ones are forgotten at once (a host with work is always remembered; there
+ *                            are at most {@code maxPending} of those)
  */
 public record DeliveryOptions(int maxPending, long maxPendingBytes, int perHostConcurrency, int perHostQueue, long postponeMs,
     int breakerFailures, long breakerOpenMs, int connectTimeoutMs, int maxAttemptsPerTurn, Retention retention,
-    long trimIntervalMs) {
+    long trimIntervalMs, int maxIdleHosts) {
 
   public DeliveryOptions {
     positive("maxPending", maxPending);
@@ -37,37 +41,43 @@ public record DeliveryOptions(int maxPending, long maxPendingBytes, int perHostC
     positive("connectTimeoutMs", connectTimeoutMs);
     positive("maxAttemptsPerTurn", maxAttemptsPerTurn);
     positive("trimIntervalMs", trimIntervalMs);
+    positive("maxIdleHosts", maxIdleHosts);
     java.util.Objects.requireNonNull(retention, "retention");
   }
 
   /**
    * 100,000 pending in at most 256 MiB; 32 in flight and 10,000 waiting per host; 1 s postponement; the breaker opens after 10
    * consecutive failures for 30 s; 5 s connect; 1,000 attempts started per turn; 100,000 finished records kept
-   * for at most 7 days, trimmed every 10 s.
+   * for at most 7 days, trimmed every 10 s; at most 10,000 idle hosts remembered.
    */
   public static DeliveryOptions defaults() {
     return new DeliveryOptions(100_000, 256L << 20, 32, 10_000, 1000, 10, 30_000, 5000, 1000,
-        new Retention(100_000, 7L * 24 * 3600 * 1000), 10_000);
+        new Retention(100_000, 7L * 24 * 3600 * 1000), 10_000, 10_000);
   }
 
   public DeliveryOptions withMaxPending(int n) {
     return new DeliveryOptions(n, maxPendingBytes, perHostConcurrency, perHostQueue, postponeMs, breakerFailures, breakerOpenMs,
-        connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs);
+        connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, maxIdleHosts);
   }
 
   public DeliveryOptions withMaxPendingBytes(long n) {
     return new DeliveryOptions(maxPending, n, perHostConcurrency, perHostQueue, postponeMs, breakerFailures,
-        breakerOpenMs, connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs);
+        breakerOpenMs, connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, maxIdleHosts);
   }
 
   public DeliveryOptions withPerHost(int concurrency, int queue) {
     return new DeliveryOptions(maxPending, maxPendingBytes, concurrency, queue, postponeMs, breakerFailures, breakerOpenMs,
-        connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs);
+        connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, maxIdleHosts);
   }
 
   public DeliveryOptions withBreaker(int failures, long openMs) {
     return new DeliveryOptions(maxPending, maxPendingBytes, perHostConcurrency, perHostQueue, postponeMs, failures, openMs,
-        connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs);
+        connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, maxIdleHosts);
+  }
+
+  public DeliveryOptions withMaxIdleHosts(int n) {
+    return new DeliveryOptions(maxPending, maxPendingBytes, perHostConcurrency, perHostQueue, postponeMs,
+        breakerFailures, breakerOpenMs, connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, n);
   }
 
   private static void positive(String name, long v) {

@@ -1,6 +1,7 @@
 package io.tickwheel.server.delivery;
 
 import io.tickwheel.core.callback.Callback;
+import io.tickwheel.core.callback.CallbackUrl;
 import io.tickwheel.core.callback.WebhookSigner;
 import io.tickwheel.core.delivery.Attempt;
 import io.tickwheel.core.delivery.Delivery;
@@ -17,13 +18,13 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.HashMap;
-import java.util.Locale;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
@@ -48,6 +49,14 @@ import java.util.function.LongSupplier;
  *       back in the wheel once the write succeeded.</li>
  *   <li>Nothing here blocks or waits for a receiver on the event loop: a slow or dead receiver holds only its own
  *       host's slots.</li>
+ *   <li>The callback URL is taken apart by {@link CallbackUrl} alone (host to resolve, host key, request). A stored
+ *       URL it refuses (written by an older version) makes its delivery {@code dead} at once with error
+ *       {@code invalid_url}, logged with the reason. Every loop that hands out deliveries (the wheel, a host's queue,
+ *       recovery) catches a failure per delivery: the delivery is logged and recorded {@code dead}
+ *       ({@code internal_error}, retryable by the API), its bytes released, and the others go on.</li>
+ *   <li>A host's state is kept while it has work or remembers failures; an idle host is forgotten once idle for
+ *       {@link DeliveryOptions#breakerOpenMs()} (its breaker, if it opened, has run out by then), and beyond
+ *       {@link DeliveryOptions#maxIdleHosts()} idle hosts the longest idle are forgotten at once.</li>
  * </ul>
  * Delivery is at least once: a crash after an attempt and before its record is written repeats it (same
  * {@code webhook-id}). The webhook-id of a retried dead delivery is unchanged.
@@ -63,6 +72,10 @@ public final class DeliveryService {
   private static final System.Logger LOG = System.getLogger(DeliveryService.class.getName());
   /** The attempt error of a delivery refused because {@link DeliveryOptions#maxPending()} are held. */
   public static final String QUEUE_FULL = "queue_full";
+  /** The attempt error of a delivery whose stored callback URL {@link CallbackUrl} refuses. */
+  public static final String INVALID_URL = "invalid_url";
+  /** The attempt error of a delivery whose handling failed unexpectedly (logged); retryable by the API. */
+  public static final String INTERNAL_ERROR = "internal_error";
   /** The longest sleep of the wake-up timer, ms (a bound on the harm of a clock jump). */
   private static final long MAX_SLEEP_MS = 1000;
 
@@ -82,6 +95,8 @@ public final class DeliveryService {
 
   private final TimerWheel<Held> wheel;
   private final Map<String, Host> hosts = new HashMap<>();
+  /** The hosts of {@link #hosts} with nothing in flight or queued but a failure record, longest idle first. */
+  private final LinkedHashMap<String, Host> idleHosts = new LinkedHashMap<>();
   private int inFlight;
   private int queued;
   /** The {@link #weight} of every delivery held pending. */
@@ -99,6 +114,8 @@ public final class DeliveryService {
     final Breaker breaker;
     final ArrayDeque<Held> queue = new ArrayDeque<>();
     int inFlight;
+    /** When it last went idle (in {@link #idleHosts} since then), epoch ms. */
+    long idleSince;
 
     Host(String key, DeliveryOptions o) {
       this.key = key;
@@ -154,7 +171,12 @@ public final class DeliveryService {
     lanes.add(lane);
     return lane.store().loadPendingDeliveries(1000, batch -> {
       for (Delivery d : batch) {
-        accept(d, lane);
+        try {
+          accept(d, lane);
+        } catch (RuntimeException e) {
+          LOG.log(System.Logger.Level.ERROR, "loading pending delivery " + lane.idOf(d) + " failed; it stays "
+              + "pending in the store and is loaded again at the next start: " + e, e);
+        }
       }
       return Future.succeededFuture();
     }).onSuccess(n -> {
@@ -227,7 +249,12 @@ public final class DeliveryService {
     return wheel.size() + queued + inFlight;
   }
 
-  /** Hosts whose breaker is not closed. */
+  /** The {@link #weight} of the deliveries held pending, bytes: what counts against the delivery budget. */
+  long heldBytes() {
+    return heldBytes;
+  }
+
+  /** Hosts whose breaker is not closed (a walk of the remembered hosts: at most maxPending + maxIdleHosts). */
   public int openBreakers() {
     long now = clock.getAsLong();
     int n = 0;
@@ -255,7 +282,11 @@ public final class DeliveryService {
         .recover(DeliveryService::storeFailed);
   }
 
-  /** Re-queues a dead delivery: pending again with a new round of attempts, the next one now, same id. */
+  /**
+   * Re-queues a dead delivery: pending again with a new round of attempts, the next one now, same id. The store
+   * replaces it only if it is still dead, so of concurrent retries one is {@code Requeued} and the others
+   * {@code NotDead} (409), and its bytes are held once.
+   */
   public Future<DeliveryOutcome> retry(String id) {
     long seq = Delivery.seqOf(id);
     if (seq < 0) {
@@ -278,14 +309,16 @@ public final class DeliveryService {
         return Future.<DeliveryOutcome>succeededFuture(new DeliveryOutcome.Full(opts.maxPending()));
       }
       Delivery again = d.requeued(clock.getAsLong());
-      return lane.store().updateDelivery(again).map(stored -> {
+      // compare-and-set: of concurrent retries of one dead delivery exactly one re-queues it (and holds its bytes)
+      return lane.store().updateDelivery(again, DeliveryState.DEAD).compose(stored -> {
         if (!stored) {
-          return new DeliveryOutcome.NotFound(id);
+          return lane.store().getDelivery(seq).map(now -> now == null ? new DeliveryOutcome.NotFound(id)
+              : new DeliveryOutcome.NotDead(id, now.state().wire()));
         }
         deadCount = Math.max(0, deadCount - 1);
         heldBytes += weight(again);
         schedule(new Held(again, lane), again.nextAttemptAt());
-        return new DeliveryOutcome.Requeued(again, id);
+        return Future.<DeliveryOutcome>succeededFuture(new DeliveryOutcome.Requeued(again, id));
       });
     }).recover(DeliveryService::storeFailed);
   }
@@ -307,12 +340,17 @@ public final class DeliveryService {
       return 0;
     }
     long now = clock.getAsLong();
-    int n = wheel.advance(now, (key, due, h) -> dispatch(h, now), opts.maxAttemptsPerTurn());
-    if (n == opts.maxAttemptsPerTurn() && autoWake) {
-      drainSoon = true;
-      owner.runOnContext(v -> drain());
-    } else {
-      arm();
+    int n = 0;
+    try {
+      evictIdleHosts(now);
+      n = wheel.advance(now, (key, due, h) -> dispatchOrBury(h, now), opts.maxAttemptsPerTurn());
+    } finally {
+      if (n == opts.maxAttemptsPerTurn() && autoWake) {
+        drainSoon = true;
+        owner.runOnContext(v -> drain());
+      } else {
+        arm();
+      }
     }
     return n;
   }
@@ -349,9 +387,16 @@ public final class DeliveryService {
 
   // ------------------------------------------------------------------ attempts
 
-  private static String hostKey(String url) {
-    URI u = URI.create(url);
-    return u.getScheme().toLowerCase(Locale.ROOT) + "://" + u.getHost().toLowerCase(Locale.ROOT) + ":" + u.getPort();
+  /**
+   * {@link #dispatch}, and if that fails unexpectedly, the delivery is logged and recorded dead
+   * ({@link #INTERNAL_ERROR}) so one bad delivery never stops the others.
+   */
+  private void dispatchOrBury(Held held, long now) {
+    try {
+      dispatch(held, now);
+    } catch (RuntimeException e) {
+      bury(held, now, INTERNAL_ERROR, "failed unexpectedly: " + e, e);
+    }
   }
 
   private void dispatch(Held held, long now) {
@@ -360,17 +405,48 @@ public final class DeliveryService {
       return;
     }
     Delivery d = held.d();
-    Host h = hosts.computeIfAbsent(hostKey(d.callback().url()), k -> new Host(k, opts));
+    CallbackUrl url;
+    try {
+      url = CallbackUrl.parse(d.callback().url());
+    } catch (IllegalArgumentException e) {
+      bury(held, now, INVALID_URL, "has a callback url that " + e.getMessage() + ", was \"" + d.callback().url()
+          + "\"", null);
+      return;
+    }
+    String key = url.hostKey();
+    Host h = hosts.get(key);
+    if (h == null) {
+      h = new Host(key, opts);
+      hosts.put(key, h);
+    }
     if (h.inFlight >= opts.perHostConcurrency()) {
       if (h.queue.size() < opts.perHostQueue()) {
         h.queue.add(held);
         queued++;
+        idleHosts.remove(key);
       } else {
         postpone(held, now + opts.postponeMs(), "host_queue_full");
       }
       return;
     }
     admitAndStart(held, h, now);
+    if (h.inFlight == 0 && h.queue.isEmpty() && h.breaker.blank()) {
+      hosts.remove(key);           // nothing started (postponed, or dropped) and nothing to remember
+    }
+  }
+
+  /**
+   * Records a held delivery {@code dead} at once with one attempt of error {@code error}, releases its bytes and
+   * logs why (a refusal is never silent). The delivery stays retryable by the API.
+   */
+  private void bury(Held held, long now, String error, String why, Throwable cause) {
+    Delivery d = held.d();
+    heldBytes -= weight(d);
+    LOG.log(System.Logger.Level.WARNING, "delivery " + held.id() + " " + why + "; recorded dead with error "
+        + error, cause);
+    metrics.attempt(error, 0);
+    save(new Held(d.after(new Attempt(d.nextAttemptNumber(), now, 0, error, 0), DeliveryState.DEAD, 0, now),
+        held.lane()));
   }
 
   /** Lets go of a delivery whose lane this node no longer serves (nothing written: the lane's store is not ours). */
@@ -389,6 +465,7 @@ public final class DeliveryService {
       postpone(held, until, "breaker_open");
       return;
     }
+    idleHosts.remove(h.key);
     start(held, h);
   }
 
@@ -409,24 +486,27 @@ public final class DeliveryService {
     // the overall deadline covers resolution too; the client keeps its own for the request
     long deadline = vertx.setTimer(cb.timeoutMs() + 100L, id -> done.tryComplete(
         new AttemptResult(0, null, AttemptResult.TIMEOUT, (System.nanoTime() - t0) / 1_000_000)));
-    String host = URI.create(cb.url()).getHost();
-    if (host.startsWith("[")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    resolver.resolve(host).compose(target -> {
-      if (target.outcome() != ResolvedTarget.Outcome.CONNECT) {
-        return Future.succeededFuture(new AttemptResult(0, null, target.error(), (System.nanoTime() - t0) / 1_000_000));
-      }
-      java.net.InetAddress address = target.address();
-      byte[] body = TimerJson.firingJson(d.firing()).getBytes(StandardCharsets.UTF_8);
-      long ts = clock.getAsLong() / 1000;
-      Map<String, String> headers = Map.of(WebhookSigner.ID, webhookId, WebhookSigner.TIMESTAMP, Long.toString(ts),
-          WebhookSigner.SIGNATURE, signer.sign(webhookId, ts, body));
-      return client.post(cb.url(), address, headers, Buffer.buffer(body), cb.timeoutMs(), t0);
+    // everything that may throw runs inside the chain: a failure ends this attempt, never the caller's loop
+    Future.<Void>succeededFuture().compose(v -> {
+      CallbackUrl url = CallbackUrl.parse(cb.url());     // parsed by dispatch already: cannot fail here
+      return resolver.resolve(url.host()).compose(target -> {
+        if (target.outcome() != ResolvedTarget.Outcome.CONNECT) {
+          return Future.succeededFuture(new AttemptResult(0, null, target.error(),
+              (System.nanoTime() - t0) / 1_000_000));
+        }
+        java.net.InetAddress address = target.address();
+        byte[] body = TimerJson.firingJson(d.firing()).getBytes(StandardCharsets.UTF_8);
+        long ts = clock.getAsLong() / 1000;
+        Map<String, String> headers = Map.of(WebhookSigner.ID, webhookId, WebhookSigner.TIMESTAMP,
+            Long.toString(ts), WebhookSigner.SIGNATURE, signer.sign(webhookId, ts, body));
+        return client.post(url, address, headers, Buffer.buffer(body), cb.timeoutMs(), t0);
+      });
     }).onComplete(ar -> {
       if (ar.succeeded()) {
         done.tryComplete(ar.result());
       } else {
+        LOG.log(System.Logger.Level.WARNING, "attempt of delivery " + webhookId + " failed before an answer: "
+            + ar.cause());
         done.tryComplete(new AttemptResult(0, null, AttemptResult.CONNECTION, (System.nanoTime() - t0) / 1_000_000));
       }
     });
@@ -523,19 +603,54 @@ public final class DeliveryService {
   }
 
   /**
-   * Starts queued attempts of {@code h} while it has free slots; forgets a host with nothing in flight, nothing
-   * queued and a blank breaker (so the map holds only hosts with work or a failure record).
+   * Starts queued attempts of {@code h} while it has free slots (a failure of one is that delivery's: see
+   * {@link #bury}); forgets a host with nothing in flight, nothing queued and a blank breaker, and puts one that
+   * remembers failures among the idle hosts (so the map holds only hosts with work or a recent failure record).
    */
   private void pump(Host h) {
     long now = clock.getAsLong();
     while (h.inFlight < opts.perHostConcurrency() && !h.queue.isEmpty()) {
       Held d = h.queue.poll();
       queued--;
-      admitAndStart(d, h, now);
+      try {
+        admitAndStart(d, h, now);
+      } catch (RuntimeException e) {
+        bury(d, now, INTERNAL_ERROR, "failed unexpectedly: " + e, e);
+      }
     }
-    if (h.inFlight == 0 && h.queue.isEmpty() && h.breaker.blank()) {
+    if (h.inFlight == 0 && h.queue.isEmpty()) {
+      idleHosts.remove(h.key);
+      if (h.breaker.blank()) {
+        hosts.remove(h.key);
+      } else {
+        h.idleSince = now;
+        idleHosts.put(h.key, h);
+        evictIdleHosts(now);
+      }
+    }
+  }
+
+  /**
+   * Forgets the idle hosts idle for {@link DeliveryOptions#breakerOpenMs()} or more, and the longest idle beyond
+   * {@link DeliveryOptions#maxIdleHosts()}. A breaker opened by a host's last failure has run out by then (it went
+   * idle at that failure), so forgetting it lets through no attempt the breaker would have held back. Work: the
+   * hosts forgotten, plus one.
+   */
+  private void evictIdleHosts(long now) {
+    Iterator<Host> it = idleHosts.values().iterator();
+    while (it.hasNext()) {
+      Host h = it.next();
+      if (idleHosts.size() <= opts.maxIdleHosts() && now - h.idleSince < opts.breakerOpenMs()) {
+        return;
+      }
+      it.remove();
       hosts.remove(h.key);
     }
+  }
+
+  /** The hosts whose state is remembered (with work, or idle with a failure record). */
+  int hostsRemembered() {
+    return hosts.size();
   }
 
   // ------------------------------------------------------------------ retention
@@ -549,6 +664,7 @@ public final class DeliveryService {
   public Future<Long> trim() {
     lanes.removeIf(l -> !l.live().getAsBoolean());
     long now = clock.getAsLong();
+    evictIdleHosts(now);
     List<Future<Long>> trimmed = new ArrayList<>(lanes.size());
     for (DeliveryLane l : lanes) {
       trimmed.add(l.store().trimDeliveries(opts.retention(), now));

@@ -147,6 +147,12 @@ class CallbackApiTest {
     assertThat(scheme.statusCode()).isEqualTo(400);
     assertThat(error(scheme).getString("field")).isEqualTo("callback.url");
     assertThat(error(scheme).getString("message")).contains("http or https").contains("file:///etc/passwd");
+    HttpResponse<Buffer> underscore = s.send(POST, "/v1/timers",
+        "{\"delayMs\":1000,\"callback\":{\"url\":\"http://a_b.example.com/hook\"}}");
+    assertThat(underscore.statusCode()).as("a host the delivery path cannot use").isEqualTo(400);
+    assertThat(error(underscore).getString("field")).isEqualTo("callback.url");
+    assertThat(error(underscore).getString("message")).contains("'a_b.example.com'")
+        .contains("http://a_b.example.com/hook");
     HttpResponse<Buffer> attempts = s.send(POST, "/v1/timers",
         "{\"delayMs\":1000,\"callback\":{\"url\":\"https://x.example/\",\"maxAttempts\":50}}");
     assertThat(attempts.statusCode()).isEqualTo(400);

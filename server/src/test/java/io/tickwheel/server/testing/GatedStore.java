@@ -41,6 +41,7 @@ public final class GatedStore implements TimerStore {
   public volatile io.vertx.core.Context context;
   private boolean holdFirings;
   private boolean holdPuts;
+  private boolean holdDeliveryUpdates;
   private int failFirings;
   private int applyThenFailFirings;
   private int applyThenFailWrites;
@@ -59,6 +60,14 @@ public final class GatedStore implements TimerStore {
   /** Holds every following put until {@link #release()}. */
   public void holdPuts(boolean h) {
     holdPuts = h;
+  }
+
+  /**
+   * Holds every following updateDelivery until {@link #release()} (as a remote store's writes are in flight while
+   * other calls read: concurrent API calls then all read the state before any of their writes).
+   */
+  public void holdDeliveryUpdates(boolean h) {
+    holdDeliveryUpdates = h;
   }
 
   /** Fails the next {@code n} recordFirings with {@link StoreUnavailableException}. */
@@ -275,7 +284,7 @@ public final class GatedStore implements TimerStore {
 
   @Override
   public Future<Boolean> updateDelivery(Delivery d, io.tickwheel.core.delivery.DeliveryState expected) {
-    return gate(false, () -> mem.updateDelivery(d, expected));
+    return gate(holdDeliveryUpdates, () -> mem.updateDelivery(d, expected));
   }
 
   @Override
