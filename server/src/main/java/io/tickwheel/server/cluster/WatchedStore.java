@@ -164,6 +164,11 @@ final class WatchedStore implements TimerStore {
   }
 
   @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    return watch(store.updateDelivery(d));
+  }
+
+  @Override
   public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     return watch(store.updateDelivery(d, expected));
   }

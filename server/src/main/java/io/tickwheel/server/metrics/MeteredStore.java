@@ -155,6 +155,12 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    long t0 = System.nanoTime();
+    return done("updateDelivery", t0, store.updateDelivery(d));
+  }
+
+  @Override
   public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     long t0 = System.nanoTime();
     return done("updateDelivery", t0, store.updateDelivery(d, expected));

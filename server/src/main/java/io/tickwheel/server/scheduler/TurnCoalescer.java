@@ -289,6 +289,12 @@ final class TurnCoalescer implements TimerStore {
   }
 
   @Override
+  public Future<Boolean> updateDelivery(Delivery d) {
+    flush();
+    return store.updateDelivery(d);
+  }
+
+  @Override
   public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     flush();
     return store.updateDelivery(d, expected);
