@@ -99,7 +99,7 @@ class DeliveriesApiTest {
   void aFailingCallbackGoesDeadIsListedAndARetryDeliversItWithTheSameSignedWebhookId() throws Exception {
     String url = "http://127.0.0.1:" + receiverPort + "/hook";
     assertThat(s.send(POST, "/v1/timers", "{\"id\":\"cb1\",\"delayMs\":0,\"payload\":{\"k\":1},\"callback\":{\"url\":\""
-        + url + "\",\"timeoutMs\":1000,\"maxAttempts\":2,\"minBackoffMs\":100,\"maxBackoffMs\":200}}").statusCode())
+        + url + "\",\"timeoutMs\":30000,\"maxAttempts\":2,\"minBackoffMs\":100,\"maxBackoffMs\":200}}").statusCode())
         .isEqualTo(201);
     JsonObject dead = awaitDelivery("?state=dead", d -> d.getString("timerId").equals("cb1"));
     String id = dead.getString("id");
