@@ -1,0 +1,271 @@
+import { ErrorCodes, TickwheelError } from '../errors.js';
+import type { TimerInfo } from '../types.js';
+import { decode, errorOf, isObject, shorten, timerOf } from './answers.js';
+import { ReconnectBackoff } from './backoff.js';
+import { Deferred, nextTurn, now } from './deferred.js';
+import type { HttpCalls } from './http-calls.js';
+import { TransportFailure } from './platform.js';
+import type { ResolvedOptions } from '../options.js';
+
+const PATH = '/v1/timers/batch';
+
+/** One waiting or sent schedule: the timer's JSON text, the caller's promise, its deadline (monotonic ms). */
+interface Schedule {
+  readonly json: string;
+  readonly d: Deferred<TimerInfo>;
+  readonly deadline: number;
+}
+
+/**
+ * Sends schedules as batch creates (`POST /v1/timers/batch`, `{"timers":[…]}`). On the server a timer of a batch
+ * costs a fraction of a single create (one store write and one HTTP exchange per batch).
+ *
+ * When: schedules wait in call order; a flush runs once per event-loop turn after a schedule arrives and whenever a
+ * batch is answered, and sends the oldest, at most `maxScheduleBatchTimers` per request, while fewer than
+ * `maxScheduleBatchesInFlight` requests are unanswered. Schedules arriving meanwhile gather into the next batch; an
+ * idle client sends a lone schedule at once (one turn later).
+ *
+ * Answers per item, as the single create would have answered: 201 resolves with the timer; any other item status
+ * rejects with that item's error (409 `already_exists`, 400 naming the field, ...). A non-200 answer to the whole
+ * request rejects all of its schedules with it. A schedule is never sent twice: a request that could not be sent
+ * (no connection) is tried again after the reconnect backoff while its schedules' deadline has not passed; one sent
+ * and not answered rejects its schedules with `timeout` or `connection_lost`, `mayHaveApplied`. A sweep rejects
+ * schedules past their deadline, waiting (`timeout`, not applied) or sent (`timeout`, `mayHaveApplied`). At most
+ * `maxQueued` schedules wait; beyond it a schedule is rejected at once with `queue_full`.
+ */
+export class ScheduleBatcher {
+  private waiting: Schedule[] = [];
+  private head = 0;
+  private readonly sent = new Set<Schedule[]>();
+  private inFlightTimers = 0;
+  private flushScheduled = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  private lastFailure: string | undefined;
+  private readonly backoff: ReconnectBackoff;
+  private readonly sweepMs: number;
+  /** Batch requests sent so far. */
+  batches = 0;
+
+  constructor(private readonly http: HttpCalls, private readonly o: ResolvedOptions) {
+    this.backoff = new ReconnectBackoff(o.reconnectInitialBackoffMs, o.reconnectMaxBackoffMs);
+    this.sweepMs = Math.max(5, Math.min(1_000, Math.floor(o.requestTimeoutMs / 4)));
+  }
+
+  /** Schedules waiting for a batch. */
+  queued(): number {
+    return this.waiting.length - this.head;
+  }
+
+  /** Schedules in batches sent and not yet answered. */
+  inFlight(): number {
+    return this.inFlightTimers;
+  }
+
+  /** A schedule of the timer whose JSON text is `json`. */
+  schedule(json: string): Promise<TimerInfo> {
+    if (this.closed) {
+      return Promise.reject(TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'the client is closed', false));
+    }
+    if (this.queued() >= this.o.maxQueued) {
+      return Promise.reject(TickwheelError.client(ErrorCodes.QUEUE_FULL, `schedule not sent: ${this.inFlightTimers} `
+        + `schedules in flight and ${this.queued()} waiting (maxQueued ${this.o.maxQueued})`, false));
+    }
+    const s: Schedule = { json, d: new Deferred<TimerInfo>(), deadline: now() + this.o.requestTimeoutMs };
+    this.waiting.push(s);
+    this.ensureSweep();
+    this.scheduleFlush();
+    return s.d.promise;
+  }
+
+  private scheduleFlush(): void {
+    if (!this.flushScheduled && this.retryTimer === undefined) {
+      this.flushScheduled = true;
+      nextTurn(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  private flush(): void {
+    if (this.retryTimer !== undefined || this.closed) {
+      return;
+    }
+    const t = now();
+    while (this.sent.size < this.o.maxScheduleBatchesInFlight && this.queued() > 0) {
+      const batch: Schedule[] = [];
+      while (batch.length < this.o.maxScheduleBatchTimers && this.queued() > 0) {
+        const s = this.waiting[this.head++]!;
+        if (t >= s.deadline) {
+          s.d.reject(this.notSentTimeout());
+        } else if (!s.d.done) {
+          batch.push(s);
+        }
+      }
+      this.compact();
+      if (batch.length > 0) {
+        this.send(batch);
+      }
+    }
+  }
+
+  private compact(): void {
+    if (this.head === this.waiting.length) {
+      this.waiting = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+      this.waiting = this.waiting.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private send(batch: Schedule[]): void {
+    let body = '{"timers":[';
+    for (let i = 0; i < batch.length; i++) {
+      body += (i === 0 ? '' : ',') + batch[i]!.json;
+    }
+    body += ']}';
+    this.sent.add(batch);
+    this.inFlightTimers += batch.length;
+    this.batches++;
+    const timeoutMs = Math.max(1, Math.ceil(batch[batch.length - 1]!.deadline - now()));
+    this.http.send('POST', PATH, body, timeoutMs).then((answer) => {
+      this.backoff.reset();
+      this.answered(batch, answer.status, answer.body);
+    }, (e: unknown) => {
+      this.lastFailure = e instanceof Error ? e.message : String(e);
+      if (e instanceof TransportFailure && !e.sent) {
+        this.notSent(batch);
+      } else {
+        this.failSent(batch, e);
+      }
+    }).finally(() => {
+      this.sent.delete(batch);
+      this.inFlightTimers -= batch.length;
+      this.flush();
+    });
+  }
+
+  /** Settles each schedule of `batch` from its item of the answer (or all from a non-200 answer). */
+  private answered(batch: Schedule[], status: number, text: string): void {
+    const decoded = decode(text);
+    if (status !== 200) {
+      const e = errorOf(status, decoded);
+      batch.forEach((s) => s.d.reject(e));
+      return;
+    }
+    const results = isObject(decoded) && Array.isArray(decoded['results']) ? decoded['results'] as unknown[] : undefined;
+    if (results === undefined || results.length !== batch.length) {
+      const e = TickwheelError.client(ErrorCodes.PROTOCOL, `POST ${PATH} with ${batch.length} timers: 200 without as `
+        + `many results: ${shorten(text)}`, true);
+      batch.forEach((s) => s.d.reject(e));
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const s = batch[i]!;
+      const item = results[i];
+      if (!isObject(item)) {
+        s.d.reject(TickwheelError.client(ErrorCodes.PROTOCOL, `POST ${PATH}: result ${i} is not an object: `
+          + shorten(JSON.stringify(item)), true));
+        continue;
+      }
+      try {
+        s.d.resolve(timerOf(item));
+      } catch (e) {
+        s.d.reject(e);
+      }
+    }
+  }
+
+  /** A request sent and not answered: its schedules may have been created; never sent again. */
+  private failSent(batch: Schedule[], e: unknown): void {
+    const timedOut = e instanceof TransportFailure && e.timedOut;
+    const message = e instanceof Error ? e.message : String(e);
+    for (const s of batch) {
+      s.d.reject(TickwheelError.client(timedOut ? ErrorCodes.TIMEOUT : ErrorCodes.CONNECTION_LOST,
+        `schedule: the batch create was sent and not answered (${message}); it may have been applied: read the `
+        + 'timer before scheduling it again', true));
+    }
+  }
+
+  /** A request that could not be sent: its schedules wait again, first in line, and the next try waits. */
+  private notSent(batch: Schedule[]): void {
+    if (this.closed) {
+      const e = TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'schedule: the client was closed before it was sent',
+        false);
+      batch.forEach((s) => s.d.reject(e));
+      return;
+    }
+    this.waiting = batch.concat(this.waiting.slice(this.head));
+    this.head = 0;
+    if (this.retryTimer === undefined) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.flush();
+      }, this.backoff.next());
+    }
+  }
+
+  private ensureSweep(): void {
+    if (this.sweepTimer === undefined && !this.closed) {
+      this.sweepTimer = setInterval(() => this.sweep(), this.sweepMs);
+    }
+  }
+
+  /** Rejects schedules past their deadline; stops itself when nothing waits or is in flight. */
+  private sweep(): void {
+    const t = now();
+    // waiting schedules are in deadline order (a batch put back keeps its place ahead of later ones)
+    while (this.queued() > 0) {
+      const s = this.waiting[this.head]!;
+      if (!s.d.done && t < s.deadline) {
+        break;
+      }
+      this.head++;
+      s.d.reject(this.notSentTimeout());
+    }
+    this.compact();
+    for (const batch of this.sent) {
+      for (const s of batch) {
+        if (!s.d.done && t >= s.deadline) {
+          s.d.reject(TickwheelError.client(ErrorCodes.TIMEOUT, `schedule: no answer within requestTimeoutMs `
+            + `${this.o.requestTimeoutMs} (sent: it may have been applied)`, true));
+        }
+      }
+    }
+    if (this.queued() === 0 && this.sent.size === 0) {
+      clearInterval(this.sweepTimer);
+      this.sweepTimer = undefined;
+    }
+  }
+
+  private notSentTimeout(): TickwheelError {
+    return TickwheelError.client(ErrorCodes.TIMEOUT, `schedule: not sent within requestTimeoutMs `
+      + `${this.o.requestTimeoutMs} (not applied)${this.lastFailure === undefined ? '' : `; last failure: ${this.lastFailure}`}`,
+      false);
+  }
+
+  /** Rejects every schedule, waiting (`client_closed`, not applied) or in flight (`client_closed`, `mayHaveApplied`). */
+  close(): void {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    clearTimeout(this.retryTimer);
+    const e = TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'schedule: the client was closed before it was sent',
+      false);
+    for (let i = this.head; i < this.waiting.length; i++) {
+      this.waiting[i]!.d.reject(e);
+    }
+    this.waiting = [];
+    this.head = 0;
+    const sentE = TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'schedule: the client was closed before its answer; '
+      + 'it may have been applied', true);
+    for (const batch of this.sent) {
+      batch.forEach((s) => s.d.reject(sentE));
+    }
+  }
+}
