@@ -1,5 +1,5 @@
 // The real tickwheel server (server/target/tickwheel.jar) as a child process, and helpers for the tests.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -135,4 +135,44 @@ export async function rejection(promise, t0 = performance.now()) {
 
 export function cleanup(dir) {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Whether `redis-server` is on the PATH. */
+export function hasRedisServer() {
+  return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/** A private redis-server (no persistence) on a free port: { uri, stop() }. */
+export async function startRedis() {
+  const dir = tempDir('tw-js-redis-');
+  const port = await deadPort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+    '--dir', dir, '--protected-mode', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  await new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server not ready within 20 s:\n${log}`)), 20_000);
+    proc.stdout.setEncoding('utf8').on('data', (c) => {
+      log += c;
+      if (log.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${log}`));
+    });
+  });
+  proc.stdout.removeAllListeners('data');
+  proc.stdout.resume();
+  proc.stderr.resume();
+  const exited = new Promise((r) => proc.once('exit', r));
+  return {
+    uri: `redis://127.0.0.1:${port}`,
+    async stop() {
+      proc.kill('SIGKILL');
+      await exited;
+      cleanup(dir);
+    },
+  };
 }
