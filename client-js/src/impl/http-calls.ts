@@ -5,7 +5,7 @@ import { type HttpAnswer, type Platform, TransportFailure } from './platform.js'
 
 /**
  * HTTP exchanges on the endpoint in use: every request carries the token and, with a body, `Content-Type:
- * application/json`; one that could not reach the server (no connection) moves to the next endpoint. Each is
+ * application/json`; one that could not connect to the endpoint moves everyone to the next endpoint. Each is
  * answered in full within its timeout or fails ({@link Platform.request}). Nothing is retried here.
  */
 export class HttpCalls {
@@ -26,7 +26,7 @@ export class HttpCalls {
     const req = body === undefined ? { method, url: base + path, headers, timeoutMs }
       : { method, url: base + path, headers, body, timeoutMs };
     return this.platform.request(req).catch((e: unknown) => {
-      if (e instanceof TransportFailure && !e.sent) {
+      if (e instanceof TransportFailure && e.connectFailed) {
         this.endpoints.failed(base);
       }
       throw e;

@@ -22,6 +22,7 @@ export class NodePlatform implements Platform {
   request(r: HttpRequest): Promise<HttpAnswer> {
     return new Promise<HttpAnswer>((resolve, reject) => {
       let sent = false;
+      let connecting = false;
       let settled = false;
       const tls = r.url.startsWith('https:');
       const headers: Record<string, string | number> = { ...r.headers };
@@ -50,12 +51,14 @@ export class NodePlatform implements Platform {
       });
       const timer = setTimeout(() => {
         settle(() => reject(new TransportFailure(`${r.method} ${r.url}: no answer within ${r.timeoutMs} ms`, sent,
-          true)));
+          true, connecting)));
         req.destroy();
       }, r.timeoutMs);
       req.on('socket', (s) => {
         if (s.connecting) {
+          connecting = true;
           s.once(tls ? 'secureConnect' : 'connect', () => {
+            connecting = false;
             sent = true;
           });
         } else {
@@ -63,7 +66,7 @@ export class NodePlatform implements Platform {
         }
       });
       req.on('error', (e) => settle(() => reject(new TransportFailure(`${r.method} ${r.url}: ${e.message}`, sent,
-        false))));
+        false, !sent))));
       req.end(r.body);
     });
   }

@@ -18,10 +18,12 @@ export interface HttpAnswer {
 
 /**
  * An HTTP exchange that got no whole answer. `sent`: the request may have reached the server (a connection was
- * had); false means it certainly did not (connection refused, DNS, ...), so another endpoint may be tried.
+ * had); false means it certainly did not. `connectFailed`: no connection could be made to the endpoint (refused,
+ * DNS, or the deadline passed while connecting), so another endpoint may be tried; false for a request that merely
+ * waited for a pooled connection.
  */
 export class TransportFailure extends Error {
-  constructor(message: string, readonly sent: boolean, readonly timedOut: boolean) {
+  constructor(message: string, readonly sent: boolean, readonly timedOut: boolean, readonly connectFailed = false) {
     super(message);
     this.name = 'TransportFailure';
   }
