@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, TickwheelClient, TickwheelError } from '../dist/node.js';
+import * as browser from '../dist/browser.js';
 import { deadPort, rejection, startServer, waitFor } from './support/server.mjs';
 
 let server;
@@ -222,5 +223,22 @@ describe('batching and backpressure', () => {
     assert.throws(() => new TickwheelClient({ endpoints: ['http://a:1', 'http://a:1'] }), /endpoints\[1\].*twice/);
     assert.throws(() => new TickwheelClient({ reconnectInitialBackoffMs: 500, reconnectMaxBackoffMs: 100 }),
       /reconnectMaxBackoffMs/);
+  });
+});
+
+describe('the browser entry', () => {
+  test('answers over fetch as the node entry does (HTTP calls; Node 20 has no global WebSocket)', async () => {
+    const b = new browser.TickwheelClient({ endpoint: server.url });
+    try {
+      const t = await b.schedule({ id: 'br-1', delayMs: 3_600_000, payload: 'p' });
+      assert.equal(t.payload, 'p');
+      assert.equal((await b.get('br-1')).id, 'br-1');
+      assert.equal(await b.touch('br-1', 1_000) > Date.now(), true);
+      const bad = await rejection(b.schedule({ id: 'br-2', delayMs: -1 }));
+      assert.ok(bad.error instanceof browser.TickwheelError);
+      assert.equal(bad.error.field, 'delayMs');
+    } finally {
+      await b.close();
+    }
   });
 });
