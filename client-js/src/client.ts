@@ -1,4 +1,4 @@
-import { ErrorCodes, TickwheelError } from './errors.js';
+import { TickwheelError } from './errors.js';
 import { type ResolvedOptions, type TickwheelClientOptions, resolveOptions } from './options.js';
 import type {
   ClusterInfo, Delivery, DeliveryPage, DeliveryState, Firing, From, HealthInfo, TimerInfo, TimerPage, TimerRequest,
@@ -268,6 +268,7 @@ export class TickwheelClientBase {
       return this.closing;
     }
     this.closed = true;
+    this.http.close();
     this.channel.close();
     this.touches.close();
     this.schedules.close();
@@ -314,5 +315,3 @@ function qs(query: Record<string, string | number | undefined>): string {
   }
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
-
-export { ErrorCodes, TickwheelError };

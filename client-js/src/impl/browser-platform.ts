@@ -6,8 +6,11 @@ import { type HttpAnswer, type HttpRequest, type Platform, type SocketLike, Tran
  * left, so it counts as sent (never resent, `mayHaveApplied`).
  */
 export class BrowserPlatform implements Platform {
+  private readonly pending = new Set<AbortController>();
+
   async request(r: HttpRequest): Promise<HttpAnswer> {
     const abort = new AbortController();
+    this.pending.add(abort);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -26,6 +29,7 @@ export class BrowserPlatform implements Platform {
         : `${r.method} ${r.url}: ${(e as Error).message}`, true, timedOut);
     } finally {
       clearTimeout(timer);
+      this.pending.delete(abort);
     }
   }
 
@@ -38,5 +42,11 @@ export class BrowserPlatform implements Platform {
     socket.close();
   }
 
-  close(): void {}
+  /** Aborts the requests in flight. */
+  close(): void {
+    for (const a of this.pending) {
+      a.abort();
+    }
+    this.pending.clear();
+  }
 }

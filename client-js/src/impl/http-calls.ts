@@ -9,8 +9,15 @@ import { type HttpAnswer, type Platform, TransportFailure } from './platform.js'
  * answered in full within its timeout or fails ({@link Platform.request}). Nothing is retried here.
  */
 export class HttpCalls {
+  private closed = false;
+
   constructor(private readonly platform: Platform, private readonly endpoints: Endpoints,
     private readonly token: string | undefined, private readonly requestTimeoutMs: number) {}
+
+  /** Later calls fail with `client_closed`, and so do those whose exchange the platform's close then cuts off. */
+  close(): void {
+    this.closed = true;
+  }
 
   /** One exchange; rejects with a {@link TransportFailure}. */
   send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: string | undefined,
@@ -40,10 +47,18 @@ export class HttpCalls {
    */
   async json<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, write: boolean, ok: readonly number[] = [200],
     body?: unknown): Promise<T> {
+    if (this.closed) {
+      throw TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'the client is closed', false);
+    }
     let answer: HttpAnswer;
     try {
       answer = await this.send(method, path, body === undefined ? undefined : JSON.stringify(body));
     } catch (e) {
+      if (this.closed) {
+        const sent = !(e instanceof TransportFailure) || e.sent;
+        throw TickwheelError.client(ErrorCodes.CLIENT_CLOSED, `${method} ${path}: the client was closed before its `
+          + `answer${write && sent ? '; it may have been applied' : ''}`, write && sent);
+      }
       throw transportError(e, `${method} ${path}`, write);
     }
     const decoded = decode(answer.body);
