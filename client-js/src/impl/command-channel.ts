@@ -4,6 +4,7 @@ import { decode, errorOf, isObject, shorten } from './answers.js';
 import { ReconnectBackoff } from './backoff.js';
 import { Deferred, now } from './deferred.js';
 import { Endpoints } from './endpoints.js';
+import { Fifo } from './fifo.js';
 import { OPEN, type Platform, type SocketLike } from './platform.js';
 
 /** Bytes buffered on the socket beyond which no further command is written until it drains. */
@@ -35,7 +36,7 @@ export class Command {
  */
 export class CommandChannel {
   private readonly inFlightMap = new Map<string, Command>();
-  private queue: Command[] = [];
+  private readonly queue = new Fifo<Command>();
   private ws: SocketLike | undefined;
   /** The socket being opened, if any. */
   private opening: SocketLike | undefined;
@@ -108,15 +109,11 @@ export class CommandChannel {
   }
 
   private pump(): void {
-    let i = 0;
-    while (i < this.queue.length && this.canWrite()) {
-      const c = this.queue[i++]!;
+    while (this.queue.length > 0 && this.canWrite()) {
+      const c = this.queue.shift()!;
       if (!c.d.done) {
         this.write(c);
       }
-    }
-    if (i > 0) {
-      this.queue = this.queue.slice(i);
     }
   }
 
@@ -240,7 +237,7 @@ export class CommandChannel {
       }
     }
     this.inFlightMap.clear();
-    this.queue = retry.concat(this.queue);
+    this.queue.unshiftAll(retry);
     this.scheduleReconnect();
   }
 
@@ -252,7 +249,7 @@ export class CommandChannel {
 
   private sweep(): void {
     const t = now();
-    this.queue = this.queue.filter((c) => {
+    this.queue.retain((c) => {
       if (c.d.done) {
         return false;
       }
@@ -297,11 +294,10 @@ export class CommandChannel {
     this.closed = true;
     clearInterval(this.sweepTimer);
     clearTimeout(this.reconnectTimer);
-    for (const c of this.queue) {
+    for (const c of this.queue.drain()) {
       c.d.reject(TickwheelError.client(ErrorCodes.CLIENT_CLOSED, `${c.op}: the client was closed before it was written`,
         false));
     }
-    this.queue = [];
     for (const c of this.inFlightMap.values()) {
       c.d.reject(TickwheelError.client(ErrorCodes.CLIENT_CLOSED, `${c.op}: the client was closed before its answer; `
         + 'it may have been applied', true));

@@ -3,6 +3,7 @@ import type { TimerInfo } from '../types.js';
 import { decode, errorOf, isObject, shorten, timerOf } from './answers.js';
 import { ReconnectBackoff } from './backoff.js';
 import { Deferred, nextTurn, now } from './deferred.js';
+import { Fifo } from './fifo.js';
 import type { HttpCalls } from './http-calls.js';
 import { TransportFailure } from './platform.js';
 import type { ResolvedOptions } from '../options.js';
@@ -34,8 +35,7 @@ interface Schedule {
  * `maxQueued` schedules wait; beyond it a schedule is rejected at once with `queue_full`.
  */
 export class ScheduleBatcher {
-  private waiting: Schedule[] = [];
-  private head = 0;
+  private readonly waiting = new Fifo<Schedule>();
   private readonly sent = new Set<Schedule[]>();
   private inFlightTimers = 0;
   private flushScheduled = false;
@@ -55,7 +55,7 @@ export class ScheduleBatcher {
 
   /** Schedules waiting for a batch. */
   queued(): number {
-    return this.waiting.length - this.head;
+    return this.waiting.length;
   }
 
   /** Schedules in batches sent and not yet answered. */
@@ -97,27 +97,16 @@ export class ScheduleBatcher {
     while (this.sent.size < this.o.maxScheduleBatchesInFlight && this.queued() > 0) {
       const batch: Schedule[] = [];
       while (batch.length < this.o.maxScheduleBatchTimers && this.queued() > 0) {
-        const s = this.waiting[this.head++]!;
+        const s = this.waiting.shift()!;
         if (t >= s.deadline) {
           s.d.reject(this.notSentTimeout());
         } else if (!s.d.done) {
           batch.push(s);
         }
       }
-      this.compact();
       if (batch.length > 0) {
         this.send(batch);
       }
-    }
-  }
-
-  private compact(): void {
-    if (this.head === this.waiting.length) {
-      this.waiting = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting = this.waiting.slice(this.head);
-      this.head = 0;
     }
   }
 
@@ -198,8 +187,7 @@ export class ScheduleBatcher {
       batch.forEach((s) => s.d.reject(e));
       return;
     }
-    this.waiting = batch.concat(this.waiting.slice(this.head));
-    this.head = 0;
+    this.waiting.unshiftAll(batch);
     if (this.retryTimer === undefined) {
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
@@ -218,15 +206,10 @@ export class ScheduleBatcher {
   private sweep(): void {
     const t = now();
     // waiting schedules are in deadline order (a batch put back keeps its place ahead of later ones)
-    while (this.queued() > 0) {
-      const s = this.waiting[this.head]!;
-      if (!s.d.done && t < s.deadline) {
-        break;
-      }
-      this.head++;
+    for (let s = this.waiting.peek(); s !== undefined && (s.d.done || t >= s.deadline); s = this.waiting.peek()) {
+      this.waiting.shift();
       s.d.reject(this.notSentTimeout());
     }
-    this.compact();
     for (const batch of this.sent) {
       for (const s of batch) {
         if (!s.d.done && t >= s.deadline) {
@@ -257,11 +240,9 @@ export class ScheduleBatcher {
     clearTimeout(this.retryTimer);
     const e = TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'schedule: the client was closed before it was sent',
       false);
-    for (let i = this.head; i < this.waiting.length; i++) {
-      this.waiting[i]!.d.reject(e);
+    for (const s of this.waiting.drain()) {
+      s.d.reject(e);
     }
-    this.waiting = [];
-    this.head = 0;
     const sentE = TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'schedule: the client was closed before its answer; '
       + 'it may have been applied', true);
     for (const batch of this.sent) {
