@@ -23,7 +23,7 @@ test('a live subscription misses nothing and repeats nothing across kill -9 and 
   const args = ['--store', 'rocksdb', '--data-dir', dir];
   server = await startServer(args);
   const tw = new TickwheelClient({ endpoint: server.url, reconnectInitialBackoffMs: 50, reconnectMaxBackoffMs: 250,
-    idleTimeoutMs: 4_000 });
+    idleTimeoutMs: 4_000, requestTimeoutMs: 90_000 });
   const received = [];
   const sub = tw.subscribe(['restart'], undefined, (f) => received.push(f), () => {});
   await sub.subscribed;
@@ -34,7 +34,12 @@ test('a live subscription misses nothing and repeats nothing across kill -9 and 
   await waitFor(() => received.length >= 5, 'the first firings');
   await server.kill9();
   const firedBeforeKill = received.length;
+  // calls made while the server is down wait (never sent) and go once it is back
+  const whileDown = [tw.schedule({ id: 'down-s', topic: 'other', delayMs: 3_600_000 }),
+    tw.put({ id: 'down-p', topic: 'other', delayMs: 3_600_000 })];
   server = await startServer(args, { port: server.port });
+  assert.deepEqual((await Promise.all(whileDown)).map((t) => t.id), ['down-s', 'down-p']);
+  assert.equal((await tw.get('down-s')).topic, 'other');
   await waitFor(() => received.length >= ids.length, `all ${ids.length} firings (have ${received.length})`, 40_000);
   assert.ok(firedBeforeKill < ids.length, 'the kill came before the last firing');
   assert.ok(sub.reconnects >= 1, 'the subscription reconnected');
