@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, TickwheelClient, TickwheelError } from '../dist/node.js';
 import * as browser from '../dist/browser.js';
-import { deadPort, rejection, startServer, waitFor } from './support/server.mjs';
+import { deadPort, freezableProxy, rejection, startServer, waitFor } from './support/server.mjs';
 
 let server;
 let tw;
@@ -239,6 +239,35 @@ describe('the browser entry', () => {
       assert.equal(bad.error.field, 'delayMs');
     } finally {
       await b.close();
+    }
+  });
+});
+
+describe('a connection that goes silent', () => {
+  test('commands are written again and the subscription resumes, on fresh connections', async () => {
+    const proxy = await freezableProxy(server.port);
+    const c = new TickwheelClient({ endpoint: proxy.url, idleTimeoutMs: 600, requestTimeoutMs: 10_000,
+      reconnectInitialBackoffMs: 50, reconnectMaxBackoffMs: 200 });
+    try {
+      const got = [];
+      const sub = c.subscribe(['silent'], undefined, (f) => got.push(f), () => {});
+      await sub.subscribed;
+      await c.put({ id: 'sl-0', topic: 'other', delayMs: 3_600_000 }); // the command socket is open
+      proxy.freeze();
+      const t0 = performance.now();
+      const put = c.put({ id: 'sl-1', topic: 'other', delayMs: 3_600_000 }); // written into the void
+      const ids = Array.from({ length: 10 }, (_, i) => `sl-f-${i}`);
+      await Promise.all(ids.map((id, i) => tw.schedule({ id, topic: 'silent', delayMs: 50 + 20 * i }))); // direct
+      assert.equal((await put).id, 'sl-1');
+      const ms = performance.now() - t0;
+      assert.ok(ms >= 600 && ms < 8_000, `the put was answered on a new connection after ${ms.toFixed(0)} ms`);
+      await waitFor(() => got.length >= ids.length, `the ${ids.length} firings made while the socket was silent`);
+      assert.deepEqual(got.map((f) => f.id).sort(), [...ids].sort(), 'each once');
+      assert.ok(sub.reconnects >= 1);
+      assert.equal(c.stats().commandConnections, 2);
+    } finally {
+      await c.close();
+      await proxy.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 // The real tickwheel server (server/target/tickwheel.jar) as a child process, and helpers for the tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,5 +174,44 @@ export async function startRedis() {
       await exited;
       cleanup(dir);
     },
+  };
+}
+
+/**
+ * A TCP proxy to 127.0.0.1:`targetPort` that can black-hole the connections it holds (`freeze()`: they stay open and
+ * carry nothing more either way, like a peer that hung or a cut-off path); connections made later pass again.
+ */
+export async function freezableProxy(targetPort) {
+  const live = new Set();
+  const srv = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    const pair = { client, upstream, frozen: false };
+    live.add(pair);
+    client.on('data', (d) => { if (!pair.frozen) upstream.write(d); });
+    upstream.on('data', (d) => { if (!pair.frozen) client.write(d); });
+    const end = () => {
+      live.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  const port = srv.address().port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    freeze() {
+      for (const p of live) {
+        p.frozen = true;
+      }
+    },
+    close: () => new Promise((r) => {
+      for (const p of live) {
+        p.client.destroy();
+        p.upstream.destroy();
+      }
+      srv.close(() => r());
+    }),
   };
 }
