@@ -3,11 +3,12 @@
 // process), on the same Redis, in the same run. Not part of the test suite: bench/README.md, "Node: BullMQ".
 //
 //   node bench/node/compare.mjs [--rounds 3] [--jar server/target/tickwheel.jar] [--seconds 5] [--warmup-s 5]
-//        [--pending 20000] [--rate 1000] [--window-s 10] [--concurrency 64] [--batch 1000] [--csv FILE] [--verbose]
+//        [--pending 20000] [--rate 1000] [--window-s 10] [--concurrency 64] [--batch 1000] [--store redis|rocksdb]
+//        [--csv FILE] [--verbose]
 //
 // Each side first warms up (`warmup-s` of the single phase, and 1 s of each plain client; not measured).
 // Each round starts a private redis-server and a tickwheel server on it (--store redis), so both sides use one Redis
-// and nothing touches any other Redis. Per side and round:
+// and nothing touches any other Redis; --store rocksdb gives tickwheel its embedded store in a temporary directory. Per side and round:
 //   pending     20k timers due in an hour are created first and stay pending through the round;
 //   single      `concurrency` schedules in flight, each due 1 s later, for `seconds`: tickwheel `schedule` (the client
 //               gathers them into batch creates), BullMQ `queue.add(..., {delay: 1000})`;
@@ -35,7 +36,7 @@ import { WebSocket } from 'ws';
 const here = dirname(fileURLToPath(import.meta.url));
 const args = parseArgs(process.argv.slice(2), {
   rounds: 3, jar: resolve(here, '../../server/target/tickwheel.jar'), seconds: 5, pending: 20_000, rate: 1_000,
-  'window-s': 10, 'warmup-s': 5, concurrency: 64, batch: 1_000, csv: '', verbose: false,
+  'window-s': 10, 'warmup-s': 5, concurrency: 64, batch: 1_000, store: 'redis', csv: '', verbose: false,
 });
 const CLK_TCK = 100; // Linux USER_HZ: /proc/PID/stat times are in 1/100 s
 
@@ -169,9 +170,11 @@ async function latenessRun(rate, windowS, make, latencies) {
     p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
 }
 
-async function tickwheelRound(redisUri, pids) {
+async function tickwheelRound(redisUri, pids, dataDir) {
+  const store = args.store === 'rocksdb' ? ['--store', 'rocksdb', '--data-dir', dataDir]
+    : ['--store', 'redis', '--redis', redisUri];
   const server = await startProcess('java', ['-Xmx1g', '-jar', args.jar, '--host', '127.0.0.1', '--port', '0',
-    '--store', 'redis', '--redis', redisUri], /tickwheel listening on (http:\/\/\S+)/, 'tickwheel');
+    ...store], /tickwheel listening on (http:\/\/\S+)/, 'tickwheel');
   const url = server.match[1];
   const serverPids = { ...pids, tickwheel: server.proc.pid };
   const tw = new TickwheelClient({ endpoint: url, maxQueued: 1_000_000 });
@@ -337,6 +340,10 @@ function median(xs) {
 }
 
 async function main() {
+  if (args.store !== 'redis' && args.store !== 'rocksdb') {
+    console.error(`--store must be redis or rocksdb, was ${args.store}`);
+    process.exit(2);
+  }
   if (!existsSync(args.jar)) {
     console.error(`${args.jar} is missing: mvn -q -pl server -am -DskipTests package`);
     process.exit(2);
@@ -350,7 +357,7 @@ async function main() {
         '--appendonly', 'no', '--dir', dir], /Ready to accept connections/, 'redis-server');
       try {
         const pids = { redis: redis.proc.pid };
-        const res = side === 'tickwheel' ? await tickwheelRound(`redis://127.0.0.1:${port}`, pids)
+        const res = side === 'tickwheel' ? await tickwheelRound(`redis://127.0.0.1:${port}`, pids, join(dir, 'tw'))
           : await bullmqRound(port, pids);
         rounds[side].push(res);
         if (args.verbose) {
@@ -388,7 +395,7 @@ async function main() {
       && x.plainPost.cpuUsPerOp.tickwheel + x.plainPost.cpuUsPerOp.redis, 1, () => NaN],
   ];
   console.log(`\nmedians of ${args.rounds} rounds (same run, same Redis per round)`);
-  console.log('| | tickwheel (TS client, Redis store) | BullMQ 6.7.0 | ratio |');
+  console.log(`| | tickwheel (TS client, ${args.store === 'redis' ? 'Redis' : 'RocksDB'} store) | BullMQ 6.7.0 | ratio |`);
   console.log('|---|---:|---:|---:|');
   for (const [name, f, d, g = f] of metrics) {
     const a = med('tickwheel', f);
