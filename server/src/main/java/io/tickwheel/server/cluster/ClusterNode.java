@@ -19,10 +19,11 @@ import java.util.Map;
  *
  * <p>Owner context only (not thread safe), like the keeper.
  */
-public final class ClusterNode implements PartitionOwners {
+public final class ClusterNode implements Ownership {
 
   private final ClusterCoordinator coord;
   private final LeaseKeeper keeper;
+  private boolean joined;
 
   public ClusterNode(ClusterCoordinator coord, LeaseKeeper keeper) {
     this.coord = coord;
@@ -35,12 +36,25 @@ public final class ClusterNode implements PartitionOwners {
    * a cluster with another partition count, or ({@link io.tickwheel.core.cluster.NodeIdInUseException}) when another
    * live process runs with the same node id.
    */
+  @Override
   public Future<Void> start() {
     return coord.join(keeper.nodeId(), keeper.address(), keeper.partitions()).compose(n -> keeper.claim()).map(n -> {
       coord.onBroadcast(this::onBroadcast);
       keeper.start();
+      joined = true;
       return null;
     });
+  }
+
+  /** Whether it joined (then it serves: calls for partitions held elsewhere are forwarded). */
+  @Override
+  public boolean ready() {
+    return joined;
+  }
+
+  @Override
+  public List<Scheduler> schedulers() {
+    return keeper.schedulers();
   }
 
   /** A broadcast from any node: {@code "m"} (ownership changed) runs a round shortly; others are not ours. */
@@ -51,6 +65,7 @@ public final class ClusterNode implements PartitionOwners {
   }
 
   /** Hands every partition over and leaves (SIGTERM); see {@link LeaseKeeper#shutdown()}. */
+  @Override
   public Future<Void> shutdown() {
     return keeper.shutdown();
   }
@@ -97,7 +112,7 @@ public final class ClusterNode implements PartitionOwners {
     return null;
   }
 
-  /** How many partitions this node serves now. */
+  @Override
   public int owned() {
     return keeper.owned();
   }
@@ -107,6 +122,7 @@ public final class ClusterNode implements PartitionOwners {
    * "lastSeenAt"}],"owners":[{"partition","node","epoch"}]}}, from the last round (live members; owners are the live
    * holders of leases, this node's own from what it serves now).
    */
+  @Override
   public JsonObject describe() {
     Map<String, Integer> count = new HashMap<>();
     JsonArray owners = new JsonArray();

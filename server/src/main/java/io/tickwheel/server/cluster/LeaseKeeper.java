@@ -301,12 +301,11 @@ public final class LeaseKeeper {
   }
 
   private void serve(int p, long epoch, long deadline) {
-    TimerStore store = new WatchedStore(coord.partitionStore(p, epoch), () -> fenced(p, epoch),
-        firings -> coord.broadcast(io.tickwheel.server.push.FiringBroadcast.encode(p, firings)));
+    TimerStore store = new WatchedStore(coord.partitionStore(p, epoch), () -> fenced(p, epoch));
     Scheduler s = factory.open(p, store);
     HeldPartition h = new HeldPartition(p, epoch, deadline, s, store);
     held[p] = h;
-    s.recover().onSuccess(n -> {
+    factory.recover(p, s).onSuccess(n -> {
       if (!h.stopping) {
         factory.recovered(p, s);
       }

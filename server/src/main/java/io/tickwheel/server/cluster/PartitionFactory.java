@@ -2,21 +2,31 @@ package io.tickwheel.server.cluster;
 
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.scheduler.Scheduler;
+import io.vertx.core.Future;
 
 /**
- * Builds the scheduler that serves a partition this node just acquired (the server's wiring: metered store, options,
- * firing hub). Called on the lease keeper's context; the keeper then recovers it, and stops it when the partition is
- * handed over, lost or fenced.
+ * Builds the scheduler that serves a partition this node just took (the node's wiring: metered store, options,
+ * firing sink, delivery lane), whoever hands it out: the {@link LeaseKeeper} in a cluster, {@link SoleOwner} on a
+ * single node. Called on the owner context; the owner then {@link #recover}s it, and (a cluster) stops it when the
+ * partition is handed over, lost or fenced.
  */
 @FunctionalInterface
 public interface PartitionFactory {
 
   /**
    * @param partition the partition
-   * @param store     its fenced store for this lease (already watched for fencing and recorded firings)
+   * @param store     its store: the single node's, or the partition's fenced store for this lease (watched for fencing)
    * @return a new scheduler over {@code store}, not yet recovered
    */
   Scheduler open(int partition, TimerStore store);
+
+  /**
+   * Loads what {@code scheduler} serves (its timers, and whatever the wiring keeps beside them) before it serves;
+   * a failure means the partition is not served. Default: {@link Scheduler#recover()}.
+   */
+  default Future<?> recover(int partition, Scheduler scheduler) {
+    return scheduler.recover();
+  }
 
   /** Called once the scheduler of {@code partition} recovered and serves; default nothing. */
   default void recovered(int partition, Scheduler scheduler) {}

@@ -16,26 +16,21 @@ import io.vertx.core.Future;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Consumer;
 
 /**
- * A partition's fenced store as its scheduler uses it, watched by the cluster runtime: the first call the store refuses
- * with {@link StoreFencedException} reports {@code onFenced} (the runtime stops the partition at once; the failure
- * still reaches the caller, which answers it as a domain refusal), and every recorded firing batch reports its
- * applied firings, in seq order, to {@code onRecorded} (the runtime broadcasts them:
- * {@link io.tickwheel.server.push.FiringBroadcast}). Same contract and
- * thread safety as the wrapped store; the callbacks run where the store's futures complete (the owner context).
+ * A partition's fenced store as its scheduler uses it, watched by the lease keeper: a call the store refuses with
+ * {@link StoreFencedException} reports {@code onFenced} (the keeper stops the partition at once; the failure still
+ * reaches the caller, which answers it as a domain refusal). Same contract and thread safety as the wrapped store;
+ * the callback runs where the store's futures complete (the owner context).
  */
 final class WatchedStore implements TimerStore {
 
   private final TimerStore store;
   private final Runnable onFenced;
-  private final Consumer<List<Firing>> onRecorded;
 
-  WatchedStore(TimerStore store, Runnable onFenced, Consumer<List<Firing>> onRecorded) {
+  WatchedStore(TimerStore store, Runnable onFenced) {
     this.store = store;
     this.onFenced = onFenced;
-    this.onRecorded = onRecorded;
   }
 
   private <T> Future<T> watch(Future<T> f) {
@@ -88,19 +83,7 @@ final class WatchedStore implements TimerStore {
 
   @Override
   public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
-    return watch(store.recordFirings(requests)).onSuccess(results -> {
-      List<Firing> applied = new java.util.ArrayList<>(results.size());
-      for (FiringResult r : results) {
-        Firing f = r.firing();
-        if (f != null) {
-          applied.add(f);
-        }
-      }
-      if (!applied.isEmpty()) {
-        applied.sort(java.util.Comparator.comparingLong(Firing::seq));
-        onRecorded.accept(applied);
-      }
-    });
+    return watch(store.recordFirings(requests));
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.tickwheel.server.http;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
 import io.tickwheel.server.scheduler.Refusal;
-import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -20,7 +19,6 @@ import io.vertx.ext.web.handler.CorsHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import java.util.List;
 import java.util.Set;
-import java.util.function.IntSupplier;
 
 /**
  * The HTTP surface: which handler serves which route, in which order (CORS → request metrics → auth → recovery gate →
@@ -33,31 +31,29 @@ public final class Routes {
   /**
    * What the router needs.
    *
+   * @param status        the recovery gate of {@code /v1} and the {@code /health} body
    * @param token         the bearer token, or {@code null}
    * @param allowedOrigins CORS / WebSocket origins besides the server's own
    * @param origins       the WebSocket Origin check
    * @param webSocket     the firing hub's WebSocket entry ({@code /v1/ws}), after auth and Origin checks: the socket
    *                      and its Netty channel ({@code null} if it has none)
    * @param events        the firing hub's SSE entry ({@code GET /v1/events}), after auth
-   * @param subscribers   how many firing subscribers are connected
    * @param openapi       the OpenAPI document's text
-   * @param startedAtMs   when the server started, epoch ms
    * @param cluster       {@code GET /v1/cluster} ({@link ClusterApi})
    * @param webhookSecret {@code GET /v1/webhook-secret}
    */
-  public record Deps(Vertx vertx, Scheduler scheduler, Metrics metrics, TimersApi timers, TopicsApi topics,
+  public record Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
       WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
       java.util.function.BiConsumer<ServerWebSocket, io.netty.channel.Channel> webSocket,
-      Handler<RoutingContext> events, IntSupplier subscribers, Buffer openapi,
-      long startedAtMs, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
+      Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
 
   private Routes() {}
 
   /** Builds the router. */
   public static Router router(Deps d) {
     Router router = Router.router(d.vertx());
-    Scheduler scheduler = d.scheduler();
+    NodeStatus node = d.status();
     Metrics m = d.metrics();
 
     if (!d.allowedOrigins().isEmpty()) {
@@ -97,19 +93,11 @@ public final class Routes {
 
     // open endpoints
     router.get("/health").handler(tag(m.httpRoute("/health"))).handler(rc -> {
-      if (!scheduler.ready()) {
+      if (!node.ready()) {
         ErrorResponses.json(rc, 503, new JsonObject().put("status", "recovering").toBuffer());
         return;
       }
-      JsonObject h = new JsonObject()
-          .put("status", "up")
-          .put("store", scheduler.storeName())
-          .put("pending", scheduler.pending())
-          .put("firedTotal", scheduler.publishedTotal())
-          .put("subscribers", d.subscribers().getAsInt())
-          .put("tickMs", scheduler.tickMs())
-          .put("uptimeMs", scheduler.now() - d.startedAtMs());
-      ErrorResponses.json(rc, 200, h.toBuffer());
+      ErrorResponses.json(rc, 200, node.health().toBuffer());
     });
     router.get("/metrics").handler(tag(m.httpRoute("/metrics"))).handler(rc -> rc.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
@@ -129,7 +117,7 @@ public final class Routes {
       router.route("/v1/*").handler(new AuthHandler(d.token()));
     }
     router.route("/v1/*").handler(rc -> {
-      if (scheduler.ready()) {
+      if (node.ready()) {
         rc.next();
       } else {
         rc.fail(OutcomeMapping.error(new Refusal.Recovering()));

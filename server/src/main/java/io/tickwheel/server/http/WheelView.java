@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The live wheel as JSON ({@code GET /v1/wheel}): {@code tickMs}, {@code now}, {@code pending}, {@code firedTotal},
@@ -26,24 +27,31 @@ import java.util.function.IntSupplier;
  */
 public final class WheelView {
 
-  private final Scheduler scheduler;
+  private final String storeName;
+  private final long tickMs;
+  private final LongSupplier clock;
   private final Supplier<List<Scheduler>> wheels;
   private final Metrics metrics;
   private final IntSupplier subscribers;
 
-  /** @param subscribers how many firing subscribers are connected */
+  /** The view of {@code scheduler}'s wheel alone. @param subscribers how many firing subscribers are connected */
   public WheelView(Scheduler scheduler, Metrics metrics, IntSupplier subscribers) {
-    this(scheduler, null, metrics, subscribers);
+    this(scheduler.storeName(), scheduler.tickMs(), scheduler::now, () -> List.of(scheduler), metrics, subscribers);
   }
 
   /**
-   * A cluster node's view.
+   * A node's view of every wheel it serves, as one.
    *
-   * @param scheduler the node's clock and store name
-   * @param wheels    the partition schedulers this node serves now ({@code null}: {@code scheduler}'s wheel alone)
+   * @param storeName the node's store name
+   * @param tickMs    the wheels' tick, ms (what an empty view shows)
+   * @param clock     the node's clock, epoch ms
+   * @param wheels    the schedulers this node serves now (none: an empty wheel)
    */
-  public WheelView(Scheduler scheduler, Supplier<List<Scheduler>> wheels, Metrics metrics, IntSupplier subscribers) {
-    this.scheduler = scheduler;
+  public WheelView(String storeName, long tickMs, LongSupplier clock, Supplier<List<Scheduler>> wheels,
+      Metrics metrics, IntSupplier subscribers) {
+    this.storeName = storeName;
+    this.tickMs = tickMs;
+    this.clock = clock;
     this.wheels = wheels;
     this.metrics = metrics;
     this.subscribers = subscribers;
@@ -51,11 +59,9 @@ public final class WheelView {
 
   /** The snapshot {@code GET /v1/wheel} answers. */
   public JsonObject snapshot() {
-    List<Scheduler> all = wheels == null ? List.of(scheduler) : wheels.get();
-    if (all.isEmpty()) {
-      all = List.of(scheduler);
-    }
-    WheelSnapshot w = merge(all);
+    List<Scheduler> all = wheels.get();
+    long now = clock.getAsLong();
+    WheelSnapshot w = all.isEmpty() ? WheelSnapshot.empty(tickMs, now) : merge(all);
     long pending = 0;
     long fired = 0;
     for (Scheduler s : all) {
@@ -79,11 +85,11 @@ public final class WheelView {
     LatencyWindow.Stats late = metrics.latenessStats();
     return new JsonObject()
         .put("tickMs", w.tickMs())
-        .put("now", scheduler.now())
+        .put("now", now)
         .put("wheelTimeMs", w.wheelTimeMs())
         .put("pending", pending)
         .put("firedTotal", fired)
-        .put("store", scheduler.storeName())
+        .put("store", storeName)
         .put("levels", levels)
         .put("lateness", new JsonObject()
             .put("p50Ms", late.p50())

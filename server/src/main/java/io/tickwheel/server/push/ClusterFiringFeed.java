@@ -17,8 +17,9 @@ import java.util.Objects;
  * every node's subscribers get every partition's firings, each once, in seq order per partition.
  *
  * <h2>Tailing</h2>
- * The feed keeps, per partition, the last seq it published to the hub. The owner broadcasts each recorded batch's
- * firings ({@link FiringBroadcast}): when they follow what was published they are published at once, without a read.
+ * The feed keeps, per partition, the last seq it published to the hub. The owner publishes the firings it records
+ * into its own hub through {@link #recorded} and broadcasts them ({@link ClusterFiringSink}, {@link FiringBroadcast}):
+ * when they follow what was published they are published at once, without a read.
  * Otherwise the feed reads a partition after its position
  * ({@code readFirings(known, readBatch)}) when a {@code "f <partition> <seq>"} broadcast (or an unusable
  * {@code "F"} one) says the log grew
@@ -276,6 +277,28 @@ public final class ClusterFiringFeed implements FiringFeed {
       }
     }
     onBroadcast("f " + p + " " + last);
+  }
+
+  /**
+   * A firing this node recorded in {@code p} ({@link ClusterFiringSink}): published at once when it follows what was
+   * published for the partition (nobody subscribed: the position moves on); else a hint for its seq (a read fills
+   * the gap first). Before the hub is attached it is left to the catch-up reads.
+   */
+  void recorded(int p, Firing f) {
+    if (hub == null || closed || p < 0 || p >= known.length || f.seq() <= known[p]) {
+      return;
+    }
+    if (f.seq() == known[p] + 1) {
+      known[p] = f.seq();
+      if (idle()) {
+        hinted[p] = Math.max(hinted[p], f.seq());
+        hub.skipTo(p, f.seq());
+      } else {
+        hub.publish(p, f);
+      }
+      return;
+    }
+    onBroadcast("f " + p + " " + f.seq());
   }
 
   @Override

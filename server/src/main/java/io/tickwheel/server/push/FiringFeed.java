@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * The firing log(s) a {@link FiringHub} serves: one per partition, each with strictly increasing seqs. The hub reads
- * them to replay a resuming subscriber; live firings come in through {@link FiringHub#publish(int, Firing)}, called
- * by whoever learns of them first (on a single node the scheduler, right after recording; in a cluster the feed
- * itself, see {@link ClusterFiringFeed}).
+ * them to replay a resuming subscriber; live firings come in through {@link FiringHub#publish(int, Firing)}: this
+ * node's own through its {@link FiringSink} right after recording, on a single node straight from the sink, in a
+ * cluster through the feed, which also publishes what the other nodes broadcast (see {@link ClusterFiringFeed}).
  *
  * <p>Every method is called on the hub's owner context, and every future completes there.
  */

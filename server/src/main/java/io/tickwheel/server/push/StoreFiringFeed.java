@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * A single node's feed: the store's one firing log. Live firings are the scheduler's, published to the hub after
- * the store recorded them.
+ * the store recorded them (its {@link FiringSink} is the hub).
  */
 public final class StoreFiringFeed implements FiringFeed {
 

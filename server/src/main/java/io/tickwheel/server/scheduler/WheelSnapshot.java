@@ -16,6 +16,13 @@ public record WheelSnapshot(long tickMs, long wheelTimeMs, List<Level> levels) {
     levels = List.copyOf(levels);
   }
 
+  /** An empty wheel of one level of 64 slots of {@code tickMs} (a node serving no partition), its cursor at {@code nowMs}. */
+  public static WheelSnapshot empty(long tickMs, long nowMs) {
+    int slots = 64;
+    return new WheelSnapshot(tickMs, nowMs - Math.floorMod(nowMs, tickMs),
+        List.of(new Level(0, slots, tickMs, (int) Math.floorMod(nowMs / tickMs, slots), 0, new int[slots])));
+  }
+
   /**
    * One level of the wheel.
    *

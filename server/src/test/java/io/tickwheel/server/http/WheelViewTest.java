@@ -64,7 +64,7 @@ class WheelViewTest {
         alone.create(in("x-3", 600_000)), alone.create(in("x-4", 900_000))));
 
     JsonObject merged = TestVertx.on(ctx, () -> Future.succeededFuture(
-        new WheelView(a, () -> List.of(a, b), metrics, () -> 0).snapshot()));
+        new WheelView(a.storeName(), a.tickMs(), a::now, () -> List.of(a, b), metrics, () -> 0).snapshot()));
     JsonObject reference = TestVertx.on(ctx, () -> Future.succeededFuture(
         new WheelView(alone, metrics, () -> 0).snapshot()));
     assertThat(merged.getLong("pending")).isEqualTo(4);

@@ -98,6 +98,39 @@ class ClusterFeedTest {
   }
 
   @Test
+  void firingsANodeRecordsReachItsOwnSubscribersAtOnceAndTheOtherNodesThroughItsBroadcastWithoutAnyReadOfTheLog(
+      Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
+    ClusterPushNode other = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
+    ClusterFiringSink sink = new ClusterFiringSink(owner.feed, coordinator, owner.context);
+    try (WsProbe onOwner = owner.ws(); WsProbe onOther = other.ws()) {
+      onOwner.subscribe("*");
+      onOwner.next("subscribed");
+      onOther.subscribe("*");
+      onOther.next("subscribed");
+      long ownerReads = owner.feed.reads;
+      long otherReads = other.feed.reads;
+      Set<String> fired = new HashSet<>();
+      for (int round = 0; round < 5; round++) {
+        List<Firing> batch = fire(Broadcast.NONE, 40, "t" + round);
+        owner.call(() -> {
+          for (Firing f : batch) {
+            sink.recorded(Partitions.of(f.id(), P), f);
+          }
+          return io.vertx.core.Future.succeededFuture();
+        });
+        fired.addAll(keys(batch));
+      }
+      assertExactlyOnceInOrderPerPartition(onOwner.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertThat(owner.feed.reads).as("the owner's log reads").isEqualTo(ownerReads);
+      assertThat(owner.feed.pushed).as("the owner's own firings, taken from its broadcast").isZero();
+      assertThat(other.feed.reads).as("the other node's log reads").isEqualTo(otherReads);
+      assertThat(other.feed.pushed).isEqualTo(200);
+    }
+  }
+
+  @Test
   void firingsThatDoNotFollowWhatWasPublishedAreReadFromTheLogInsteadMissingAndRepeatingNothing(Vertx vertx) {
     ClusterPushNode a = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
     try (WsProbe onA = a.ws()) {

@@ -147,9 +147,10 @@ final class ClusterFixture implements AutoCloseable {
         hub = new FiringHub(vertx, stores.get(0), PushOptions.defaults(), metrics.registry());
         hub.useCommands(new WsCommandHandler(timers, parser));
         WheelView view = new WheelView(first, metrics, hub::subscribers);
-        Routes.Deps deps = new Routes.Deps(vertx, first, metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
+        Routes.Deps deps = new Routes.Deps(vertx, io.tickwheel.server.http.NodeStatus.of(first, hub::subscribers,
+            clock.getAsLong()), metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
             view, new WheelStream(vertx, view), null, List.of(), new OriginCheck(List.of()), hub::handleWebSocket,
-            hub::handleSse, hub::subscribers, openapi, clock.getAsLong(), rc -> rc.response().setStatusCode(501).end(),
+            hub::handleSse, openapi, rc -> rc.response().setStatusCode(501).end(),
             new WebhookSecretApi(() -> null), new io.tickwheel.server.http.DeliveriesApi(null));
         http = vertx.createHttpServer().requestHandler(Routes.router(deps));
         return http.listen(0, "127.0.0.1");
