@@ -18,8 +18,8 @@ import io.tickwheel.server.delivery.Deliveries;
 import io.tickwheel.server.delivery.DeliveryLane;
 import io.tickwheel.server.delivery.DeliveryOptions;
 import io.tickwheel.server.delivery.DeliveryService;
-import io.tickwheel.server.http.ClusterApi;
 import io.tickwheel.server.http.DeliveriesApi;
+import io.tickwheel.server.http.ErrorResponses;
 import io.tickwheel.server.http.NodeStatus;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.http.Routes;
@@ -218,7 +218,7 @@ final class Node {
     };
     this.router = Routes.router(new Routes.Deps(vertx, status, metrics, new TimersApi(timers, parser, codec),
         new TopicsApi(timers), view, wheelStream, cfg.token(), cfg.allowedOrigins(), origins, hub::handleWebSocket,
-        hub::handleSse, openapi, ClusterApi.of(ownership::describe),
+        hub::handleSse, openapi, rc -> ErrorResponses.json(rc, 200, ownership.describe().toBuffer()),
         new WebhookSecretApi(() -> secret), new DeliveriesApi(deliveriesApi)));
   }
 

@@ -13,7 +13,7 @@ import java.util.List;
  * {@code h} is 64-bit FNV-1a of the id's UTF-8 bytes (spread by {@link Partitions#fmix64}); ties (never seen in
  * practice) go to the smaller id. Stateless, thread safe.
  */
-public final class Rendezvous {
+final class Rendezvous {
 
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
@@ -24,7 +24,7 @@ public final class Rendezvous {
    * @param partitions the partition count
    * @return per partition, the id of the node that should own it, or {@code null} entries when {@code nodes} is empty
    */
-  public static String[] assign(List<String> nodes, int partitions) {
+  static String[] assign(List<String> nodes, int partitions) {
     String[] out = new String[partitions];
     long[] h = new long[nodes.size()];
     for (int i = 0; i < h.length; i++) {

@@ -39,7 +39,7 @@ public final class Routes {
    *                      and its Netty channel ({@code null} if it has none)
    * @param events        the firing hub's SSE entry ({@code GET /v1/events}), after auth
    * @param openapi       the OpenAPI document's text
-   * @param cluster       {@code GET /v1/cluster} ({@link ClusterApi})
+   * @param cluster       {@code GET /v1/cluster}: the node's ownership described
    * @param webhookSecret {@code GET /v1/webhook-secret}
    */
   public record Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
