@@ -33,6 +33,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -296,11 +297,21 @@ class ConsoleBrowserIT {
           .put("callback", new JsonObject().put("url", url))).body());
       String timerId = timer.getString("id");
       By row = By.xpath("//tbody[@id='deliveries-body']/tr[td[2][text()='" + timerId + "']]");
-      WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));
-      String id = tr.getAttribute("data-id");
-      assertThat(tr.getText()).contains("HTTP 410").contains(url);
+      // the view re-renders its rows every few seconds: read and click the row as it is when each step runs
+      String[] seen = new String[2];
+      new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class).until(d -> {
+        WebElement tr = d.findElement(row);
+        seen[0] = tr.getAttribute("data-id");
+        seen[1] = tr.getText();
+        return true;
+      });
+      String id = seen[0];
+      assertThat(seen[1]).contains("HTTP 410").contains(url);
       status.set(200);
-      tr.findElement(By.cssSelector("button[data-action='retry']")).click();
+      new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class).until(d -> {
+        d.findElement(row).findElement(By.cssSelector("button[data-action='retry']")).click();
+        return true;
+      });
       new WebDriverWait(driver, WAIT).until(d -> text("#deliveries-status").contains("Re-queued " + id));
       new WebDriverWait(driver, WAIT).until(d -> {
         try {
