@@ -1,6 +1,7 @@
 package io.tickwheel.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tickwheel.core.cluster.Partitions;
 import io.tickwheel.core.model.Firing;
@@ -12,20 +13,15 @@ import io.tickwheel.testkit.ServerProcess;
 import io.tickwheel.testkit.TcpProxy;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +41,8 @@ class ClusterFaultsIT {
   static final Duration START = Duration.ofSeconds(40);
   /** How many times each fault is repeated in its test (under one load, checked once over all of it). */
   static final int ROUNDS = 3;
+  /** How many more creates the load must have acknowledged before the next step of a fault (about a second's worth). */
+  static final int LOAD_STEP = 100;
 
   @TempDir
   Path tmp;
@@ -120,61 +118,20 @@ class ClusterFaultsIT {
     return out;
   }
 
-  /** Creates timers through random live nodes until stopped; remembers each acknowledged one's due time. */
-  final class Load implements Runnable, AutoCloseable {
-    final AtomicBoolean stop = new AtomicBoolean();
-    final Map<String, Long> acked = new ConcurrentHashMap<>();
-    final Random rnd = new Random(7);
-    final List<String> refusals = Collections.synchronizedList(new ArrayList<>());
-    final Thread thread = new Thread(this, "cluster-load");
-    int next;
-
-    Load begin() {
-      thread.start();
-      return this;
-    }
-
-    @Override
-    public void run() {
-      while (!stop.get()) {
-        List<ServerProcess> live = new ArrayList<>(nodes);
-        ServerProcess via = live.get(rnd.nextInt(live.size()));
-        if (!via.isAlive()) {
-          continue;
-        }
-        String id = "k-" + next++;
-        long delay = 300 + rnd.nextInt(2000);
-        try {
-          HttpResponse<String> r = probe.send(via.baseUrl() + "/v1/timers", "POST",
-              new JsonObject().put("id", id).put("delayMs", delay).encode());
-          if (r.statusCode() == 201) {
-            acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
-          } else {
-            refusals.add(via.baseUrl() + " " + r.statusCode() + " " + r.body());
-          }
-        } catch (Exception e) {
-          refusals.add(via.baseUrl() + " " + e);
-        }
-      }
-    }
-
-    /** Stops the load and returns the latest acknowledged due time. */
-    long finish() throws InterruptedException {
-      stop.set(true);
-      thread.join(15_000);
-      return acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
-    }
-
-    @Override
-    public void close() {
-      stop.set(true);
-    }
-  }
-
   /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
-  Map<String, List<Firing>> verify(String what, Load load, long waitUntil) throws Exception {
+  Map<String, List<Firing>> verify(String what, ClusterLoad load, long waitUntil) {
     return probe.verifyFiredOnce("ClusterFaultsIT " + what, load.acked, waitUntil,
         ", refused " + load.refusals.size());
+  }
+
+  /** A create load through the live nodes. */
+  ClusterLoad load() {
+    return new ClusterLoad(probe, () -> new ArrayList<>(nodes)).begin();
+  }
+
+  /** The base URLs of the nodes this test stopped. */
+  List<String> stoppedUrls() {
+    return stopped.stream().map(ServerProcess::baseUrl).toList();
   }
 
   /** SIGTERMs {@code node}, which must exit 0 within 10 s. */
@@ -191,8 +148,8 @@ class ClusterFaultsIT {
       nodes.add(launch(id));
     }
     awaitEveryView(all, 20_000);
-    try (Load load = new Load().begin()) {
-      Thread.sleep(1500);
+    try (ClusterLoad load = load()) {
+      load.awaitMoreAcked(LOAD_STEP);
       for (int round = 0; round < ROUNDS; round++) {
         for (int i = 0; i < 3; i++) {
           String id = "n" + i;
@@ -209,11 +166,12 @@ class ClusterFaultsIT {
           System.out.println("ClusterFaultsIT rolling restart " + (round + 1) + " of " + id + ": handed over "
               + (handedOver - t0) + " ms after SIGTERM, owns its share again " + (back - fresh.readyAtMs())
               + " ms after it listened");
-          Thread.sleep(1000);
+          load.awaitMoreAcked(LOAD_STEP);     // the load goes on through the settled views before the next restart
         }
       }
       long lastDue = load.finish();
       verify("rolling restart", load, lastDue + 10_000);
+      load.assertOnlyRetryableRefusals(stoppedUrls());
     }
   }
 
@@ -227,8 +185,8 @@ class ClusterFaultsIT {
       nodes.add(live.get(id));
     }
     awaitEveryView(live.keySet(), 20_000);
-    try (Load load = new Load().begin()) {
-      Thread.sleep(1500);
+    try (ClusterLoad load = load()) {
+      load.awaitMoreAcked(LOAD_STEP);
       for (int round = 0; round < ROUNDS; round++) {
         List<String> old = new ArrayList<>(new TreeSet<>(live.keySet()));
         List<String> added = new ArrayList<>();
@@ -247,7 +205,7 @@ class ClusterFaultsIT {
         }
         System.out.println("ClusterFaultsIT 2 -> 4 (" + (round + 1) + ", added " + added
             + "): ownership spread over 4 nodes " + (spread - t0) + " ms after starting the 2 new ones");
-        Thread.sleep(1500);
+        load.awaitMoreAcked(LOAD_STEP);       // through 4 nodes
         List<ServerProcess> leaving = new ArrayList<>();
         for (String id : List.of(old.get(round % 2), added.get(round % 2))) {   // one old, one new; varies by round
           leaving.add(live.remove(id));
@@ -263,10 +221,11 @@ class ClusterFaultsIT {
           assertThat(s.waitForExit(Duration.ofSeconds(10))).as(s.describe()).isTrue();
           assertThat(s.exitValue()).as(s.describe()).isZero();
         }
-        Thread.sleep(1500);
+        load.awaitMoreAcked(LOAD_STEP);       // through the 2 left
       }
       long lastDue = load.finish();
       verify("2 -> 4 -> 2", load, lastDue + 10_000);
+      load.assertOnlyRetryableRefusals(stoppedUrls());
     }
   }
 
@@ -284,32 +243,41 @@ class ClusterFaultsIT {
     Map<Integer, String> ownerBefore = owners(nodes.get(0));
     long lastHeal = 0;
     int ofVictim = 0;
-    try (Load load = new Load().begin()) {
+    Set<Integer> victimsPartitions = new TreeSet<>();
+    ownerBefore.forEach((p, node) -> {
+      if ("n2".equals(node)) {
+        victimsPartitions.add(p);
+      }
+    });
+    try (ClusterLoad load = load()) {
       List<long[]> cuts = new ArrayList<>();
       for (int round = 0; round < ROUNDS; round++) {
-        Thread.sleep(2000);
+        // timers of the victim's partitions that come due while it is cut (it stays cut for at least its lease)
+        load.awaitAcked("3 timers of the victim's partitions due in 1 s or later", acked -> {
+          long soon = System.currentTimeMillis() + 1000;
+          return acked.entrySet().stream().filter(a -> a.getValue() >= soon)
+              .filter(a -> victimsPartitions.contains(Partitions.of(a.getKey(), P))).count() >= 3;
+        });
         int before = served(victim);
         assertThat(before).isPositive();
         long cutAt = System.currentTimeMillis();
         proxy.cut();
         // the cut node, alive and answering HTTP, stops serving before any lease it held can end
-        long stoppedAt = -1;
-        while (System.currentTimeMillis() < cutAt + LEASE + 2000) {
-          if (served(victim) == 0) {
-            stoppedAt = System.currentTimeMillis();
-            break;
-          }
-          Thread.sleep(20);
-        }
-        assertThat(stoppedAt).as("the cut node still serves partitions " + (LEASE + 2000) + " ms after the cut")
-            .isPositive();
+        await("the cut node serving no partition " + (LEASE + 2000) + " ms after the cut")
+            .atMost(Duration.ofMillis(LEASE + 2000)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+            .until(() -> served(victim) == 0);
+        long stoppedAt = System.currentTimeMillis();
         long tookOver = probe.awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 5000);
         System.out.println("ClusterFaultsIT cut " + (round + 1) + ": the cut node served " + before
             + " partitions and stopped them " + (stoppedAt - cutAt) + " ms after the cut (lease " + LEASE
             + " ms); the others owned them " + (tookOver - cutAt) + " ms after the cut");
         assertThat(stoppedAt - cutAt).isLessThan(LEASE);
         assertThat(tookOver - cutAt).isLessThanOrEqualTo(LEASE + 2000);
-        Thread.sleep(1000);
+        // the others serve the victim's partitions while it is cut: one of its timers fired since the cut
+        await("a timer of the cut node's partitions fired by the others while it is cut")
+            .atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+            .until(() -> probe.firings(victimsPartitions).values().stream().flatMap(List::stream)
+                .anyMatch(f -> f.firedAt() > cutAt));
         long healAt = System.currentTimeMillis();
         proxy.heal();
         cuts.add(new long[] {cutAt, healAt});
@@ -319,7 +287,7 @@ class ClusterFaultsIT {
         assertThat(served(victim)).isPositive();
         lastHeal = healAt;
       }
-      Thread.sleep(1500);
+      load.awaitMoreAcked(LOAD_STEP);         // through the healed cluster
       long lastDue = load.finish();
       Map<String, List<Firing>> fired = verify("cut from Redis", load, Math.max(lastDue, lastHeal) + 10_000);
       for (String id : load.acked.keySet()) {
@@ -332,6 +300,7 @@ class ClusterFaultsIT {
       System.out.println("ClusterFaultsIT cut: " + ofVictim
           + " timers of the cut node's partitions fired while it was cut");
       assertThat(ofVictim).isPositive();
+      load.assertOnlyRetryableRefusals(List.of(victim.baseUrl()));
     }
   }
 }

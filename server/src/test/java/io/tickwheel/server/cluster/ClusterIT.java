@@ -1,6 +1,7 @@
 package io.tickwheel.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.server.testing.TestVertx;
@@ -17,10 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,39 +70,16 @@ class ClusterIT {
     redis.close();
   }
 
-  /** Creates timers through random live nodes until stopped; remembers each acknowledged one's due time. */
-  final class Load implements Runnable {
-    final AtomicBoolean stop = new AtomicBoolean();
-    final Map<String, Long> acked = new ConcurrentHashMap<>();
-    final Random rnd = new Random(7);
-    volatile int refused;
-    final List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
-    int next;
+  /** A create load through the nodes. */
+  ClusterLoad load() {
+    return new ClusterLoad(probe, () -> List.copyOf(nodes)).begin();
+  }
 
-    @Override
-    public void run() {
-      while (!stop.get()) {
-        ServerProcess via = nodes.get(rnd.nextInt(nodes.size()));
-        if (!via.isAlive()) {
-          continue;
-        }
-        String id = "k-" + next++;
-        long delay = 300 + rnd.nextInt(2000);
-        try {
-          HttpResponse<String> r = probe.send(via.baseUrl() + "/v1/timers", "POST",
-              new JsonObject().put("id", id).put("delayMs", delay).encode());
-          if (r.statusCode() == 201) {
-            acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
-          } else {
-            refused++;
-            refusals.add(via.baseUrl() + " " + r.statusCode() + " " + r.body());
-          }
-        } catch (Exception e) {
-          refused++;
-          refusals.add(via.baseUrl() + " " + e);
-        }
-      }
-    }
+  /** The acknowledged timers of the partitions {@code owners} gives {@code node}, due {@code ms} from now or later. */
+  static long dueLaterIn(Map<String, Long> acked, Map<Integer, String> owners, String node, long ms) {
+    long from = System.currentTimeMillis() + ms;
+    return acked.entrySet().stream().filter(a -> a.getValue() >= from)
+        .filter(a -> node.equals(owners.get(io.tickwheel.core.cluster.Partitions.of(a.getKey(), P)))).count();
   }
 
   /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
@@ -115,19 +90,18 @@ class ClusterIT {
     Map<Integer, String> ownerBefore = new HashMap<>();
     probe.cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
         ((JsonObject) o).getString("node")));
-    Load load = new Load();
-    Thread t = new Thread(load, "cluster-load");
-    t.start();
-    Thread.sleep(2500);
+    ClusterLoad load = load();
+    // timers of the victim's partitions that come due after the kill, before its partitions are taken over
+    load.awaitAcked("5 timers of n2's partitions due in 500 ms or later",
+        acked -> dueLaterIn(acked, ownerBefore, "n2", 500) >= 5);
     ServerProcess victim = nodes.get(2);
     victim.kill9();
     long killedAt = System.currentTimeMillis();
-    Thread.sleep(1500);
-    load.stop.set(true);
-    t.join(10_000);
-    long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
+    load.awaitMoreAcked(100);          // the load goes on while the victim's partitions have no live owner
+    long lastDue = load.finish();
     Map<String, List<Firing>> fired = probe.verifyFiredOnce("ClusterIT", load.acked,
-        Math.max(lastDue, killedAt + LEASE + 2000) + 10_000, "");
+        Math.max(lastDue, killedAt + LEASE + 2000) + 10_000, ", refused " + load.refusals.size());
+    load.assertOnlyRetryableRefusals(List.of(victim.baseUrl()));
     // the victim's partitions: what was due before the take-over fired within lease + 2 s of the kill
     long worst = Long.MIN_VALUE;
     int takenOver = 0;
@@ -163,14 +137,10 @@ class ClusterIT {
     for (ServerProcess n : nodes) {   // every node's view has settled: none routes to a partition's previous owner
       probe.awaitOwners(n, Set.of("n0", "n1", "n2"), 20_000);
     }
-    Load load = new Load();
-    Thread t = new Thread(load, "cluster-load");
-    t.start();
-    Thread.sleep(2000);
-    load.stop.set(true);
-    t.join(10_000);
+    ClusterLoad load = load();
+    load.awaitMoreAcked(300);
+    long lastDue = load.finish();
     assertThat(load.refusals).isEmpty();
-    long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
     probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, "");
   }
 
@@ -216,25 +186,32 @@ class ClusterIT {
   @Test
   void sigstopOfAnOwnerLongerThanItsLeaseThenSigcontFiresNothingTwiceAndLosesNothing() throws Exception {
     probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
-    Load load = new Load();
-    Thread t = new Thread(load, "cluster-load");
-    t.start();
-    Thread.sleep(2000);
+    Map<Integer, String> ownerBefore = new HashMap<>();
+    probe.cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
+        ((JsonObject) o).getString("node")));
+    ClusterLoad load = load();
+    load.awaitAcked("5 timers of n2's partitions due in 500 ms or later",
+        acked -> dueLaterIn(acked, ownerBefore, "n2", 500) >= 5);
     ServerProcess paused = nodes.get(2);
     paused.pause();
-    Thread.sleep(LEASE + 1500);        // the others take its partitions over meanwhile
+    probe.awaitOwners(nodes.get(0), Set.of("n0", "n1"), LEASE + 10_000);   // its leases ended: the others own all
     paused.resume();                   // it wakes with stale leases: fenced, it must neither fire nor write
-    Thread.sleep(1000);
-    load.stop.set(true);
-    t.join(10_000);
-    long lastDue = load.acked.values().stream().mapToLong(Long::longValue).max().orElse(0);
-    probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, "");
+    // on waking it stops the partitions whose local deadline had passed (or that a write found fenced)
+    await("the woken node counted the partitions it lost").atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(50)).until(() -> partitionsLost(paused) > 0);
+    load.awaitMoreAcked(100);          // the load goes on with it awake
+    long lastDue = load.finish();
+    probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, ", refused " + load.refusals.size());
+    load.assertOnlyRetryableRefusals(List.of(paused.baseUrl()));
     probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 15_000);   // and it rejoins the assignment
-    // on waking it stopped the partitions whose local deadline had passed (or that a write found fenced)
-    String metrics = probe.send(paused.baseUrl() + "/metrics", "GET", null).body();
+    assertThat(partitionsLost(paused)).isPositive();
+  }
+
+  /** {@code tickwheel_cluster_partitions_lost_total} of {@code node}, read from its {@code /metrics} (0: not there). */
+  double partitionsLost(ServerProcess node) throws Exception {
+    String metrics = probe.send(node.baseUrl() + "/metrics", "GET", null).body();
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^tickwheel_cluster_partitions_lost_total\\S* (\\S+)$")
         .matcher(metrics);
-    assertThat(m.find()).as(metrics).isTrue();
-    assertThat(Double.parseDouble(m.group(1))).isPositive();
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
   }
 }
