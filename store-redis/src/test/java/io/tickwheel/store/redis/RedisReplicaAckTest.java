@@ -15,9 +15,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,8 +107,10 @@ class RedisReplicaAckTest {
     Future<T> write;
     try {
       write = send.get();
-      RedisServerProcess.sleep(300);
-      assertThat(write.isComplete()).as("completed while the replica was stopped: " + write).isFalse();
+      // a negative check, so time is what it checks: the write stays incomplete for 300 ms without its replica
+      Future<T> sent = write;
+      Awaitility.await("the write incomplete while the replica is stopped").during(Duration.ofMillis(300))
+          .atMost(Duration.ofSeconds(2)).until(() -> !sent.isComplete());
     } finally {
       replica.resume();
     }
@@ -119,8 +123,9 @@ class RedisReplicaAckTest {
     await(store.put(timer("warm", 1)));
     replica.pause();
     Future<Void> put = store.put(timer("held", 2));
-    RedisServerProcess.sleep(400);
-    assertThat(put.isComplete()).as("completed without the replica: " + put).isFalse();
+    // a negative check, so time is what it checks: the write stays incomplete for 400 ms without its replica
+    Awaitility.await("the write incomplete without the replica").during(Duration.ofMillis(400))
+        .atMost(Duration.ofSeconds(2)).until(() -> !put.isComplete());
     assertThat(master.command("HEXISTS", TIMERS, "held")).as("the master applied it meanwhile").isEqualTo(":1");
     replica.resume();
     await(put);
@@ -194,26 +199,17 @@ class RedisReplicaAckTest {
       List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
       c.onBroadcast(got::add);
       await(c.broadcast("f 1 1"));
-      waitFor(() -> got.contains("f 1 1"));
+      Awaitility.await("the first broadcast").atMost(Duration.ofSeconds(10)).until(() -> got.contains("f 1 1"));
       replica.pause();
       await(c.broadcast("f 1 2"));              // a hint keeps nothing: no WAIT, so no refusal
-      waitFor(() -> got.contains("f 1 2"));
+      Awaitility.await("the broadcast sent while the replica is paused").atMost(Duration.ofSeconds(10))
+          .until(() -> got.contains("f 1 2"));
       Throwable e = failure(c.setTopicPaused("billing", true));   // a write of the same link still waits, and fails
       assertThat(e).isInstanceOf(StoreUnavailableException.class).hasMessageContaining("0 of 1 replicas");
       assertThat(((StoreUnavailableException) e).mayHaveApplied()).isTrue();
     } finally {
       replica.resume();
       await(c.close());
-    }
-  }
-
-  private static void waitFor(java.util.function.BooleanSupplier cond) {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (!cond.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      RedisServerProcess.sleep(20);
     }
   }
 

@@ -3,11 +3,13 @@ package io.tickwheel.store.redis;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Future;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import org.awaitility.Awaitility;
 
 /** Small blocking helpers for tests (test threads only). */
 final class RedisTestSupport {
@@ -36,19 +38,15 @@ final class RedisTestSupport {
     }
   }
 
-  /** Retries {@code call} until it succeeds or {@code timeoutMs} pass; returns its value. */
+  /** Retries {@code call} (50 ms apart) until it succeeds or {@code timeoutMs} pass; returns its value. */
   static <T> T eventually(long timeoutMs, Supplier<Future<T>> call) {
-    long deadline = System.currentTimeMillis() + timeoutMs;
-    Throwable last = null;
-    while (System.currentTimeMillis() < deadline) {
-      try {
-        return call.get().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        last = e;
-      }
-      RedisServerProcess.sleep(50);
-    }
-    throw new AssertionError("did not succeed within " + timeoutMs + " ms; last: " + last, last);
+    AtomicReference<T> value = new AtomicReference<>();
+    Awaitility.await("a store call succeeding").atMost(Duration.ofMillis(timeoutMs)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(() -> {
+          value.set(call.get().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+          return true;
+        });
+    return value.get();
   }
 
   static Timer timer(String id, long due) {

@@ -10,6 +10,7 @@ import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,21 +108,15 @@ class RedisWritesUnderRestartTest {
 
   private void stopLoad() {
     running.set(false);
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (outstanding.get() > 0 && System.currentTimeMillis() < deadline) {
-      RedisServerProcess.sleep(10);
-    }
-    assertThat(outstanding.get()).as("calls still outstanding").isZero();
+    Awaitility.await("no call outstanding").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+        .until(() -> outstanding.get() == 0);
   }
 
   /** Lets the load run until {@code count} more writes were acknowledged. */
   private void awaitAcknowledged(int count) {
     int target = acknowledged.size() + count;
-    long deadline = System.currentTimeMillis() + 20_000;
-    while (acknowledged.size() < target && System.currentTimeMillis() < deadline) {
-      RedisServerProcess.sleep(5);
-    }
-    assertThat(acknowledged.size()).as("writes acknowledged").isGreaterThanOrEqualTo(target);
+    Awaitility.await(count + " more writes acknowledged").atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(5)).until(() -> acknowledged.size() >= target);
   }
 
   private String failureTypes() {
@@ -135,13 +131,16 @@ class RedisWritesUnderRestartTest {
     load();
     for (int round = 0; round < 4; round++) {
       awaitAcknowledged(500);
+      int failedBefore = failed.size();
       switch (round) {
         case 0, 2 -> redis.kill9();
         case 1 -> redis.shutdownNoSave();
         default -> assertThat(redis.command("CLIENT", "KILL", "TYPE", "normal")).startsWith(":");
       }
       if (!redis.isRunning()) {
-        RedisServerProcess.sleep(100);
+        // writes fail while it is down before it comes back
+        Awaitility.await("a write failed while Redis is down").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(5)).until(() -> failed.size() > failedBefore);
         redis.restart();
       }
       eventually(10_000, () -> store.get("none"));

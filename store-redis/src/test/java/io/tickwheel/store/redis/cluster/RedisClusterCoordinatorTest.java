@@ -20,12 +20,14 @@ import io.tickwheel.store.redis.RedisTimerStore;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -153,7 +155,7 @@ class RedisClusterCoordinatorTest {
   void anExpiredLeaseCanNeitherBeRenewedNorKeptAndAnotherNodeTakesItWithANewEpoch() {
     Lease l = await(a.acquire(0, "a", 300));
     assertThat(await(b.acquire(0, "b", 5_000))).isNull();
-    RedisServerProcess.sleep(400);
+    awaitRedisClockPast(l.expiresAt());
     assertThat(await(a.renew("a", new int[] {0}, new long[] {l.epoch()}, 5_000))).containsExactly((Lease) null);
     Lease lb = await(b.acquire(0, "b", 5_000));
     assertThat(lb.epoch()).isGreaterThan(l.epoch());
@@ -211,7 +213,7 @@ class RedisClusterCoordinatorTest {
   void anEpochIsNeverIssuedAgainAfterTheLeaseKeyIsLostAsInARolledBackFailover() {
     Lease l = await(a.acquire(2, "a", 5_000));
     redis.command("DEL", leaseKey(2));
-    RedisServerProcess.sleep(5);
+    awaitRedisClockPast(l.epoch());
     Lease lb = await(b.acquire(2, "b", 5_000));
     assertThat(lb.epoch()).isGreaterThan(l.epoch());
     TimerStore stale = a.partitionStore(2, l.epoch());
@@ -260,7 +262,7 @@ class RedisClusterCoordinatorTest {
     Lease l = await(a.acquire(5, "a", 300));
     TimerStore sa = a.partitionStore(5, l.epoch());
     await(sa.put(timer("t1", 100)));
-    RedisServerProcess.sleep(400);
+    awaitRedisClockPast(l.expiresAt());
     assertFenced(sa.put(timer("t2", 100)), 5);
     assertFenced(sa.remove("t1"), 5);
     assertThat(await(sa.get("t1"))).isNotNull();
@@ -366,7 +368,7 @@ class RedisClusterCoordinatorTest {
     assertThat(ms).extracting(Member::nodeId).containsExactly("a", "b");
     assertThat(ms.get(0).address()).isEqualTo("http://a:1");
     assertThat(ms.get(0).lastSeenAt()).isBetween(before, await(a.now()));
-    RedisServerProcess.sleep(400);
+    awaitRedisClockPast(ms.get(0).lastSeenAt() + 300);   // its heartbeat's 300 ms ran out
     assertThat(await(b.members())).extracting(Member::nodeId).containsExactly("b");
     await(a.heartbeat("a", "http://a:1", 5_000));
     assertThat(await(b.members())).extracting(Member::nodeId).containsExactly("a", "b");
@@ -383,10 +385,12 @@ class RedisClusterCoordinatorTest {
     a.onBroadcast(gotA::add);
     b.onBroadcast(gotB::add);
     await(a.broadcast("f 3 17"));
-    waitFor(() -> gotA.contains("f 3 17") && gotB.contains("f 3 17"));
+    Awaitility.await("the broadcast on both").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        .until(() -> gotA.contains("f 3 17") && gotB.contains("f 3 17"));
 
     redis.command("CLIENT", "KILL", "TYPE", "pubsub");
-    waitFor(() -> {
+    Awaitility.await("a broadcast on both after the kill").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50)).until(() -> {
       await(b.broadcast("again"));
       return gotA.contains("again") && gotB.contains("again");
     });
@@ -417,14 +421,13 @@ class RedisClusterCoordinatorTest {
     assertThat(((StoreFencedException) t).mayHaveApplied()).isFalse();
   }
 
-  private static void waitFor(java.util.function.BooleanSupplier cond) {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (!cond.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      RedisServerProcess.sleep(50);
-    }
+  /**
+   * Waits until Redis's clock ({@code TIME}, on which lease and heartbeat expiries and new epochs are measured) is past
+   * {@code at}, epoch ms.
+   */
+  private void awaitRedisClockPast(long at) {
+    Awaitility.await("Redis's clock past " + at).atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(10)).until(() -> await(a.now()) > at);
   }
 
   static Timer timer(String id, long due) {

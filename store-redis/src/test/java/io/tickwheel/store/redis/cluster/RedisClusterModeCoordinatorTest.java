@@ -15,12 +15,15 @@ import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.testkit.RedisClusterProcess;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -137,7 +140,8 @@ class RedisClusterModeCoordinatorTest {
       List<String> gotA = new CopyOnWriteArrayList<>();
       a.onBroadcast(gotA::add);
       await(b.broadcast("f 1 2"));
-      waitFor(10_000, () -> got.contains("f 1 2") && gotA.contains("f 1 2"));
+      Awaitility.await("the broadcast on c and a").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+          .until(() -> got.contains("f 1 2") && gotA.contains("f 1 2"));
     } finally {
       await(c.close());
     }
@@ -181,21 +185,19 @@ class RedisClusterModeCoordinatorTest {
     long t0 = System.nanoTime();
     master.kill9();
     // during and right after the failover a call fails as unavailable (never as fenced or as a fault)
-    long deadline = System.currentTimeMillis() + 30_000;
-    int ok = 0;
-    int i = 0;
-    while (ok < 5 && System.currentTimeMillis() < deadline) {
-      try {
-        s.put(timer("after" + i++, 20)).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        ok++;
-      } catch (java.util.concurrent.ExecutionException e) {
-        failures.add(e.getCause());
-        RedisServerProcess.sleep(100);
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
-    }
-    assertThat(ok).as("writes work again after the failover; failures: " + failures).isEqualTo(5);
+    AtomicInteger ok = new AtomicInteger();
+    AtomicInteger i = new AtomicInteger();
+    Awaitility.await("5 writes after the failover").atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(100)).until(() -> {
+          try {
+            s.put(timer("after" + i.getAndIncrement(), 20)).toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+            ok.incrementAndGet();
+          } catch (java.util.concurrent.ExecutionException e) {
+            failures.add(e.getCause());
+          }
+          return ok.get() >= 5;
+        });
     long recoveredMs = (System.nanoTime() - t0) / 1_000_000;
     RedisServerProcess promoted = cluster.awaitFailover(master, a.partitionTag(p) + ":lease", 30_000);
     assertThat(promoted.port()).isNotEqualTo(master.port());
@@ -205,21 +207,12 @@ class RedisClusterModeCoordinatorTest {
     assertThat(await(a.renew("a", new int[] {p}, new long[] {l.epoch()}, 120_000)).get(0)).isNotNull();
     List<String> got = new CopyOnWriteArrayList<>();
     b.onBroadcast(got::add);
-    waitFor(20_000, () -> {
-      a.broadcast("after failover");
-      return got.contains("after failover");
-    });
+    Awaitility.await("a broadcast after the failover").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+        .until(() -> {
+          a.broadcast("after failover");
+          return got.contains("after failover");
+        });
     System.out.println("failover: writes worked again " + recoveredMs + " ms after the kill; " + failures.size()
         + " calls failed as unavailable meanwhile");
-  }
-
-  private static void waitFor(long ms, java.util.function.BooleanSupplier cond) {
-    long deadline = System.currentTimeMillis() + ms;
-    while (!cond.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("condition not met within " + ms + " ms");
-      }
-      RedisServerProcess.sleep(50);
-    }
   }
 }
