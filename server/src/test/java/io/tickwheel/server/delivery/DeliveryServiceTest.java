@@ -28,11 +28,14 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -122,15 +125,14 @@ class DeliveryServiceTest {
   }
 
   /** Waits (real time, at most 15 s) until the stored delivery satisfies {@code p}. */
-  Delivery await(Delivery d, Predicate<Delivery> p) throws InterruptedException {
-    long end = System.nanoTime() + 15_000_000_000L;
-    Delivery now = stored(d);
-    while (!p.test(now)) {
-      assertThat(System.nanoTime()).as("waiting for delivery %s, now %s", d.id(), now).isLessThan(end);
-      Thread.sleep(10);
-      now = stored(d);
-    }
-    return now;
+  Delivery await(Delivery d, Predicate<Delivery> p) {
+    AtomicReference<Delivery> now = new AtomicReference<>();
+    Awaitility.await("delivery " + d.id()).atMost(Duration.ofSeconds(15)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(10)).untilAsserted(() -> {
+          now.set(stored(d));
+          assertThat(p.test(now.get())).as("delivery %s, now %s", d.id(), now.get()).isTrue();
+        });
+    return now.get();
   }
 
   static Predicate<Delivery> attempts(int n) {
@@ -212,8 +214,9 @@ class DeliveryServiceTest {
     Delivery after = await(d, attempts(1));
     assertThat(after.state()).isEqualTo(DeliveryState.PENDING);
     assertThat(after.attempts().get(0).status()).isEqualTo(302);
-    Thread.sleep(200);
-    assertThat(target.got()).as("the redirect's target sees nothing").isEmpty();
+    // a negative check, so time is what it checks: nothing reaches the redirect's target for 200 ms after
+    Awaitility.await("the redirect's target sees nothing").during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(1))
+        .until(() -> target.got().isEmpty());
   }
 
   @Test
@@ -318,8 +321,9 @@ class DeliveryServiceTest {
     await(b, attempts(1));
     Delivery c = fire(cb(r.url("/c"), 8));
     assertThat(drain()).isEqualTo(1);
-    Thread.sleep(300);
-    assertThat(stored(c).attempts()).as("postponed, not attempted").isEmpty();
+    // a negative check, so time is what it checks: no attempt of c is made or recorded for 300 ms
+    Awaitility.await("c postponed, not attempted").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1))
+        .until(() -> stored(c).attempts().isEmpty() && r.got().size() == 2);
     assertThat(r.got()).hasSize(2);
     assertThat(on(ctx, () -> Future.succeededFuture(service.openBreakers()))).isEqualTo(1);
     assertThat(registry.scrape()).contains("tickwheel_delivery_postponed_total{reason=\"breaker_open\"} 1.0");

@@ -15,10 +15,12 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -207,11 +209,11 @@ class WsCommandsTest {
     for (int i = 0; i < n; i++) {
       send(schedule("r" + i, "k" + i, 600_000));
     }
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (store.createAllTimers.get() < 1001 && System.nanoTime() < until) {
-      Thread.sleep(20);
-    }
-    Thread.sleep(300);
+    Awaitility.await("1,000 commands in flight").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+        .until(() -> store.createAllTimers.get() >= 1001);
+    // a negative check, so time is what it checks: the server reads no more commands for 300 ms while at its cap
+    Awaitility.await("no more commands read at the cap").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1))
+        .until(() -> store.createAllTimers.get() == 1 + 1000);
     assertThat(store.createAllTimers.get()).as("1 before, then 1,000 commands in flight, no more read")
         .isEqualTo(1 + 1000);
     assertThat(messages).isEmpty();

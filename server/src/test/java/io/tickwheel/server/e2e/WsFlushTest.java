@@ -14,7 +14,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetSocket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,10 +61,12 @@ class WsFlushTest {
       byte[] sub = "{\"op\":\"subscribe\",\"topics\":[\"flushes\"]}".getBytes(StandardCharsets.UTF_8);
       Buffer frame = Buffer.buffer().appendByte((byte) 0x81).appendByte((byte) (0x80 | sub.length))
           .appendInt(0).appendBytes(sub);                        // masked with 0000: the payload as is
-      eventually(() -> text(all).contains("\r\n\r\n"), "the upgrade is answered");
+      Awaitility.await("the upgrade is answered").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(5))
+          .until(() -> text(all).contains("\r\n\r\n"));
       assertThat(text(all)).startsWith("HTTP/1.1 101");
       so.write(frame);
-      eventually(() -> text(all).contains("\"subscribed\""), "the subscription is acknowledged");
+      Awaitility.await("the subscription is acknowledged").atMost(Duration.ofSeconds(15))
+          .pollInterval(Duration.ofMillis(5)).until(() -> text(all).contains("\"subscribed\""));
 
       long at = System.currentTimeMillis() + 1500;
       JsonArray timers = new JsonArray();
@@ -75,7 +79,8 @@ class WsFlushTest {
       }
       var r = TestVertx.await(s.request(POST, "/v1/timers/batch").sendJsonObject(new JsonObject().put("timers", timers)));
       assertThat(r.statusCode()).isEqualTo(200);
-      eventually(() -> count(text(all), "\"topic\":\"flushes\"") == TIMERS, "every firing arrives");
+      Awaitility.await("every firing arrives").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(5))
+          .until(() -> count(text(all), "\"topic\":\"flushes\"") == TIMERS);
       int firingReads = reads.get() - before;
       // one flush per 256 messages and one at the end of the turn: ~8 writes for 2,000 firings (a read may take
       // less than a write, or two writes together); one flush per firing took 778 reads here
@@ -100,8 +105,5 @@ class WsFlushTest {
     return n;
   }
 
-  static void eventually(java.util.function.BooleanSupplier c, String what) {
-    TestVertx.eventually(15_000, what, c);
-  }
 
 }

@@ -5,6 +5,7 @@ import static io.vertx.core.http.HttpMethod.POST;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import java.time.Duration;
 import com.standardwebhooks.Webhook;
 import io.tickwheel.core.callback.WebhookSigner;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,19 +82,21 @@ class DeliveriesApiTest {
     TestVertx.await(receiver.close());
   }
 
-  JsonObject awaitDelivery(String query, java.util.function.Predicate<JsonObject> p) throws InterruptedException {
-    long end = System.nanoTime() + 15_000_000_000L;
-    while (true) {
-      HttpResponse<Buffer> r = s.send(GET, "/v1/deliveries" + query);
-      assertThat(r.statusCode()).isEqualTo(200);
-      for (Object o : r.bodyAsJsonObject().getJsonArray("deliveries")) {
-        if (p.test((JsonObject) o)) {
-          return (JsonObject) o;
-        }
-      }
-      assertThat(System.nanoTime()).as("waiting for a delivery in %s", r.bodyAsString()).isLessThan(end);
-      Thread.sleep(50);
-    }
+  JsonObject awaitDelivery(String query, java.util.function.Predicate<JsonObject> p) {
+    java.util.concurrent.atomic.AtomicReference<JsonObject> found = new java.util.concurrent.atomic.AtomicReference<>();
+    Awaitility.await("a delivery of " + query).atMost(Duration.ofSeconds(15)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+          HttpResponse<Buffer> r = s.send(GET, "/v1/deliveries" + query);
+          assertThat(r.statusCode()).isEqualTo(200);
+          for (Object o : r.bodyAsJsonObject().getJsonArray("deliveries")) {
+            if (p.test((JsonObject) o)) {
+              found.set((JsonObject) o);
+              return;
+            }
+          }
+          throw new AssertionError("no such delivery in " + r.bodyAsString());
+        });
+    return found.get();
   }
 
   @Test
@@ -144,11 +148,9 @@ class DeliveriesApiTest {
     for (int i = 0; i < 5; i++) {
       s.send(POST, "/v1/timers", "{\"delayMs\":0,\"callback\":{\"url\":\"" + url + "\"}}");
     }
-    long end = System.nanoTime() + 15_000_000_000L;
-    while (s.send(GET, "/v1/deliveries?state=succeeded").bodyAsJsonObject().getJsonArray("deliveries").size() < 5) {
-      assertThat(System.nanoTime()).isLessThan(end);
-      Thread.sleep(50);
-    }
+    Awaitility.await("5 deliveries succeeded").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+        .until(() -> s.send(GET, "/v1/deliveries?state=succeeded").bodyAsJsonObject().getJsonArray("deliveries")
+            .size() >= 5);
     JsonObject p1 = s.send(GET, "/v1/deliveries?limit=2").bodyAsJsonObject();
     assertThat(p1.getJsonArray("deliveries")).hasSize(2);
     JsonObject p2 = s.send(GET, "/v1/deliveries?limit=2&cursor=" + p1.getString("next")).bodyAsJsonObject();

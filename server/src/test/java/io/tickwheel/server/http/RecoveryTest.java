@@ -18,6 +18,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,10 +53,8 @@ class RecoveryTest {
     TickwheelServer server = new TickwheelServer(ServerConfig.defaults().withStore("memory").withPort(0), store,
         System::currentTimeMillis, null);
     Future<String> deployed = vertx.deployVerticle(server);
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (server.actualPort() <= 0 && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
+    Awaitility.await("the server listening").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+        .until(() -> server.actualPort() > 0);
     WebClient client = WebClient.create(vertx, new WebClientOptions().setDefaultHost("127.0.0.1")
         .setDefaultPort(server.actualPort()));
     HttpResponse<Buffer> health = valid("/health", TestVertx.await(client.get("/health").send()));
@@ -70,12 +70,10 @@ class RecoveryTest {
     assertThat(valid("/health", TestVertx.await(client.get("/health").send())).statusCode()).isEqualTo(200);
     assertThat(valid("/v1/timers/later", TestVertx.await(client.get("/v1/timers/later").send())).bodyAsJsonObject().getJsonObject("payload"))
         .isEqualTo(new JsonObject().put("a", 1));
-    long until = System.currentTimeMillis() + 10_000;
-    int status = 200;
-    while (status == 200 && System.currentTimeMillis() < until) {
-      status = valid("/v1/timers/overdue", TestVertx.await(client.get("/v1/timers/overdue").send())).statusCode();
-      Thread.sleep(20);
-    }
+    int status = Awaitility.await("the overdue timer no longer there").atMost(Duration.ofSeconds(10))
+        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+        .until(() -> valid("/v1/timers/overdue", TestVertx.await(client.get("/v1/timers/overdue").send())).statusCode(),
+            st -> st != 200);
     assertThat(status).as("the overdue timer fired and ended").isEqualTo(404);
     assertThat(TestVertx.await(store.readFirings(0, 10))).extracting(f -> f.id()).containsExactly("overdue");
     client.close();

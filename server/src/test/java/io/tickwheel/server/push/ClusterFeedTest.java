@@ -17,6 +17,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -179,7 +181,10 @@ class ClusterFeedTest {
     ClusterPushNode idle = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
     long before = idle.feed.reads;
     fire(50, "x");
-    Thread.sleep(300);                  // the hints arrive; nobody listens here
+    // the hints arrive; nobody listens here. A broadcast after them is handled after them, on the node's context
+    PushServer.await(coordinator.broadcast("marker"));
+    Awaitility.await("the hints handled").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> idle.broadcasts.contains("marker"));
     assertThat(idle.feed.reads).as("firing-log reads without a subscriber").isEqualTo(before);
     try (WsProbe probe = idle.ws()) {
       probe.subscribe("*");

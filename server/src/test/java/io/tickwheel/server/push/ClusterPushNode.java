@@ -9,6 +9,8 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
@@ -22,6 +24,8 @@ final class ClusterPushNode {
 
   final Vertx vertx;
   volatile ClusterFiringFeed feed;
+  /** The broadcasts handed to the feed, in order, each added once the feed handled it. */
+  final List<String> broadcasts = new CopyOnWriteArrayList<>();
   volatile FiringHub hub;
   volatile Context context;
   volatile int port;
@@ -44,7 +48,10 @@ final class ClusterPushNode {
         n.feed = new ClusterFiringFeed(vertx, coordinator, partitions, catchUpMs, 64, 4);
         n.hub = new FiringHub(vertx, n.feed, options, new SimpleMeterRegistry(), FiringHub.SSE_HEARTBEAT_MS);
         if (hints) {
-          coordinator.onBroadcast(n.feed::onBroadcast);
+          coordinator.onBroadcast(m -> {
+            n.feed.onBroadcast(m);
+            n.broadcasts.add(m);
+          });
         }
         Router router = Router.router(vertx);
         router.get("/v1/events").handler(n.hub::handleSse);

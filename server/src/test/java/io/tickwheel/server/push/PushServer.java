@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -239,9 +238,5 @@ final class PushServer {
     return ((io.vertx.core.http.impl.WebSocketImplBase<?>) ws).channelHandlerContext().channel();
   }
 
-  /** Waits until {@code condition} holds, polling; fails after {@code ms}. */
-  static void eventually(long ms, String what, BooleanSupplier condition) {
-    io.tickwheel.server.testing.TestVertx.eventually(ms, what, condition);
-  }
 
 }

@@ -8,8 +8,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.LongStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -176,7 +178,8 @@ class ResumeTest {
       assertThat(error.json().getString("code")).isEqualTo("unavailable");
       client.awaitEnd();
     }
-    PushServer.eventually(5_000, "both are forgotten", () -> server.subscribers() == 0);
+    Awaitility.await("both are forgotten").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+        .until(() -> server.subscribers() == 0);
   }
 
   @Test

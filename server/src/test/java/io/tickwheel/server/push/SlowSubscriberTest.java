@@ -8,10 +8,12 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -85,7 +87,8 @@ class SlowSubscriberTest {
   void slowEventStreamIsEndedWhileAFastOneGetsEverythingAndItResumesExactly() throws Exception {
     try (SseProbe slow = SseProbe.open(server, new HttpClientOptions().setReceiveBufferSize(16 * 1024), "/v1/events");
          SseProbe fast = SseProbe.open(server, "/v1/events")) {
-      PushServer.eventually(5_000, "both subscribed", () -> server.subscribers() == 2);
+      Awaitility.await("both subscribed").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+          .until(() -> server.subscribers() == 2);
       slow.response.pause();
 
       List<Long> fastGot = new ArrayList<>();

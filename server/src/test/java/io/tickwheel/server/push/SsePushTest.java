@@ -7,8 +7,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +31,8 @@ class SsePushTest {
     try (SseProbe client = SseProbe.open(server, "/v1/events?topic=a,c")) {
       assertThat(client.status()).isEqualTo(200);
       assertThat(client.headers().get("Content-Type")).startsWith("text/event-stream");
-      PushServer.eventually(5_000, "subscribed", () -> server.subscribers() == 1);
+      Awaitility.await("subscribed").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+          .until(() -> server.subscribers() == 1);
 
       List<Firing> fired = server.fire("a", "b", "c");
 
@@ -48,7 +51,8 @@ class SsePushTest {
   @Test
   void repeatedTopicParametersAddUp() {
     try (SseProbe client = SseProbe.open(server, "/v1/events?topic=a&topic=b")) {
-      PushServer.eventually(5_000, "subscribed", () -> server.subscribers() == 1);
+      Awaitility.await("subscribed").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+          .until(() -> server.subscribers() == 1);
       List<Firing> fired = server.fire("c", "b", "a");
       assertThat(client.seqsUntil(fired.get(2).seq())).containsExactly(fired.get(1).seq(), fired.get(2).seq());
     }
@@ -58,7 +62,8 @@ class SsePushTest {
   void withoutTopicStreamsEveryTopicFromNowOn() {
     server.fire("old");
     try (SseProbe client = SseProbe.open(server, "/v1/events")) {
-      PushServer.eventually(5_000, "subscribed", () -> server.subscribers() == 1);
+      Awaitility.await("subscribed").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+          .until(() -> server.subscribers() == 1);
       List<Firing> fired = server.fire("x", "y", "z");
       assertThat(client.seqsUntil(fired.get(2).seq())).containsExactly(2L, 3L, 4L);
     }
@@ -120,14 +125,16 @@ class SsePushTest {
   @Test
   void disconnectedClientIsForgottenAndCounted() {
     SseProbe client = SseProbe.open(server, "/v1/events?topic=a");
-    PushServer.eventually(5_000, "subscribed", () -> server.gauge("tickwheel.push.subscribers", "sse") == 1);
+    Awaitility.await("subscribed").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+        .until(() -> server.gauge("tickwheel.push.subscribers", "sse") == 1);
     server.fire("a");
     client.next("fired");
     assertThat(server.counter("tickwheel.push.firings.delivered", "sse")).isEqualTo(1);
 
     client.close();
 
-    PushServer.eventually(5_000, "the subscriber is gone", () -> server.subscribers() == 0);
+    Awaitility.await("the subscriber is gone").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+        .until(() -> server.subscribers() == 0);
     server.fire("a");
     assertThat(server.counter("tickwheel.push.firings.delivered", "sse")).isEqualTo(1);
   }
@@ -135,7 +142,8 @@ class SsePushTest {
   @Test
   void closingTheHubEndsTheStreamAndRefusesNewOnesWith503() {
     SseProbe client = SseProbe.open(server, "/v1/events");
-    PushServer.eventually(5_000, "subscribed", () -> server.subscribers() == 1);
+    Awaitility.await("subscribed").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+        .until(() -> server.subscribers() == 1);
 
     server.call(() -> server.hub.close());
 

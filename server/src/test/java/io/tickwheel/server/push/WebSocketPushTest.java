@@ -10,7 +10,9 @@ import io.vertx.core.http.WebSocketFrame;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -256,7 +258,8 @@ class WebSocketPushTest {
   @Test
   void subscriberGaugeAndDeliveredCounterFollowTheSockets() {
     try (WsProbe second = WsProbe.connect(server)) {
-      PushServer.eventually(5_000, "two ws subscribers", () -> server.gauge("tickwheel.push.subscribers", "ws") == 2);
+      Awaitility.await("two ws subscribers").atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5))
+          .until(() -> server.gauge("tickwheel.push.subscribers", "ws") == 2);
       client.subscribe("*");
       client.next("subscribed");
       second.subscribe("a");
@@ -268,7 +271,8 @@ class WebSocketPushTest {
 
       assertThat(server.counter("tickwheel.push.firings.delivered", "ws")).isEqualTo(3);
     }
-    PushServer.eventually(5_000, "the closed socket is forgotten", () -> server.subscribers() == 1);
+    Awaitility.await("the closed socket is forgotten")
+        .atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5)).until(() -> server.subscribers() == 1);
     assertThat(server.gauge("tickwheel.push.subscribers", "ws")).isEqualTo(1);
   }
 

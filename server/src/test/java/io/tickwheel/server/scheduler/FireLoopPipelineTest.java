@@ -13,13 +13,14 @@ import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,16 +89,14 @@ class FireLoopPipelineTest {
   }
 
   void awaitHeld(int n) {
-    eventually(() -> on(ctx, () -> io.vertx.core.Future.succeededFuture(store.heldCount())) == n);
-  }
-
-  static void eventually(BooleanSupplier condition) {
-    TestVertx.eventually(5_000, "the expected state", condition);
+    Awaitility.await(n + " firings held").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> on(ctx, () -> io.vertx.core.Future.succeededFuture(store.heldCount())) == n);
   }
 
 
   void assertAllFiredOnceInSeqOrder() {
-    eventually(() -> fired.size() == TIMERS + 1);
+    Awaitility.await("every timer fired").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> fired.size() == TIMERS + 1);
     Set<String> ids = new HashSet<>();
     long seq = 0;
     synchronized (fired) {
@@ -114,14 +113,16 @@ class FireLoopPipelineTest {
   void fourFiringBatchesGoToTheStoreWhileNoneIsAnsweredAndNoFifthUntilOneSettles() throws Exception {
     makeDue();
     awaitHeld(FireLoop.MAX_BATCHES_IN_FLIGHT);
-    Thread.sleep(100);                                       // turns keep being asked for: still no fifth batch
-    assertThat(store.recordCalls.get()).isEqualTo(FireLoop.MAX_BATCHES_IN_FLIGHT);
+    // a negative check, so time is what it checks: turns keep being asked for 100 ms, still no fifth batch
+    Awaitility.await("no fifth batch").during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(1))
+        .until(() -> store.recordCalls.get() == FireLoop.MAX_BATCHES_IN_FLIGHT);
     assertThat(fired).isEmpty();
     on(ctx, () -> {
       store.release();                                       // in call order: batches 1-4 settle, 4 more go out
       return io.vertx.core.Future.succeededFuture();
     });
-    eventually(() -> fired.size() == 4 * TURN_LIMIT);
+    Awaitility.await("4 turns fired").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> fired.size() == 4 * TURN_LIMIT);
     awaitHeld(2);                                            // the last 1,301 due (1,000 + 300 + the waker)
     store.holdFirings(false);
     on(ctx, () -> {

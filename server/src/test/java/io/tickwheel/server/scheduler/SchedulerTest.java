@@ -28,12 +28,14 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -423,7 +425,8 @@ class SchedulerTest {
     store.applyThenFailWrites(1);
     assertThat(on(ctx, () -> scheduler.resume("p")))
         .isEqualTo(new StoreUnavailable("write applied, its answer lost (test)", true, true));
-    TestVertx.eventually(5_000, "p, resumed in the store, fired", () -> {
+    Awaitility.await("p, resumed in the store, fired")
+        .atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5)).until(() -> {
       drainAt(T0 + 100);
       return fired.size() == 1;
     });
@@ -442,7 +445,8 @@ class SchedulerTest {
     // each id is held now and read back from the store once it answers (a write of it meanwhile answers Busy)
     assertThat(on(ctx, () -> scheduler.get("k"))).isEqualTo(new StoreUnavailable("store is down (test)", false, false));
     store.down(false);
-    TestVertx.eventually(5_000, "k and k3 read back and armed, k2 found absent", () -> {
+    Awaitility.await("k and k3 read back and armed, k2 found absent")
+        .atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5)).until(() -> {
       drainAt(T0 + 100);
       return fired.size() == 2;
     });
@@ -465,7 +469,8 @@ class SchedulerTest {
           .as("answered at once, not after the %d ms lock timeout", lockTimeoutMs).isLessThan(lockTimeoutMs / 4);
     }
     store.down(false);
-    TestVertx.eventually(5_000, "k read back, armed and fired at its stored due time", () -> {
+    Awaitility.await("k read back, armed and fired at its stored due time")
+        .atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5)).until(() -> {
       drainAt(T0 + 100);
       return fired.size() == 1;
     });
@@ -483,7 +488,8 @@ class SchedulerTest {
     assertThat(on(ctx, () -> scheduler.upsert(spec("{\"delayMs\":100}").withId("r")))).isEqualTo(lost); // moved earlier
     assertThat(on(ctx, () -> scheduler.touch("t", 100L))).isEqualTo(lost);                            // moved earlier
     assertThat(on(ctx, () -> scheduler.cancel("c"))).isEqualTo(lost);                                 // removed
-    TestVertx.eventually(5_000, "n, r and t fired at the stored due time", () -> {
+    Awaitility.await("n, r and t fired at the stored due time")
+        .atMost(Duration.ofMillis(5_000)).pollInterval(Duration.ofMillis(5)).until(() -> {
       drainAt(T0 + 100);
       return fired.size() == 3;
     });

@@ -3,8 +3,10 @@ package io.tickwheel.server.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,16 +27,11 @@ class BlockedThreadGuardTest {
         done.countDown();
       });
       assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-      // the checker (every 100 ms) may still log one last "blocked for 3,5xx ms" after the loop is free: let it, before
-      // the clear below, or it lands after it and fails this test in afterEach (seen once)
-      CountDownLatch free = new CountDownLatch(1);
-      vertx.runOnContext(v -> free.countDown());
-      assertThat(free.await(30, TimeUnit.SECONDS)).isTrue();
-      Thread.sleep(500);
-      long deadline = System.currentTimeMillis() + 5000;
-      while (BlockedThreadGuard.warnings().isEmpty() && System.currentTimeMillis() < deadline) {
-        Thread.sleep(50);
-      }
+      Awaitility.await("a blocked-thread warning").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+          .until(() -> !BlockedThreadGuard.warnings().isEmpty());
+      // the checker (every 100 ms) may still log one last "blocked for 3,5xx ms" after the loop is free; closing Vert.x
+      // stops it, so no warning can land after the clear below and fail this test in afterEach
+      TestVertx.close(vertx);
       assertThat(BlockedThreadGuard.warnings()).anyMatch(w -> w.contains("has been blocked"));
       BlockedThreadGuard.warnings().clear();       // expected here: do not fail this test in afterEach
     } finally {

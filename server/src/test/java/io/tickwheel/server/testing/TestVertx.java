@@ -60,22 +60,6 @@ public final class TestVertx {
     }
   }
 
-  /** Waits until {@code condition} holds, polling every 5 ms; fails naming {@code what} after {@code ms}. */
-  public static void eventually(long ms, String what, java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + ms + " ms: " + what);
-      }
-      try {
-        Thread.sleep(5);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-  }
-
   /** Waits for a future from any thread. */
   public static <T> T await(Future<T> f) {
     try {
