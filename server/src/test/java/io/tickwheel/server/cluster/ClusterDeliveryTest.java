@@ -3,6 +3,7 @@ package io.tickwheel.server.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import java.time.Duration;
 import com.standardwebhooks.Webhook;
 import io.tickwheel.core.callback.WebhookSecret;
 import io.tickwheel.core.callback.WebhookSigner;
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -107,7 +110,7 @@ class ClusterDeliveryTest {
     return TestVertx.await(body == null ? req.send() : req.sendJsonObject(body));
   }
 
-  void awaitOwned(int nodes) throws InterruptedException {
+  void awaitOwned(int nodes) {
     InProcessClusterTest.awaitSpread(node -> call(node, io.vertx.core.http.HttpMethod.GET, "/v1/cluster", null)
         .bodyAsJsonObject(), nodes, P);
   }
@@ -163,15 +166,14 @@ class ClusterDeliveryTest {
       }
     }
     assertThat(retried).hasSize(8);
-    long until = System.currentTimeMillis() + 10_000;
-    while (seen.size() < n && System.currentTimeMillis() < until) {
-      Thread.sleep(50);
-    }
-    assertThat(seen).hasSize(n);
+    Awaitility.await("every delivery attempted").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> assertThat(seen).hasSize(n));
     TestVertx.await(vertx.undeploy(deployments.get(2)));
-    until = System.currentTimeMillis() + 20_000;
-    while (seen.values().stream().filter(s -> s.contains(200)).count() < n && System.currentTimeMillis() < until) {
-      Thread.sleep(100);
+    try {
+      Awaitility.await("every delivery succeeded").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+          .until(() -> seen.values().stream().filter(s -> s.contains(200)).count() >= n);
+    } catch (ConditionTimeoutException e) {
+      // the checks below say which
     }
     assertThat(badSignatures).isEmpty();
     Set<String> delivered = new HashSet<>();
@@ -215,12 +217,8 @@ class ClusterDeliveryTest {
     HttpResponse<Buffer> r = call(0, io.vertx.core.http.HttpMethod.POST, "/v1/timers", new JsonObject()
         .put("id", "gone").put("delayMs", 100).put("callback", new JsonObject().put("url", url("/gone"))));
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
-    long until = System.currentTimeMillis() + 10_000;
-    List<JsonObject> dead;
-    do {
-      Thread.sleep(100);
-      dead = listAll(1, "dead", 10);
-    } while (dead.isEmpty() && System.currentTimeMillis() < until);
+    List<JsonObject> dead = Awaitility.await("a dead delivery").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100)).until(() -> listAll(1, "dead", 10), l -> !l.isEmpty());
     assertThat(dead).hasSize(1);
     String id = dead.get(0).getString("id");
     int partition = Delivery.partitionOf(id);
@@ -238,18 +236,11 @@ class ClusterDeliveryTest {
         null);
     assertThat(retried.statusCode()).as(retried.bodyAsString()).isEqualTo(202);
     assertThat(retried.bodyAsJsonObject().getString("id")).isEqualTo(id);
-    until = System.currentTimeMillis() + 10_000;
-    while (!seen.get(id).contains(200) && System.currentTimeMillis() < until) {
-      Thread.sleep(50);
-    }
+    Awaitility.await("the retried delivery answered 200").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50)).until(() -> seen.get(id).contains(200));
     assertThat(seen.get(id)).containsExactly(410, 200);
-    until = System.currentTimeMillis() + 5_000;
-    String state;
-    do {
-      Thread.sleep(50);
-      state = call(2, io.vertx.core.http.HttpMethod.GET, "/v1/deliveries/" + id, null).bodyAsJsonObject()
-          .getString("state");
-    } while (!"succeeded".equals(state) && System.currentTimeMillis() < until);
-    assertThat(state).isEqualTo("succeeded");
+    Awaitility.await("the retried delivery recorded as succeeded").atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(50)).untilAsserted(() -> assertThat(call(2, io.vertx.core.http.HttpMethod.GET,
+            "/v1/deliveries/" + id, null).bodyAsJsonObject().getString("state")).isEqualTo("succeeded"));
   }
 }

@@ -14,10 +14,13 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.core.buffer.Buffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,7 +67,7 @@ public class InProcessClusterTest {
   }
 
   /** Waits until every partition has one owner and every node serves its rendezvous share. */
-  JsonObject awaitSpread(int nodes) throws InterruptedException {
+  JsonObject awaitSpread(int nodes) {
     return awaitSpread(node -> get(node, "/v1/cluster"), nodes, P);
   }
 
@@ -74,25 +77,16 @@ public class InProcessClusterTest {
    * under way. Each node routes by its own view, and node 0's alone was seen settled while another still routed a
    * partition to no one. Returns node 0's view.
    */
-  public static JsonObject awaitSpread(java.util.function.IntFunction<JsonObject> view, int nodes, int partitions)
-      throws InterruptedException {
-    long until = System.currentTimeMillis() + 20_000;
-    while (true) {
-      boolean everyView = true;
-      for (int node = 0; node < nodes && everyView; node++) {
-        JsonObject c = view.apply(node);
-        everyView = c.getJsonArray("owners").size() == partitions && c.getJsonArray("nodes").size() == nodes
-            && spreadAsRendezvous(c);
-      }
-      if (everyView) {
-        return view.apply(0);
-      }
-      if (System.currentTimeMillis() > until) {
-        throw new AssertionError("the partitions did not spread over " + nodes + " nodes in every view within 20 s: "
-            + view.apply(0).encode());
-      }
-      Thread.sleep(100);
-    }
+  public static JsonObject awaitSpread(java.util.function.IntFunction<JsonObject> view, int nodes, int partitions) {
+    Awaitility.await("the partitions spread over " + nodes + " nodes in every view").atMost(Duration.ofSeconds(20))
+        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+          for (int node = 0; node < nodes; node++) {
+            JsonObject c = view.apply(node);
+            assertThat(c.getJsonArray("owners").size() == partitions && c.getJsonArray("nodes").size() == nodes
+                && spreadAsRendezvous(c)).as("the view of node %d: %s", node, c.encode()).isTrue();
+          }
+        });
+    return view.apply(0);
   }
 
   public static boolean spreadAsRendezvous(JsonObject c) {
@@ -159,17 +153,20 @@ public class InProcessClusterTest {
       assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
       due.put("t-" + i, r.bodyAsJsonObject().getLong("nextDueAt"));
     }
-    // node 2 leaves gracefully while timers are due: its partitions are handed over
-    Thread.sleep(800);
+    // node 2 leaves gracefully while timers are due (some fired, most not yet): its partitions are handed over
+    Awaitility.await("the first firings").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+        .until(() -> !allFirings().isEmpty());
     TestVertx.await(vertx.undeploy(deployments.get(2)));
-    long until = System.currentTimeMillis() + 15_000;
-    List<Firing> fired;
-    do {
-      Thread.sleep(200);
-      fired = allFirings();
-    } while (fired.size() < n && System.currentTimeMillis() < until);
-    Thread.sleep(500);
-    fired = allFirings();
+    try {
+      Awaitility.await("every timer fired").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+          .until(() -> allFirings().size() >= n);
+      // a negative check, so time is what it checks: no timer fires a second time in the 500 ms after
+      Awaitility.await("no more firings").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+          .until(() -> allFirings().size() == n);
+    } catch (ConditionTimeoutException e) {
+      // the checks below say which timers are missing or fired twice
+    }
+    List<Firing> fired = allFirings();
     Map<String, Integer> times = new HashMap<>();
     for (Firing f : fired) {
       times.merge(f.id(), 1, Integer::sum);

@@ -15,8 +15,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,14 +66,13 @@ class ClusterServerRoutingTest {
   }
 
   /** The same call through every node: the same status and body (retried while a partition is between owners). */
-  String same(HttpMethod m, String uri) throws InterruptedException {
+  String same(HttpMethod m, String uri) {
     String first = null;
     for (int i = 0; i < 3; i++) {
-      HttpResponse<Buffer> r = send(i, m, uri, null);
-      for (int tries = 0; r.statusCode() == 503 && tries < 50; tries++) {
-        Thread.sleep(100);
-        r = send(i, m, uri, null);
-      }
+      int node = i;
+      HttpResponse<Buffer> r = Awaitility.await(uri + " on n" + i + " answered, not 503").atMost(Duration.ofSeconds(5))
+          .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+          .until(() -> send(node, m, uri, null), x -> x.statusCode() != 503);
       assertThat(r.statusCode()).as(uri + " on n" + i + ": " + r.bodyAsString()).isEqualTo(200);
       if (first == null) {
         first = r.bodyAsString();

@@ -24,6 +24,7 @@ import io.tickwheel.server.scheduler.Refusal;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -33,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -301,18 +303,16 @@ class RoutingTest {
       });
     }
     sameAnswer(everyNode(GET, "/v1/topics?topic=alpha"), 200);
-    Thread.sleep(300);
-    HttpResponse<Buffer> held = send(cluster.nodes.get(0), GET, "/v1/timers/" + soon, null);
-    assertThat(held.bodyAsJsonObject().getLong("firings")).as("held back by the pause").isZero();
+    // a negative check, so time is what it checks: for 300 ms past its due time the paused timer has not fired
+    Awaitility.await("held back by the pause").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+        .until(() -> send(cluster.nodes.get(0), GET, "/v1/timers/" + soon, null).bodyAsJsonObject()
+            .getLong("firings") == 0);
 
     HttpResponse<Buffer> resumed = send(cluster.nodes.get(0), POST, "/v1/topics/alpha/resume", null);
     assertThat(resumed.bodyAsJsonObject().getBoolean("paused")).isFalse();
-    long deadline = System.currentTimeMillis() + 10_000;
-    int status;
-    do {
-      Thread.sleep(20);
-      status = send(cluster.nodes.get(1), GET, "/v1/timers/" + soon, null).statusCode();
-    } while (status == 200 && System.currentTimeMillis() < deadline);
+    int status = Awaitility.await("the resumed timer fired").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(20))
+        .until(() -> send(cluster.nodes.get(1), GET, "/v1/timers/" + soon, null).statusCode(), st -> st != 200);
     assertThat(status).as("fired once resumed (a once timer then ends)").isEqualTo(404);
   }
 
@@ -430,7 +430,8 @@ class RoutingTest {
     long t0 = System.nanoTime();
     var slow = a.client.request(PUT, "/v1/timers/" + id).putHeader("content-type", "application/json")
         .sendBuffer(Buffer.buffer("{\"delayMs\":1000}"));
-    Thread.sleep(100);
+    Awaitility.await("the slow call forwarded").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> a.on(() -> Future.succeededFuture(a.forwarder.inFlight())) == 1);
     HttpResponse<Buffer> full = send(a, GET, "/v1/timers/" + cluster.idIn(1, "other"), null);
     assertThat(full.statusCode()).isEqualTo(503);
     assertThat(full.getHeader("Retry-After")).isEqualTo("1");
