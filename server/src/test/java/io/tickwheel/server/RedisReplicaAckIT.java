@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,16 +92,18 @@ class RedisReplicaAckIT {
         HttpResponse<String> lost = send(server.baseUrl(), "lost", "ackf", 1_000);
         assertThat(lost.statusCode()).as(lost.body()).isEqualTo(503);
         assertThat(lost.body()).contains("may have been applied");
-        Thread.sleep(3_000);               // both come due, their firings cannot be acknowledged by the replica
-        assertThat(got).as("nothing pushed that the replica does not have").isEmpty();
+        // a negative check, so time is what it checks: for 3 s both come due, their firings cannot be acknowledged by
+        // the replica, and nothing is pushed that the replica does not have
+        Awaitility.await("nothing pushed that the replica does not have").during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(4)).until(got::isEmpty);
       } finally {
         replica.resume();
       }
-      long deadline = System.currentTimeMillis() + 20_000;
-      while (got.size() < 2 && System.currentTimeMillis() < deadline) {
-        Thread.sleep(20);
-      }
-      Thread.sleep(500);                   // and nothing more: each once
+      Awaitility.await("both pushed once the replica is back").atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(20)).until(() -> got.size() >= 2);
+      // a negative check, so time is what it checks: nothing more in the 500 ms after (each once)
+      Awaitility.await("nothing more pushed").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+          .until(() -> got.size() == 2);
       assertThat(got).extracting(j -> j.getString("id")).containsExactlyInAnyOrder("due", "lost");
       assertThat(got.get(1).getLong("seq")).isGreaterThan(got.get(0).getLong("seq"));
       assertThat(replica.command("XLEN", "{tw}:log")).isEqualTo(":2");

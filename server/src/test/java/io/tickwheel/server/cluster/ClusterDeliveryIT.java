@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,27 +105,29 @@ class ClusterDeliveryIT {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  /** Partitions owned by {@code node} once three nodes share them all. */
-  Set<Integer> awaitSpreadAndOwnedBy(String node) throws Exception {
-    long until = System.currentTimeMillis() + 30_000;
-    while (System.currentTimeMillis() < until) {
-      JsonObject c = new JsonObject(send(nodes.get(0), "GET", "/v1/cluster", null).body());
-      Set<String> owners = new HashSet<>();
-      Set<Integer> mine = new HashSet<>();
-      for (Object o : c.getJsonArray("owners")) {
-        JsonObject owner = (JsonObject) o;
-        owners.add(owner.getString("node"));
-        if (node.equals(owner.getString("node"))) {
-          mine.add(owner.getInteger("partition"));
-        }
-      }
-      if (c.getJsonArray("owners").size() == P && owners.size() == 3) {
-        Thread.sleep(1000);          // let the rendezvous damping settle
-        return mine;
-      }
-      Thread.sleep(100);
+  /** {@code GET /v1/cluster} of node {@code i}. */
+  JsonObject view(int i) {
+    try {
+      return new JsonObject(send(nodes.get(i), "GET", "/v1/cluster", null).body());
+    } catch (Exception e) {
+      throw new AssertionError("GET /v1/cluster of node " + i, e);
     }
-    throw new AssertionError("three nodes did not share the partitions");
+  }
+
+  /**
+   * Partitions owned by {@code node} once every node's view has settled: the three nodes share all partitions as
+   * rendezvous assigns them, with no hand-over under way.
+   */
+  Set<Integer> awaitSpreadAndOwnedBy(String node) {
+    JsonObject c = InProcessClusterTest.awaitSpread(this::view, 3, P);
+    Set<Integer> mine = new HashSet<>();
+    for (Object o : c.getJsonArray("owners")) {
+      JsonObject owner = (JsonObject) o;
+      if (node.equals(owner.getString("node"))) {
+        mine.add(owner.getInteger("partition"));
+      }
+    }
+    return mine;
   }
 
   @Test
@@ -150,15 +154,15 @@ class ClusterDeliveryIT {
         retried.add(id);
       }
     }
-    long until = System.currentTimeMillis() + 15_000;
-    while (seen.size() < n && System.currentTimeMillis() < until) {
-      Thread.sleep(50);
-    }
-    assertThat(seen).as("first attempts").hasSize(n);
+    Awaitility.await("first attempts").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> assertThat(seen).as("first attempts").hasSize(n));
     nodes.get(2).kill9();           // n2's 8 deliveries wait for their retry (~4 s ±20 %) in its memory only
-    until = System.currentTimeMillis() + LEASE + 2000 + 8000 + 10_000;
-    while (seen.values().stream().filter(s -> s.contains(200)).count() < n && System.currentTimeMillis() < until) {
-      Thread.sleep(100);
+    try {
+      Awaitility.await("every delivery succeeded").atMost(Duration.ofMillis(LEASE + 2000 + 8000 + 10_000))
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> seen.values().stream().filter(s -> s.contains(200)).count() >= n);
+    } catch (ConditionTimeoutException e) {
+      // the checks below say which
     }
     assertThat(badSignatures).isEmpty();
     Set<String> delivered = new HashSet<>();

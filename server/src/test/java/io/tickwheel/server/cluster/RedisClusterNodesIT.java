@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,11 +82,10 @@ class RedisClusterNodesIT {
       ServerProcess via = nodes.get(rnd.nextInt(nodes.size()));
       String id = "rc-" + i;
       String body = new JsonObject().put("id", id).put("delayMs", 500 + rnd.nextInt(1500)).encode();
-      HttpResponse<String> r = probe.send(via.baseUrl() + "/v1/timers", "POST", body);
-      for (int retry = 0; r.statusCode() == 503 && retry < 5; retry++) { // a partition moving: retry as told
-        Thread.sleep(1000);
-        r = probe.send(via.baseUrl() + "/v1/timers", "POST", body);
-      }
+      // a 503 is a partition moving: retried as told (Retry-After: 1)
+      HttpResponse<String> r = Awaitility.await("creating " + id + " through " + via.baseUrl())
+          .atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
+          .until(() -> probe.send(via.baseUrl() + "/v1/timers", "POST", body), x -> x.statusCode() != 503);
       assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
       acked.put(id, new JsonObject(r.body()).getLong("nextDueAt"));
     }
@@ -102,15 +102,10 @@ class RedisClusterNodesIT {
   /** POST of {@code id} through a random node, retried on 503 (a partition moving, Redis failing over) for 20 s. */
   long create(Random rnd, String id, long delayMs) throws Exception {
     String body = new JsonObject().put("id", id).put("delayMs", delayMs).encode();
-    long until = System.currentTimeMillis() + 20_000;
-    HttpResponse<String> r;
-    do {
-      ServerProcess via = nodes.get(rnd.nextInt(nodes.size()));
-      r = probe.send(via.baseUrl() + "/v1/timers", "POST", body);
-      if (r.statusCode() == 503) {
-        Thread.sleep(250);
-      }
-    } while (r.statusCode() == 503 && System.currentTimeMillis() < until);
+    HttpResponse<String> r = Awaitility.await("creating " + id + " (retried while answered 503)")
+        .atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+        .until(() -> probe.send(nodes.get(rnd.nextInt(nodes.size())).baseUrl() + "/v1/timers", "POST", body),
+            x -> x.statusCode() != 503);
     if (r.statusCode() == 409) {       // a 503 "may have applied" that did apply: the timer is there
       r = probe.send(nodes.get(0).baseUrl() + "/v1/timers/" + id, "GET", null);
     }

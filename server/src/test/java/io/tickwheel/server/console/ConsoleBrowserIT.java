@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -197,7 +198,8 @@ class ConsoleBrowserIT {
     Files.createDirectories(SCREENSHOT.getParent());
     driver.manage().window().setSize(new Dimension(1440, 1440));
     js("document.activeElement.blur(); window.scrollTo(0, 0);");
-    Thread.sleep(1500);       // a little more history in the charts, and the resize settled
+    // for the picture only (nothing below depends on it): a little more history in the charts, the resize repainted
+    Thread.sleep(1500);
     Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOT, StandardCopyOption.REPLACE_EXISTING);
     driver.manage().window().setSize(new Dimension(1440, 1000));
     assertThat(Files.size(SCREENSHOT)).isGreaterThan(10_000);
@@ -231,7 +233,9 @@ class ConsoleBrowserIT {
     String id = "browser-touch-" + System.nanoTime();
     post("/v1/timers", new JsonObject().put("id", id).put("topic", "console-test").put("delayMs", 60_000));
     long before = getJson("/v1/timers/" + id).getLong("nextDueAt");
-    Thread.sleep(300);
+    // time is what the check below measures: a touch 300 ms or more after the create moves the due time that much
+    Awaitility.await("300 ms since the create").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        .until(() -> System.currentTimeMillis() >= before - 60_000 + 300);
     type("#q-id", id);
     By row = By.cssSelector("#timers-body tr[data-id='" + id + "']");
     WebElement tr = new WebDriverWait(driver, WAIT).until(ExpectedConditions.presenceOfElementLocated(row));

@@ -18,8 +18,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,12 +83,14 @@ class KillNineRecoveryIT {
     started.add(server);
     FiringSocket socket = FiringSocket.connect(http, server.baseUrl(), firings);
     for (int round = 1; round <= KILL_ROUNDS; round++) {
-      // create timers at a steady rate, then kill -9 at a random moment while requests are in flight
-      long loadMs = 1_500 + rnd.nextInt(2_500);
+      // create timers at a steady rate, then kill -9 at a random moment (after a random number of acknowledged
+      // creates) while requests are in flight
+      int killAfter = accepted.size() + 100 + rnd.nextInt(250);
       Load load = new Load(server.baseUrl(), round, rnd.nextLong(), accepted, attempted, failedRequests);
       Thread loader = new Thread(load, "crash-test-load-" + round);
       loader.start();
-      Thread.sleep(loadMs);
+      Awaitility.await("creates acknowledged before the kill").atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(5)).until(() -> accepted.size() >= killAfter);
       socket.expectDrop();
       server.kill9();
       runs.add(new Run(server.startedAtMs(), server.readyAtMs(), System.currentTimeMillis()));
@@ -102,8 +107,12 @@ class KillNineRecoveryIT {
     long lastDue = accepted.values().stream().filter(a -> !a.id().startsWith("far-"))
         .mapToLong(Accepted::firstDueAt).max().orElse(0);
     long settleUntil = Math.max(lastDue + 1_200, server.readyAtMs()) + WINDOW_MS;
-    while (System.currentTimeMillis() < settleUntil && !allFinite(accepted, firings)) {
-      Thread.sleep(100);
+    try {
+      Awaitility.await("every finite timer fired all it will")
+          .atMost(Duration.ofMillis(Math.max(1, settleUntil - System.currentTimeMillis())))
+          .pollInterval(Duration.ofMillis(100)).until(() -> allFinite(accepted, firings));
+    } catch (ConditionTimeoutException e) {
+      // verify says what is missing
     }
     long checkedAt = System.currentTimeMillis();
     try {
@@ -231,8 +240,7 @@ class KillNineRecoveryIT {
     @Override
     public void run() {
       for (int n = 0; !stop.get(); n++) {
-        if (!inFlight.tryAcquire()) {
-          sleep(10);
+        if (!acquire()) {
           continue;
         }
         JsonObject body = next(n);
@@ -251,7 +259,18 @@ class KillNineRecoveryIT {
           accepted.put(t.getString("id"), new Accepted(t.getString("id"), t.getString("kind"),
               t.getLong("nextDueAt"), t.getLong("maxFirings", 0L), sentAt));
         });
-        sleep(10);
+        sleep(10);                            // the load's pace (one create per 10 ms), not a wait
+      }
+    }
+
+    /** A permit of the creates in flight, waited for at most 10 ms (so that a stop is seen). */
+    private boolean acquire() {
+      try {
+        return inFlight.tryAcquire(10, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop.set(true);
+        return false;
       }
     }
 
