@@ -30,10 +30,10 @@ class ServerProcessTest {
             case "listen" -> {
               System.err.println("warming up");
               System.out.println("recovering " + a[1]);
-              Thread.sleep(200);
+              Thread.sleep(200);   // the listening line comes late: what awaitListening must wait for
               Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("shutdown hook ran")));
               System.out.println("tickwheel listening on http://127.0.0.1:4242");
-              Thread.sleep(600_000);
+              Thread.currentThread().join();   // runs until stopped
             }
             case "fail" -> {
               System.err.println("tickwheel: --port: not a number: eighty");
@@ -41,7 +41,7 @@ class ServerProcessTest {
             }
             default -> {
               System.out.println("tickwheel listening soon, maybe");
-              Thread.sleep(600_000);
+              Thread.currentThread().join();   // runs until stopped
             }
           }
         }
