@@ -7,8 +7,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,18 +48,11 @@ class EndpointsTest {
     return f.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
   }
 
-  /** The call's result, made again (at most 50 times, 20 ms apart) while it fails. */
-  private static <T> T untilAnswered(java.util.function.Supplier<Future<T>> call) throws Exception {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return await(call.get());
-      } catch (java.util.concurrent.ExecutionException e) {
-        if (attempt == 50) {
-          throw e;
-        }
-        Thread.sleep(20);
-      }
-    }
+  /** The call's result, made again (20 ms apart, for up to 10 s) while it fails. */
+  private static <T> T untilAnswered(java.util.function.Supplier<Future<T>> call) {
+    return Awaitility.await("an answer").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(20)).ignoreExceptionsInstanceOf(java.util.concurrent.ExecutionException.class)
+        .until(() -> await(call.get()), java.util.Objects::nonNull);
   }
 
   private static String refusingEndpoint() throws Exception {

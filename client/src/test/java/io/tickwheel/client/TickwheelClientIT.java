@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -172,7 +173,7 @@ class TickwheelClientIT {
       long before = System.currentTimeMillis();
       TimerInfo fired = await(client.fire("act-1"));
       assertThat(fired.firings()).isEqualTo(1);
-      eventually(10_000, "the fired-now firing", () -> !got.isEmpty());
+      Awaitility.await("the fired-now firing").atMost(Duration.ofSeconds(10)).until(() -> !got.isEmpty());
       Firing f = got.get(0);
       assertThat(f.id()).isEqualTo("act-1");
       assertThat(f.firing()).isEqualTo(1);
@@ -188,7 +189,7 @@ class TickwheelClientIT {
       // a jittered timer: its firing says the un-jittered time, the due time is within the jitter after it
       long nominal = System.currentTimeMillis() + 300;
       await(client.schedule(TimerRequest.builder().id("act-2").topic("act").at(nominal).jitterMs(200).build()));
-      eventually(10_000, "the jittered firing", () -> got.size() >= 2);
+      Awaitility.await("the jittered firing").atMost(Duration.ofSeconds(10)).until(() -> got.size() >= 2);
       Firing j = got.get(1);
       assertThat(j.id()).isEqualTo("act-2");
       assertThat(j.nominalAt()).isEqualTo(nominal);
@@ -202,16 +203,6 @@ class TickwheelClientIT {
       await(client.cancel("act-3"));
     } finally {
       await(sub.close());
-    }
-  }
-
-  private static void eventually(long ms, String what, java.util.function.BooleanSupplier c) throws Exception {
-    long end = System.currentTimeMillis() + ms;
-    while (!c.getAsBoolean()) {
-      if (System.currentTimeMillis() > end) {
-        throw new AssertionError("not within " + ms + " ms: " + what);
-      }
-      Thread.sleep(5);
     }
   }
 
@@ -307,19 +298,19 @@ class TickwheelClientIT {
         puts.add(c.put(TimerRequest.builder().id("crash-" + i).topic("crash").at(base + i * 15L).build()));
       }
       await(Future.all(puts));
-      while (got.size() < 50) { // some fired before the crash, the rest after
-        Thread.sleep(5);
-      }
+      // some fired before the crash, the rest after
+      Awaitility.await("50 firings before the crash").atMost(Duration.ofSeconds(60)).until(() -> got.size() >= 50);
       first.kill9();
       assertThat(first.waitForExit(Duration.ofSeconds(10))).isTrue();
       second = ServerProcess.fromJar(ServerProcess.jarFromProperty()).jvmArgs(JVM)
           .args("--port", Integer.toString(port), "--data-dir", data.toString()).logs(tmp, "crash-2")
           .startAndAwaitListening(Duration.ofSeconds(120));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (got.size() < n && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
-      Thread.sleep(300); // a duplicate would arrive now
+      Awaitility.await("every firing").atMost(Duration.ofSeconds(60)).until(() -> got.size() >= n);
+      // a timer due now, after all of them: once its firing is handed out, a repeat of any earlier one would have been
+      await(c.put(TimerRequest.builder().id("crash-last").topic("crash").delayMs(0).build()));
+      Awaitility.await("the last firing").atMost(Duration.ofSeconds(30))
+          .until(() -> got.stream().anyMatch(f -> f.id().equals("crash-last")));
+      assertThat(got.get(got.size() - 1).id()).isEqualTo("crash-last");
       Set<String> ids = new HashSet<>();
       long prev = -1;
       for (Firing f : got) {
@@ -330,7 +321,7 @@ class TickwheelClientIT {
         prev = f.seq();
         assertThat(f.firedAt()).isGreaterThanOrEqualTo(f.dueAt());
       }
-      assertThat(ids).hasSize(n);
+      assertThat(ids).hasSize(n + 1);
       assertThat(sub.reconnects()).isGreaterThanOrEqualTo(1);
       // the command socket reconnects by itself too
       assertThat(await(c.put(TimerRequest.builder().id("after").topic("other").delayMs(60_000).build())).id())

@@ -8,6 +8,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -15,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,9 @@ class TransportTest {
     client = TickwheelClient.create(vertx, o.setEndpoint(server.url()));
     return client;
   }
+
+  /** The longest any condition here is waited for. */
+  private static final Duration WAIT = Duration.ofSeconds(10);
 
   private static <T> T await(Future<T> f) throws Exception {
     return f.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
@@ -265,20 +270,13 @@ class TransportTest {
     return held;
   }
 
-  private static void waitFor(List<?> list) throws InterruptedException {
-    for (int i = 0; i < 2_000 && list.isEmpty(); i++) {
-      Thread.sleep(5);
-    }
-    assertThat(list).as("the first batch arrived").isNotEmpty();
-  }
-
   @Test
   void touches_made_while_a_batch_is_in_flight_go_together_in_the_next_batch_per_delay_and_each_caller_gets_its_item()
       throws Exception {
     List<Runnable> held = holdFirstBatch();
     client(new TickwheelClientOptions().setMaxTouchBatchesInFlight(1));
     Future<Long> first = client.touch("x", 5_000);
-    waitFor(held);
+    Awaitility.await("the first batch arrived").atMost(WAIT).until(() -> !held.isEmpty());
     Future<Long> a = client.touch("a", 5_000);
     Future<Long> gone = client.touch("gone-b", 5_000);
     Future<Long> busy = client.touch("busy-c", 5_000);
@@ -310,7 +308,7 @@ class TransportTest {
     List<Runnable> held = holdFirstBatch();
     client(new TickwheelClientOptions());
     Future<Long> first = client.touch("k");
-    waitFor(held);
+    Awaitility.await("the first batch arrived").atMost(WAIT).until(() -> !held.isEmpty());
     List<Future<Long>> later = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       later.add(client.touch("k"));
@@ -334,7 +332,7 @@ class TransportTest {
     List<Runnable> held = holdFirstBatch();
     client(new TickwheelClientOptions().setMaxTouchBatchesInFlight(1).setMaxTouchBatchIds(3).setMaxQueued(7));
     Future<Long> first = client.touch("x");
-    waitFor(held);
+    Awaitility.await("the first batch arrived").atMost(WAIT).until(() -> !held.isEmpty());
     List<Future<Long>> waiting = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       waiting.add(client.touch("id-" + i));
@@ -482,11 +480,8 @@ class TransportTest {
     List<Long> seqs = new CopyOnWriteArrayList<>();
     Subscription sub = client.subscribe(List.of("*"), null, f -> seqs.add(f.seq()));
     await(sub.subscribed());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (seqs.size() < 8 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    Thread.sleep(50);
+    // 8 is the last firing the server sends: once it is handed out, everything sent before it was handled
+    Awaitility.await("the last firing sent").atMost(WAIT).until(() -> seqs.contains(8L));
     assertThat(seqs).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
     assertThat(server.received.get(0).containsKey("from")).isFalse();
     assertThat(server.received.get(1).getLong("from")).isEqualTo(5L);
@@ -516,10 +511,8 @@ class TransportTest {
     List<String> cursors = new CopyOnWriteArrayList<>();
     Subscription sub = client.subscribe(List.of("*"), null, f -> cursors.add(f.cursor()));
     await(sub.subscribed());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (cursors.size() < 3 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    // cP3S8 is the last firing the server sends: once it is handed out, everything sent before it was handled
+    Awaitility.await("the last firing sent").atMost(WAIT).until(() -> cursors.contains("cP3S8"));
     assertThat(cursors).containsExactly("cP3S7", "cP1S2", "cP3S8");
     assertThat(server.received.get(0).containsKey("from")).isFalse();
     assertThat(server.received.get(1).getValue("from")).as("a per-partition seq never resumes").isEqualTo("cP1S2");
@@ -541,11 +534,8 @@ class TransportTest {
     client(new TickwheelClientOptions().setReconnectInitialBackoffMs(10));
     Subscription sub = client.subscribe(List.of("a"), null, f -> { });
     await(sub.subscribed());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.received.stream().filter(m -> "subscribe".equals(m.getString("op"))).count() < 2
-        && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    Awaitility.await("the second subscribe").atMost(WAIT)
+        .until(() -> server.received.stream().filter(m -> "subscribe".equals(m.getString("op"))).count() >= 2);
     List<JsonObject> subscribes = server.received.stream().filter(m -> "subscribe".equals(m.getString("op"))).toList();
     assertThat(subscribes).hasSizeGreaterThanOrEqualTo(2);
     assertThat(subscribes.get(1).getValue("from")).isEqualTo("cSTART");
@@ -569,11 +559,8 @@ class TransportTest {
     List<Long> seqs = new CopyOnWriteArrayList<>();
     Subscription sub = client.subscribe(List.of("*"), 0L, f -> seqs.add(f.seq()));
     await(sub.subscribed());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (seqs.size() < 5 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    Thread.sleep(50);
+    // 30 is the last firing the server sends: once it is handed out, everything sent before it was handled
+    Awaitility.await("the last firing sent").atMost(WAIT).until(() -> seqs.contains(30L));
     assertThat(seqs).containsExactly(26L, 27L, 28L, 29L, 30L);
     assertThat(sub.reconnects()).isZero();
     assertThat(sub.lastCursor()).isEqualTo("30");
@@ -591,9 +578,7 @@ class TransportTest {
     client(new TickwheelClientOptions().setMaxInFlight(1));
     Future<TimerInfo> a = client.put(timer("a"));
     Future<TimerInfo> b = client.put(timer("b"));
-    while (server.received.isEmpty()) {
-      Thread.sleep(5);
-    }
+    Awaitility.await("the first command reached the server").atMost(WAIT).until(() -> !server.received.isEmpty());
     await(client.close());
     TickwheelException ea = failure(a);
     TickwheelException eb = failure(b);
