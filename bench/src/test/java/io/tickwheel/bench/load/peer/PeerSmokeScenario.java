@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tickwheel.bench.load.FiringSink;
 import io.tickwheel.bench.load.TimerTarget;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The smoke scenario every durable peer runs against its real service: 20 timers due within 2 s (10 one by one, 10
@@ -79,10 +82,15 @@ final class PeerSmokeScenario {
     due.put("smoke-single-9", postponed);
 
     long deadline = postponed + MAX_LATENESS_MS;
-    while (System.currentTimeMillis() < deadline && sink.byId.keySet().size() < due.size()) {
-      Thread.sleep(20);
+    try {
+      Awaitility.await("every timer fired")
+          .atMost(Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis()))).pollInterval(Duration.ofMillis(20)).until(() -> sink.byId.keySet().size() >= due.size());
+      // a negative check, so time is what it checks: 300 ms of room for a duplicate firing to show up
+      Awaitility.await("no duplicate firing").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1))
+          .until(() -> sink.byId.values().stream().allMatch(l -> l.size() == 1));
+    } catch (ConditionTimeoutException e) {
+      // the checks below say which timer is missing or fired twice
     }
-    Thread.sleep(300); // room for a duplicate firing to show up
     assertThat(sink.byId.keySet()).containsExactlyInAnyOrderElementsOf(due.keySet());
     for (Map.Entry<String, Long> e : due.entrySet()) {
       List<Fired> firings = sink.byId.get(e.getKey());
@@ -108,7 +116,9 @@ final class PeerSmokeScenario {
     }
     join(accepted);
     target.reset();
-    Thread.sleep(800 + 1_500);
+    // a negative check, so time is what it checks: none fires by 1.5 s past its due time
+    Awaitility.await("no reset timer fires").during(Duration.ofMillis(800 + 1_500)).atMost(Duration.ofSeconds(4))
+        .until(() -> sink.byId.keySet().stream().noneMatch(id -> id.startsWith("smoke-reset-")));
     assertThat(sink.byId.keySet()).noneMatch(id -> id.startsWith("smoke-reset-"));
   }
 
