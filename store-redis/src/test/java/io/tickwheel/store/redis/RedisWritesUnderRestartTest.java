@@ -50,8 +50,11 @@ class RedisWritesUnderRestartTest {
   void start() {
     vertx = Vertx.vertx();
     redis = RedisServerProcess.startWithAof("always");
+    // short command timeouts for calls cut by the faults; a connect (the first one does the whole handshake) may
+    // take its time on a loaded machine: a restarted Redis refuses connections at once, it never waits on this bound
     store = await(RedisTimerStore.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())
-        .setCommandTimeoutMs(2000).setReconnectBackoffMs(20).setMaxReconnectBackoffMs(100)));
+        .setCommandTimeoutMs(2000).setConnectTimeoutMs(10_000).setReconnectBackoffMs(20)
+        .setMaxReconnectBackoffMs(100)));
   }
 
   @AfterEach
