@@ -11,7 +11,9 @@ import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.TickwheelServer;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +53,8 @@ class DuplicateNodeIdTest {
   void aSecondProcessWithTheSameNodeIdIsRefusedAtStartAndTakesNothingFromTheFirst() {
     TickwheelServer first = server("n0");
     TestVertx.await(vertx.deployVerticle(first));
-    TestVertx.eventually(10_000, "the first serves every partition", () -> first.clusterNode().owned() == P);
+    Awaitility.await("the first serves every partition").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(5)).until(() -> first.clusterNode().owned() == P);
     List<Lease> before = TestVertx.await(coord.leases());
 
     TickwheelServer second = server("n0");
