@@ -118,7 +118,8 @@ final class Node {
     FiringFeed feed = clustered
         ? new ClusterFiringFeed(vertx, coordinator, cfg.cluster().partitions(), joined.future())
         : new StoreFiringFeed(metered);
-    this.hub = new FiringHub(vertx, feed, PushOptions.defaults(), metrics.registry());
+    this.hub = new FiringHub(vertx, feed, PushOptions.defaults(), metrics.registry(),
+        io.tickwheel.server.http.HttpEdge.heartbeatMs(cfg));
     FiringSink sink;
     if (clustered) {
       ClusterFiringFeed cf = (ClusterFiringFeed) feed;

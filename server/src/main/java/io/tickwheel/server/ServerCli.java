@@ -164,6 +164,22 @@ public final class ServerCli {
           + "; failover takes about this + 2 s (default ${DEFAULT-VALUE})")
   private long leaseMs;
 
+  @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MAX_CONNECTIONS,
+      description = "most open HTTP connections, streams included, 1.." + ServerConfig.MAX_MAX_CONNECTIONS
+          + "; a request on one beyond gets 503 and the connection is closed (default ${DEFAULT-VALUE})")
+  private int maxConnections;
+
+  @Option(names = "--idle-timeout-ms", paramLabel = "MS", defaultValue = "" + ServerConfig.DEFAULT_IDLE_TIMEOUT_MS,
+      description = "close a connection idle (nothing read or written) this long, " + ServerConfig.MIN_IDLE_TIMEOUT_MS
+          + ".." + ServerConfig.MAX_TIMEOUT_MS + "; streams get heartbeats within it (default ${DEFAULT-VALUE})")
+  private long idleTimeoutMs;
+
+  @Option(names = "--header-timeout-ms", paramLabel = "MS",
+      defaultValue = "" + ServerConfig.DEFAULT_HEADER_TIMEOUT_MS,
+      description = "a request's headers must arrive within this of its first byte, " + ServerConfig.MIN_TIMEOUT_MS
+          + ".." + ServerConfig.MAX_TIMEOUT_MS + ", else 408 and close (default ${DEFAULT-VALUE})")
+  private long headerTimeoutMs;
+
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
 
@@ -307,7 +323,7 @@ public final class ServerCli {
       ClusterOptions co = new ClusterOptions(cluster, blankToNull(nodeId), blankToNull(advertise), partitions, leaseMs);
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
           fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co,
-          redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+          redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());

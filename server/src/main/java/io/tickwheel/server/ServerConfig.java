@@ -44,6 +44,14 @@ import java.util.regex.Pattern;
  *                                 ({@link RedisStoreOptions#setMinReplicasAcked})
  * @param redisReplicaAckTimeoutMs Redis: how long each {@code WAIT} waits, milliseconds, 1 to below the store's
  *                                 command timeout ({@link RedisStoreOptions#DEFAULT_COMMAND_TIMEOUT_MS})
+ * @param maxConnections     most open HTTP connections (streams included), 1..{@value #MAX_MAX_CONNECTIONS}; a
+ *                           request on a connection beyond them is answered 503 and the connection closed
+ * @param idleTimeoutMs      a connection that reads and writes nothing for this long is closed, milliseconds,
+ *                           {@value #MIN_IDLE_TIMEOUT_MS}..{@value #MAX_TIMEOUT_MS}; event streams and WebSockets get
+ *                           a heartbeat at least three times within it
+ * @param headerTimeoutMs    a request's headers must have arrived this long after its first byte (after the
+ *                           connection opened, for the first request), milliseconds,
+ *                           {@value #MIN_TIMEOUT_MS}..{@value #MAX_TIMEOUT_MS}; then 408 and the connection closed
  */
 public record ServerConfig(
     String host,
@@ -62,7 +70,10 @@ public record ServerConfig(
     WebhookOptions webhooks,
     ClusterOptions cluster,
     int redisMinReplicasAcked,
-    long redisReplicaAckTimeoutMs) {
+    long redisReplicaAckTimeoutMs,
+    int maxConnections,
+    long idleTimeoutMs,
+    long headerTimeoutMs) {
 
   /** Default {@code host}: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -76,6 +87,20 @@ public record ServerConfig(
   public static final long MAX_TICK_MS = 1000;
   /** Longest {@code token}, characters. */
   public static final int MAX_TOKEN_LENGTH = 4096;
+  /** Default {@code maxConnections}. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+  /** Largest {@code maxConnections}. */
+  public static final int MAX_MAX_CONNECTIONS = 1_000_000;
+  /** Default {@code idleTimeoutMs}: above the 60 s that HTTP clients (Vert.x's among them) keep idle connections. */
+  public static final long DEFAULT_IDLE_TIMEOUT_MS = 90_000;
+  /** Default {@code headerTimeoutMs}. */
+  public static final long DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+  /** Shortest {@code idleTimeoutMs}: a third of it is the streams' heartbeat, above the wheel stream's period. */
+  public static final long MIN_IDLE_TIMEOUT_MS = 1_000;
+  /** Shortest {@code headerTimeoutMs}. */
+  public static final long MIN_TIMEOUT_MS = 100;
+  /** Longest {@code idleTimeoutMs} and {@code headerTimeoutMs}: a day. */
+  public static final long MAX_TIMEOUT_MS = 86_400_000;
   /** The store kinds. */
   public static final List<String> STORES = List.of("rocksdb", "redis", "memory");
 
@@ -135,6 +160,19 @@ public record ServerConfig(
       throw ConfigException.field("redisMinReplicasAcked", "needs --store redis, but the store is '" + store
           + "', was " + redisMinReplicasAcked);
     }
+    range("maxConnections", maxConnections, 1, MAX_MAX_CONNECTIONS);
+    range("idleTimeoutMs", idleTimeoutMs, MIN_IDLE_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    range("headerTimeoutMs", headerTimeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS);
+  }
+
+  /** A configuration with the default connection limits. */
+  public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
+      boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
+      List<String> allowedOrigins, WebhookOptions webhooks, ClusterOptions cluster, int redisMinReplicasAcked,
+      long redisReplicaAckTimeoutMs) {
+    this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
+        logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked, redisReplicaAckTimeoutMs,
+        DEFAULT_MAX_CONNECTIONS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_HEADER_TIMEOUT_MS);
   }
 
   /** A configuration with the given cluster flags and Redis writes not waiting for replicas. */
@@ -190,62 +228,70 @@ public record ServerConfig(
   public ServerConfig withPort(int p) {
     return new ServerConfig(host, p, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with another store kind. */
   public ServerConfig withStore(String s) {
     return new ServerConfig(host, port, s, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with another token ({@code null} for none). */
   public ServerConfig withToken(String t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, t, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with another pending-timer cap. */
   public ServerConfig withMaxPending(long m) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, m, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with other allowed origins. */
   public ServerConfig withAllowedOrigins(List<String> o) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, o, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with other callback settings. */
   public ServerConfig withWebhooks(WebhookOptions w) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, w, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with other cluster flags. */
   public ServerConfig withCluster(ClusterOptions c) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, c,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with another Redis connection string. */
   public ServerConfig withRedis(String r) {
     return new ServerConfig(host, port, store, dataDir, r, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
   }
 
   /** This configuration with Redis writes waiting for {@code minReplicasAcked} replicas, {@code timeoutMs} each. */
   public ServerConfig withRedisReplicaAck(int minReplicasAcked, long timeoutMs) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
-        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, minReplicasAcked, timeoutMs);
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, minReplicasAcked, timeoutMs,
+        maxConnections, idleTimeoutMs, headerTimeoutMs);
+  }
+
+  /** This configuration with other connection limits ({@code maxConnections}, the idle and header timeouts). */
+  public ServerConfig withConnectionLimits(int max, long idleMs, long headerMs) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
+        redisReplicaAckTimeoutMs, max, idleMs, headerMs);
   }
 
   @Override
@@ -256,7 +302,8 @@ public record ServerConfig(
         + ", logRetentionCount=" + logRetentionCount + ", logRetentionMs=" + logRetentionMs
         + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + ", cluster=" + cluster
         + ", redisMinReplicasAcked=" + redisMinReplicasAcked + ", redisReplicaAckTimeoutMs=" + redisReplicaAckTimeoutMs
-        + "]";
+        + ", maxConnections=" + maxConnections + ", idleTimeoutMs=" + idleTimeoutMs
+        + ", headerTimeoutMs=" + headerTimeoutMs + "]";
   }
 
   /** A Redis URL without its password. */

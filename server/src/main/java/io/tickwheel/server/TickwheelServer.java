@@ -8,6 +8,7 @@ import io.tickwheel.server.cluster.ClusterNode;
 import io.tickwheel.server.cluster.SoleOwner;
 import io.tickwheel.server.delivery.DeliveryOptions;
 import io.tickwheel.server.delivery.DeliveryService;
+import io.tickwheel.server.http.HttpEdge;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.scheduler.Scheduler;
@@ -19,7 +20,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.security.SecureRandom;
 import java.util.function.Function;
@@ -135,7 +135,7 @@ public final class TickwheelServer extends VerticleBase {
       webhookSecret = secret;
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
-      http = vertx.createHttpServer(httpOptions()).requestHandler(gate);
+      http = HttpEdge.create(vertx, cfg, gate);
       return http.listen().map(server -> {
         port = server.actualPort();
         origins.own(cfg.url(port));
@@ -151,15 +151,6 @@ public final class TickwheelServer extends VerticleBase {
             + cfg.cluster().partitions() + " partitions, lease " + cfg.cluster().leaseMs() + " ms)");
       }
     }).recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
-  }
-
-  /** The HTTP server's options. */
-  private HttpServerOptions httpOptions() {
-    return new HttpServerOptions()
-        .setHost(cfg.host())
-        .setPort(cfg.port())
-        .setIdleTimeout(0)
-        .setMaxWebSocketMessageSize(64 * 1024);
   }
 
   /** Opens what the node stands on: the coordinator ({@code --cluster}) or the store. */

@@ -62,7 +62,7 @@ public final class FiringHub {
   public static final int MAX_TOPICS_PER_SUBSCRIBER = 1024;
   /** The most bytes (approximately: JSON characters) that may wait for one subscriber, and be buffered for it while it replays. */
   public static final long MAX_QUEUED_BYTES_PER_SUBSCRIBER = 8L << 20;
-  /** How often an idle event stream gets a comment, ms. */
+  /** How often an idle event stream gets a comment, and an idle WebSocket a ping, ms (by default). */
   public static final long SSE_HEARTBEAT_MS = 15_000;
   /** How long {@link #close()} waits for subscribers to close, ms. */
   static final long CLOSE_GRACE_MS = 3_000;
@@ -78,7 +78,6 @@ public final class FiringHub {
   private final Thread ownerThread;
   private final TopicIndex index = new TopicIndex();
   private final Set<Subscriber> all = new LinkedHashSet<>();
-  private final Set<SseSubscriber> sse = new LinkedHashSet<>();
   private final Future<Void> ready;
   private final long heartbeatTimer;
 
@@ -116,13 +115,16 @@ public final class FiringHub {
     this(vertx, feed, options, registry, SSE_HEARTBEAT_MS);
   }
 
-  /** As the public constructor, with another heartbeat period (tests). */
-  FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry, long heartbeatMs) {
+  /**
+   * As {@link #FiringHub(Vertx, TimerStore, PushOptions, MeterRegistry)}, with another heartbeat period: idle event
+   * streams get a comment and idle WebSockets a ping every {@code heartbeatMs} (below the server's idle timeout).
+   */
+  public FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry, long heartbeatMs) {
     this(vertx, new StoreFiringFeed(store), options, registry, heartbeatMs);
   }
 
-  /** As the public constructor, with another heartbeat period (tests). */
-  FiringHub(Vertx vertx, FiringFeed feed, PushOptions options, MeterRegistry registry, long heartbeatMs) {
+  /** As {@link #FiringHub(Vertx, FiringFeed, PushOptions, MeterRegistry)}, with another heartbeat period. */
+  public FiringHub(Vertx vertx, FiringFeed feed, PushOptions options, MeterRegistry registry, long heartbeatMs) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
     this.feed = Objects.requireNonNull(feed, "feed");
     this.latest = new long[feed.partitions()];
@@ -154,7 +156,7 @@ public final class FiringHub {
           }
         });
     this.heartbeatTimer = vertx.setPeriodic(heartbeatMs, id -> {
-      for (SseSubscriber s : sse) {
+      for (Subscriber s : List.copyOf(all)) { // a failing write may detach one
         s.heartbeat();
       }
     });
@@ -304,7 +306,6 @@ public final class FiringHub {
     }
     SseSubscriber s = new SseSubscriber(this, rc);
     attach(s);
-    sse.add(s);
     s.start(request, from);
   }
 
@@ -407,9 +408,6 @@ public final class FiringHub {
     s.attached = false;
     index.remove(s);
     all.remove(s);
-    if (s instanceof SseSubscriber x) {
-      sse.remove(x);
-    }
     s.meters.subscribers.decrementAndGet();
   }
 

@@ -64,6 +64,7 @@ final class SseSubscriber extends Subscriber {
   }
 
   /** A comment if the stream has nothing waiting (called by the hub's heartbeat timer). */
+  @Override
   void heartbeat() {
     sendIfIdle(HEARTBEAT);
   }

@@ -101,6 +101,12 @@ abstract class Subscriber {
   /** A notice that firings {@code fromSeq..toSeq} of {@code partition} were trimmed before this subscriber could get them. */
   abstract Object gapNotice(int partition, long fromSeq, long toSeq);
 
+  /**
+   * Keeps an idle connection alive (the hub calls it every heartbeat period): writes only if nothing waits. Both
+   * transports override it; a transport without a heartbeat writes nothing.
+   */
+  void heartbeat() {}
+
   /** Closes the socket of a subscriber that could not keep up (state is already {@link State#CLOSED}). */
   abstract void closeSlowTransport();
 

@@ -260,6 +260,15 @@ final class WsSubscriber extends Subscriber {
 
   // ---- transport ----
 
+  /** A ping if nothing waits for the socket (clients answer with a pong, so both directions see traffic). */
+  @Override
+  void heartbeat() {
+    if (state() != State.CLOSED && !backlogged() && !transportClosed()) {
+      frames.flush();
+      ws.writePing(Buffer.buffer());
+    }
+  }
+
   @Override
   boolean transportClosed() {
     return ws.isClosed();
