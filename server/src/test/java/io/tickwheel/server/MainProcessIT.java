@@ -39,6 +39,9 @@ class MainProcessIT {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
         .timeout(Duration.ofSeconds(10))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>The connection cap ({@code --max-connections}): a request on a connection opened beyond it is answered 503
  *       {@code unavailable} with {@code Retry-After: 1}, and the connection closed. Reaching the cap, and falling
  *       back below it, are logged.</li>
+ *   <li>Without {@code --token}, only {@code Host} values naming this server ({@link HostCheck}): others get 421
+ *       {@code permission_denied}.</li>
  * </ul>
  * HTTP/1.1 only: with cleartext HTTP/2 (h2c) on, Vert.x would make the connection (and call the connection handler
  * that counts it and sets its header deadline) only once a first request arrived.
@@ -39,12 +41,14 @@ public final class HttpEdge {
   public static final int MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
 
   private final ServerConfig cfg;
+  private final HostCheck hosts;
   private final Set<HttpConnection> refused = new HashSet<>();
   private int open;
   private boolean full;
 
   private HttpEdge(ServerConfig cfg) {
     this.cfg = cfg;
+    this.hosts = cfg.token() == null ? new HostCheck(cfg.host(), cfg.cluster().advertise()) : null;
   }
 
   /**
@@ -119,6 +123,13 @@ public final class HttpEdge {
     if (refused.contains(req.connection())) {
       refuse(req, 503, "unavailable", "the server has its maximum of " + cfg.maxConnections()
           + " connections open (--max-connections); retry later");
+      return;
+    }
+    String host = req.getHeader(HttpHeaders.HOST);
+    if (hosts != null && !hosts.allows(host)) {
+      refuse(req, 421, "permission_denied", "Host \"" + ErrorResponses.shorten(host) + "\" does not name this "
+          + "server: without --token it answers only localhost, loopback addresses, its --host and its "
+          + "--advertise host (set --token to serve other names)");
       return;
     }
     requests.handle(req);

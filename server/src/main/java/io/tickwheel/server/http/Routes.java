@@ -21,8 +21,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The HTTP surface: which handler serves which route, in which order (CORS → request metrics → auth → recovery gate →
- * body limit → handler; every failure through {@link ErrorResponses}). See {@code openapi.yaml}.
+ * The HTTP surface: which handler serves which route, in which order (CORS → request metrics → auth → media type and
+ * cross-origin writes ({@link RequestGuard}) → recovery gate → body limit → handler; every failure through
+ * {@link ErrorResponses}). What is decided per connection before any route is {@link HttpEdge}'s. See
+ * {@code openapi.yaml}.
  */
 public final class Routes {
 
@@ -112,10 +114,11 @@ public final class Routes {
     router.get("/console/*").handler(tag(m.httpRoute("/console/*"))).handler(StaticHandler.create("console")
         .setIndexPage("index.html").setCachingEnabled(true).setMaxAgeSeconds(60).setDirectoryListing(false));
 
-    // /v1: auth first (before any body is read), then the recovery gate
+    // /v1: auth first (before any body is read), then what a browser page may send, then the recovery gate
     if (d.token() != null) {
       router.route("/v1/*").handler(new AuthHandler(d.token()));
     }
+    router.route("/v1/*").handler(new RequestGuard(d.token() == null, d.origins()));
     router.route("/v1/*").handler(rc -> {
       if (node.ready()) {
         rc.next();

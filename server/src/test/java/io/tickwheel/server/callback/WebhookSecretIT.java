@@ -40,6 +40,9 @@ class WebhookSecretIT {
         .timeout(Duration.ofSeconds(10))
         .header("Authorization", "Bearer " + TOKEN)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 

@@ -139,7 +139,7 @@ class BadInputTest {
   void aChunkedBodyOverOneMebibyteIsRefusedWith413() {
     Buffer big = Buffer.buffer("{\"delayMs\":1,\"payload\":\"" + "y".repeat(1024 * 1024) + "\"}");
     HttpResponse<Buffer> r = s.checked(POST, "/v1/timers", TestVertx.await(s.request(POST, "/v1/timers")
-        .putHeader("transfer-encoding", "chunked")
+        .putHeader("transfer-encoding", "chunked").putHeader("content-type", "application/json")
         .sendBuffer(big).recover(e -> io.vertx.core.Future.failedFuture(new AssertionError("no answer: " + e)))));
     assertThat(r.statusCode()).isEqualTo(413);
     assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("code")).isEqualTo("payload_too_large");
