@@ -127,6 +127,30 @@ class ServerConfigTest {
   }
 
   @Test
+  void connectionLimitsComeFromFlagsAndVariablesAndBadOnesNameTheFlag() {
+    ServerConfig d = ServerConfig.defaults();
+    assertThat(d).extracting(ServerConfig::maxConnections, ServerConfig::idleTimeoutMs, ServerConfig::headerTimeoutMs)
+        .containsExactly(10_000, 90_000L, 10_000L);
+    ServerConfig c = ServerCli.config(new String[] {"--max-connections", "50", "--header-timeout-ms=2000"},
+        Map.of("TICKWHEEL_MAX_CONNECTIONS", "7", "TICKWHEEL_IDLE_TIMEOUT_MS", "30_000"));
+    assertThat(c).extracting(ServerConfig::maxConnections, ServerConfig::idleTimeoutMs, ServerConfig::headerTimeoutMs)
+        .containsExactly(50, 30_000L, 2_000L);
+    assertThat(ServerCli.config(new String[0], Map.of("TICKWHEEL_MAX_CONNECTIONS", "7")).maxConnections())
+        .isEqualTo(7);
+    assertThat(c.withPort(0).withToken("t")).extracting(ServerConfig::maxConnections, ServerConfig::idleTimeoutMs)
+        .containsExactly(50, 30_000L);
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--max-connections", "0"}, Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("flag --max-connections")
+        .hasMessageContaining("between 1 and 1000000, was 0");
+    assertThatThrownBy(() -> ServerCli.config(new String[0], Map.of("TICKWHEEL_MAX_CONNECTIONS", "lots")))
+        .hasMessageContaining("TICKWHEEL_MAX_CONNECTIONS").hasMessageContaining("lots");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--idle-timeout-ms", "10"}, Map.of()))
+        .hasMessageContaining("flag --idle-timeout-ms").hasMessageContaining("was 10");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--header-timeout-ms", "-1"}, Map.of()))
+        .hasMessageContaining("flag --header-timeout-ms");
+  }
+
+  @Test
   void aNonLoopbackHostWithoutATokenIsRefused() {
     assertThatThrownBy(() -> ServerCli.config(new String[] {"--host", "0.0.0.0"}, Map.of()))
         .isInstanceOf(ConfigException.class).hasMessageContaining("non-loopback").hasMessageContaining("--token");
