@@ -2,6 +2,7 @@ package io.tickwheel.server.route;
 
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;
+import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -22,7 +23,7 @@ import java.util.Map;
  *
  * <p>When: a call joins its queue (owner, kind, override); one flush runs at the end of the event-loop turn after the
  * first call arrives, and again whenever a batch is answered. A flush sends each queue's oldest calls, at most
- * {@code maxItems} per request, while fewer than {@code maxInFlight} of that queue's requests are unanswered; calls
+ * {@code maxItems} and at most {@link #MAX_BODY_BYTES} of body per request, while fewer than {@code maxInFlight} of that queue's requests are unanswered; calls
  * arriving meanwhile wait for the next. So an idle node sends a lone call at once (one turn later) and a busy one
  * sends batches that grow with the load. At most {@code maxQueued} calls wait over all queues; one more is refused at
  * once ({@link Refusal.Unrouted}, 503, nothing applied).
@@ -43,7 +44,13 @@ final class ForwardBatcher {
   /** One queue: an owner's creates ({@code touch} false), or its touches with one override. */
   private record Key(String owner, boolean touch, Long delayOverride) {}
 
-  private record Call(String id, String json, Promise<WriteOutcome> promise) {}
+  private record Call(String id, String json, long bytes, Promise<WriteOutcome> promise) {}
+
+  /**
+   * Largest body of one forwarded batch request, bytes: the receiving node's body limit less room for the envelope.
+   * A request holds calls up to {@code maxItems} and up to this many bytes (a single call over it still goes alone).
+   */
+  static final long MAX_BODY_BYTES = BodyLimit.MAX_BODY_BYTES - 4096;
 
   private static final class Queue {
     final ArrayDeque<Call> waiting = new ArrayDeque<>();
@@ -101,7 +108,7 @@ final class ForwardBatcher {
           + " forwarded calls waiting to be sent", false));
     }
     Promise<WriteOutcome> p = Promise.promise();
-    queues.computeIfAbsent(key, k -> new Queue()).waiting.add(new Call(id, json, p));
+    queues.computeIfAbsent(key, k -> new Queue()).waiting.add(new Call(id, json, utf8Length(json), p));
     queued++;
     scheduleFlush();
     return p.future();
@@ -133,16 +140,23 @@ final class ForwardBatcher {
   }
 
   private void send(Key key, Queue q) {
-    int n = Math.min(maxItems, q.waiting.size());
-    List<Call> calls = new ArrayList<>(n);
-    List<String> ids = new ArrayList<>(n);
-    StringBuilder body = new StringBuilder(32 + 160 * n).append(key.touch() ? "{\"ids\":[" : "{\"timers\":[");
-    for (int i = 0; i < n; i++) {
-      Call c = q.waiting.poll();
+    int max = Math.min(maxItems, q.waiting.size());
+    List<Call> calls = new ArrayList<>(max);
+    List<String> ids = new ArrayList<>(max);
+    StringBuilder body = new StringBuilder(32 + 160 * max).append(key.touch() ? "{\"ids\":[" : "{\"timers\":[");
+    long bytes = 0;
+    for (int i = 0; i < max; i++) {
+      Call c = q.waiting.peek();
+      if (i > 0 && bytes + c.bytes() + 1 > MAX_BODY_BYTES) {
+        break;                                   // the rest go in the next request
+      }
+      q.waiting.poll();
+      bytes += c.bytes() + 1;
       calls.add(c);
       ids.add(c.id());
       (i == 0 ? body : body.append(',')).append(c.json());
     }
+    int n = calls.size();
     body.append(']');
     if (key.touch() && key.delayOverride() != null) {
       body.append(",\"delayMs\":").append(key.delayOverride());
@@ -180,6 +194,18 @@ final class ForwardBatcher {
       return new Refusal.Remote(r.status(), r.code(), r.message(), r.field(), 1);
     }
     return o;
+  }
+
+  /** The UTF-8 length of {@code s}, bytes. */
+  static long utf8Length(CharSequence s) {
+    long n = s.length();
+    for (int i = 0, len = s.length(); i < len; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        n += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;     // a surrogate pair: 4 bytes for its 2 chars
+      }
+    }
+    return n;
   }
 
   private Refusal failed(Throwable e) {

@@ -416,6 +416,34 @@ class RoutingTest {
   }
 
   @Test
+  void singleCreatesWithLargePayloadsForwardedInOneTurnAreSplitUnderTheOwnersBodyLimit() {
+    cluster = new ClusterFixture(2, 4);
+    Node a = cluster.nodes.get(0);
+    TimerParser parser = new TimerParser(Limits.defaults(10), true);
+    long now = System.currentTimeMillis();
+    // 40 creates of 60 KiB each (2.4 MiB together) for node 1's partition 1: one batch would pass its 1 MiB limit
+    String payload = "x".repeat(60 * 1024);
+    List<String> ids = new ArrayList<>();
+    for (int k = 0; k < 40; k++) {
+      ids.add(cluster.idIn(1, "big" + k));
+    }
+    long sent0 = a.routeMetrics.forwardRequests();
+    List<WriteOutcome> created = a.on(() -> {
+      List<Future<WriteOutcome>> cs = new ArrayList<>();
+      for (String id : ids) {
+        cs.add(a.timers.create(parser.parse(new JsonObject().put("id", id).put("delayMs", 3_600_000)
+            .put("payload", new JsonObject().put("blob", payload)), now)));
+      }
+      return Future.join(cs).map(v -> cs.stream().map(Future::result).toList());
+    });
+    for (int k = 0; k < ids.size(); k++) {
+      assertThat(created.get(k)).as(ids.get(k)).isInstanceOf(WriteOutcome.Created.class);
+    }
+    assertThat(a.routeMetrics.forwardRequests() - sent0).as("split by bytes, not one request per call")
+        .isBetween(3L, 10L);
+  }
+
+  @Test
   void anOwnerThatDoesNotAnswerInTimeIs503AndTheCapOfForwardsInFlightIs503AtOnce() throws Exception {
     cluster = new ClusterFixture(2, 4, RouteOptions.defaults().withTimeoutMs(400).withMaxInFlight(1));
     // a black hole: accepts connections, reads, never answers
