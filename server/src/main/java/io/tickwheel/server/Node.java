@@ -19,9 +19,10 @@ import io.tickwheel.server.delivery.DeliveryLane;
 import io.tickwheel.server.delivery.DeliveryOptions;
 import io.tickwheel.server.delivery.DeliveryService;
 import io.tickwheel.server.http.DeliveriesApi;
-import io.tickwheel.server.http.ErrorResponses;
+import io.tickwheel.server.http.InternalApi;
 import io.tickwheel.server.http.NodeStatus;
 import io.tickwheel.server.http.OriginCheck;
+import io.tickwheel.server.http.Replies;
 import io.tickwheel.server.http.Routes;
 import io.tickwheel.server.http.TimersApi;
 import io.tickwheel.server.http.TopicsApi;
@@ -219,8 +220,9 @@ final class Node {
     };
     this.router = Routes.router(new Routes.Deps(vertx, status, metrics, new TimersApi(timers, parser, codec),
         new TopicsApi(timers), view, wheelStream, cfg.token(), cfg.allowedOrigins(), origins, hub::handleWebSocket,
-        hub::handleSse, openapi, rc -> ErrorResponses.json(rc, 200, ownership.describe().toBuffer()),
-        new WebhookSecretApi(() -> secret), new DeliveriesApi(deliveriesApi)));
+        hub::handleSse, openapi, rc -> Replies.json(rc, 200, ownership.describe().toBuffer()),
+        new WebhookSecretApi(() -> secret), new DeliveriesApi(deliveriesApi),
+        new InternalApi(timers, deliveriesApi, parser, codec)));
   }
 
   /**

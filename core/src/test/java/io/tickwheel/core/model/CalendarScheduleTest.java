@@ -286,7 +286,8 @@ class CalendarScheduleTest {
     TimerSpec spec = new TimerSpec("c", "default", Kind.CRON, null, null, 0, 0, Misfire.SKIP, null,
         ZonedCron.of("30 2 * * *", java.time.ZoneId.of("Europe/Paris"), DstGap.SKIP, DstOverlap.AUTO),
         at("2030-01-01T00:00:00Z"), 1000);
-    io.vertx.core.json.JsonObject o = TimerJson.toJson(Schedule.pause(Schedule.accept(spec, at("2027-01-01T00:00:00Z"), 1)));
+    io.vertx.core.json.JsonObject o = new io.vertx.core.json.JsonObject(TimerJson.append(new StringBuilder(),
+        Schedule.pause(Schedule.accept(spec, at("2027-01-01T00:00:00Z"), 1))).toString());
     assertThat(o.getString("kind")).isEqualTo("cron");
     assertThat(o.getString("cron")).isEqualTo("30 2 * * *");
     assertThat(o.getString("timeZone")).isEqualTo("Europe/Paris");

@@ -1,6 +1,5 @@
 package io.tickwheel.server.delivery;
 
-import io.vertx.core.buffer.Buffer;
 import java.util.List;
 
 import io.tickwheel.core.delivery.Delivery;
@@ -35,10 +34,11 @@ public sealed interface DeliveryOutcome {
   }
 
   /**
-   * Another node's answer, relayed as it is (a cluster node forwards a retry to the partition's owner, which alone
-   * holds the delivery's attempts).
+   * The partition owner's refusal of a forwarded call as a whole (a cluster node forwards a retry to the owner, which
+   * alone holds the delivery's attempts): its status, error code, message, field ({@code null} for none) and
+   * {@code Retry-After} seconds (0 for none), answered as they are.
    */
-  record Relayed(int status, Buffer body, int retryAfter) implements DeliveryOutcome {}
+  record Remote(int status, String code, String message, String field, int retryAfter) implements DeliveryOutcome {}
 
   /** The call could not reach the node that serves the delivery's partition (a take-over, a timeout). */
   record Unrouted(String reason) implements DeliveryOutcome {}

@@ -72,26 +72,12 @@ public final class DeliveriesApi {
 
   /** {@code POST /v1/deliveries/{id}/retry}: 202 the re-queued delivery; 404; 409 when it is not dead; 429 full. */
   public void retry(RoutingContext rc) {
-    Deliveries d = rc.request().getHeader(io.tickwheel.server.route.TimerWire.FORWARDED) != null
-        ? deliveries.direct() : deliveries;
-    answer(rc, d.retry(rc.pathParam("id")));
+    answer(rc, deliveries.retry(rc.pathParam("id")));
   }
 
   private static void answer(RoutingContext rc, Future<DeliveryOutcome> f) {
-    f.onComplete(ar -> {
-      if (ar.failed()) {
-        rc.fail(ar.cause());
-        return;
-      }
-      DeliveryOutcome o = ar.result();
+    Replies.settle(rc, f, o -> {
       JsonObject body;
-      if (o instanceof DeliveryOutcome.Relayed r) {
-        if (r.retryAfter() > 0) {
-          rc.response().putHeader("Retry-After", Integer.toString(r.retryAfter()));
-        }
-        ErrorResponses.json(rc, r.status(), r.body());
-        return;
-      }
       if (o instanceof DeliveryOutcome.Found found) {
         body = DeliveryJson.api(found.delivery(), found.id());
       } else if (o instanceof DeliveryOutcome.Requeued r) {
@@ -106,7 +92,7 @@ public final class DeliveriesApi {
         rc.fail(OutcomeMapping.error(o));
         return;
       }
-      ErrorResponses.json(rc, OutcomeMapping.status(o), body.toBuffer());
+      Replies.json(rc, OutcomeMapping.status(o), body.toBuffer());
     });
   }
 }

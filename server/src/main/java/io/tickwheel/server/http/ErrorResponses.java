@@ -3,7 +3,6 @@ package io.tickwheel.server.http;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.wire.BodyLimit;
 import io.tickwheel.server.wire.ErrorBody;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
@@ -147,10 +146,5 @@ public final class ErrorResponses {
       return "";
     }
     return s.length() <= 200 ? s : s.substring(0, 200) + "…";
-  }
-
-  /** A JSON success answer. */
-  public static void json(RoutingContext rc, int status, Buffer body) {
-    rc.response().setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
   }
 }

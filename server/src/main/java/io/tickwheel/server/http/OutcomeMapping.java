@@ -52,9 +52,6 @@ public final class OutcomeMapping {
     if (success instanceof DeliveryOutcome.Requeued) {
       return 202;
     }
-    if (success instanceof DeliveryOutcome.Relayed r) {
-      return r.status();
-    }
     throw new IllegalArgumentException("not a success: " + success);
   }
 
@@ -73,6 +70,9 @@ public final class OutcomeMapping {
     }
     if (r instanceof DeliveryOutcome.StoreFailed s) {
       return ApiException.unavailable("the store is unavailable: " + s.message());
+    }
+    if (r instanceof DeliveryOutcome.Remote x) {
+      return new ApiException(x.status(), x.code(), x.message(), x.field()).withRetryAfter(x.retryAfter());
     }
     if (r instanceof DeliveryOutcome.Unrouted u) {
       return ApiException.unavailable("the call could not be routed to the delivery's partition owner: "

@@ -2,6 +2,7 @@ package io.tickwheel.server.http;
 
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
+import io.tickwheel.server.route.InternalCodec;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Handler;
@@ -43,12 +44,14 @@ public final class Routes {
    * @param openapi       the OpenAPI document's text
    * @param cluster       {@code GET /v1/cluster}: the node's ownership described
    * @param webhookSecret {@code GET /v1/webhook-secret}
+   * @param internal      the calls between nodes ({@link InternalApi})
    */
   public record Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
       WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
       java.util.function.BiConsumer<ServerWebSocket, io.netty.channel.Channel> webSocket,
-      Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries) {}
+      Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries,
+      InternalApi internal) {}
 
   private Routes() {}
 
@@ -96,10 +99,10 @@ public final class Routes {
     // open endpoints
     router.get("/health").handler(tag(m.httpRoute("/health"))).handler(rc -> {
       if (!node.ready()) {
-        ErrorResponses.json(rc, 503, new JsonObject().put("status", "recovering").toBuffer());
+        Replies.json(rc, 503, new JsonObject().put("status", "recovering").toBuffer());
         return;
       }
-      ErrorResponses.json(rc, 200, node.health().toBuffer());
+      Replies.json(rc, 200, node.health().toBuffer());
     });
     router.get("/metrics").handler(tag(m.httpRoute("/metrics"))).handler(rc -> rc.response()
         .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
@@ -119,13 +122,20 @@ public final class Routes {
       router.route("/v1/*").handler(new AuthHandler(d.token()));
     }
     router.route("/v1/*").handler(new RequestGuard(d.token() == null, d.origins()));
-    router.route("/v1/*").handler(rc -> {
+    Handler<RoutingContext> recovering = rc -> {
       if (node.ready()) {
         rc.next();
       } else {
         rc.fail(OutcomeMapping.error(new Refusal.Recovering()));
       }
-    });
+    };
+    router.route("/v1/*").handler(recovering);
+    // the calls between nodes: browsers refused first, then the same token and recovery gate as /v1
+    router.route("/internal/*").handler(InternalApi::guard);
+    if (d.token() != null) {
+      router.route("/internal/*").handler(new AuthHandler(d.token()));
+    }
+    router.route("/internal/*").handler(recovering);
 
     BodyHandler body = BodyHandler.create(false).setBodyLimit(BodyLimit.MAX_BODY_BYTES);
     TimersApi t = d.timers();
@@ -145,7 +155,7 @@ public final class Routes {
     on(router.post("/v1/topics/:topic/pause"), m.httpRoute("/v1/topics/:topic/pause")).handler(topics::pause);
     on(router.post("/v1/topics/:topic/resume"), m.httpRoute("/v1/topics/:topic/resume")).handler(topics::resume);
     on(router.get("/v1/wheel"), m.httpRoute("/v1/wheel")).handler(rc ->
-        ErrorResponses.json(rc, 200, d.wheelView().snapshot().toBuffer()));
+        Replies.json(rc, 200, d.wheelView().snapshot().toBuffer()));
     on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);
     on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(d.events());
     on(router.get("/v1/cluster"), m.httpRoute("/v1/cluster")).handler(d.cluster());
@@ -155,6 +165,8 @@ public final class Routes {
     on(router.get("/v1/deliveries"), m.httpRoute("/v1/deliveries")).handler(dl::list);
     on(router.get("/v1/deliveries/:id"), m.httpRoute("/v1/deliveries/:id")).handler(dl::get);
     on(router.post("/v1/deliveries/:id/retry"), m.httpRoute("/v1/deliveries/:id/retry")).handler(dl::retry);
+    on(router.post(InternalCodec.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
+        m.httpRoute(InternalCodec.PATH)).handler(d.internal()::handle);
 
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {400, 401, 403, 404, 405, 413, 414, 415, 431, 500, 501, 503}) {

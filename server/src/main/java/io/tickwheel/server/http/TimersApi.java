@@ -1,6 +1,7 @@
 package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.model.TopicRule;
@@ -9,7 +10,6 @@ import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
-import io.tickwheel.server.route.TimerWire;
 import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.wire.ErrorBody;
@@ -23,16 +23,12 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Timers} (the node's scheduler, or
  * the cluster's routing), answer its outcome (a refusal through {@link OutcomeMapping}). Thin: no scheduling logic
- * here. Runs on the owner context; the JSON work of a batch runs on the codec workers.
- *
- * <p>A call another node forwarded ({@link TimerWire#FORWARDED}) is served by {@link Timers#direct()} (never
- * forwarded again), and its timers are answered with the two fields the forwarding node needs to rebuild them
- * ({@code generation}, {@code nominalAt}; a batch touch's items also carry their {@code timer}).
+ * here. Runs on the owner context; the JSON work of a large batch runs on the codec workers. (Calls between nodes
+ * have their own route: {@link InternalApi}.)
  */
 public final class TimersApi {
 
@@ -58,10 +54,10 @@ public final class TimersApi {
   /** {@code POST /v1/timers}: 201 with {@code Location}, 409 if the id exists. */
   public void create(RoutingContext rc) {
     TimerSpec spec = parse(JsonBodies.object(rc, false));
-    answer(rc, timers(rc).create(spec), created -> {
+    Replies.write(rc, timers.create(spec), created -> {
       Timer t = timer(created);
       rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
-      ErrorResponses.json(rc, OutcomeMapping.status(created), render(rc, t));
+      Replies.timer(rc, OutcomeMapping.status(created), t);
     });
   }
 
@@ -72,25 +68,25 @@ public final class TimersApi {
     if (spec.id() != null && !spec.id().equals(id)) {
       throw ApiException.invalid("id", "the body's id \"" + spec.id() + "\" differs from the path's \"" + id + "\"");
     }
-    answer(rc, timers(rc).upsert(spec.withId(id)), written -> {
+    Replies.write(rc, timers.upsert(spec.withId(id)), written -> {
       if (written instanceof WriteOutcome.Created) {
         rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + id);
       }
-      ErrorResponses.json(rc, OutcomeMapping.status(written), render(rc, timer(written)));
+      Replies.timer(rc, OutcomeMapping.status(written), timer(written));
     });
   }
 
   /** {@code GET /v1/timers/{id}}: 200, 404. */
   public void get(RoutingContext rc) {
     String id = pathId(rc);
-    read(rc, timers(rc).get(id), found ->
-        ErrorResponses.json(rc, OutcomeMapping.status(found), render(rc, ((ReadOutcome.Found) found).timer())));
+    Replies.read(rc, timers.get(id), found ->
+        Replies.timer(rc, OutcomeMapping.status(found), ((ReadOutcome.Found) found).timer()));
   }
 
   /** {@code DELETE /v1/timers/{id}}: 204, 404. */
   public void delete(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, timers(rc).cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
+    Replies.write(rc, timers.cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
   }
 
   /** {@code POST /v1/timers/{id}/touch}, optional body {@code {"delayMs": n}}: 200, 404. */
@@ -102,29 +98,25 @@ public final class TimersApi {
     } catch (ValidationException e) {
       throw ErrorResponses.toApi(e, 400);
     }
-    answer(rc, timers(rc).touch(id, delay), touched ->
-        ErrorResponses.json(rc, OutcomeMapping.status(touched), render(rc, timer(touched))));
+    Replies.write(rc, timers.touch(id, delay), touched -> Replies.timer(rc, OutcomeMapping.status(touched), timer(touched)));
   }
 
   /** {@code POST /v1/timers/{id}/pause}: 200 (the paused timer), 404. */
   public void pause(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, timers(rc).pause(id), paused ->
-        ErrorResponses.json(rc, OutcomeMapping.status(paused), render(rc, timer(paused))));
+    Replies.write(rc, timers.pause(id), paused -> Replies.timer(rc, OutcomeMapping.status(paused), timer(paused)));
   }
 
   /** {@code POST /v1/timers/{id}/resume}: 200 (the resumed timer), 404. */
   public void resume(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, timers(rc).resume(id), resumed ->
-        ErrorResponses.json(rc, OutcomeMapping.status(resumed), render(rc, timer(resumed))));
+    Replies.write(rc, timers.resume(id), resumed -> Replies.timer(rc, OutcomeMapping.status(resumed), timer(resumed)));
   }
 
   /** {@code POST /v1/timers/{id}/fire}: 200 (the timer after its firing), 404. */
   public void fire(RoutingContext rc) {
     String id = pathId(rc);
-    answer(rc, timers(rc).fireNow(id), fired ->
-        ErrorResponses.json(rc, OutcomeMapping.status(fired), render(rc, timer(fired))));
+    Replies.write(rc, timers.fireNow(id), fired -> Replies.timer(rc, OutcomeMapping.status(fired), timer(fired)));
   }
 
   /** {@code GET /v1/timers?topic=&limit=&cursor=}: a page ordered by {@code nextDueAt}, then id. */
@@ -159,14 +151,14 @@ public final class TimersApi {
         throw ApiException.invalid("cursor", ErrorResponses.shorten(e.getMessage()));
       }
     }
-    read(rc, timers(rc).list(topic, after, limit), listed -> {
+    Replies.read(rc, timers.list(topic, after, limit), listed -> {
       TimerPage page = ((ReadOutcome.Listed) listed).page();
       StringBuilder sb = new StringBuilder(64 + 200 * page.timers().size()).append("{\"timers\":[");
       for (int i = 0; i < page.timers().size(); i++) {
         if (i > 0) {
           sb.append(',');
         }
-        TimerText.append(sb, page.timers().get(i));
+        TimerJson.append(sb, page.timers().get(i));
       }
       sb.append("],\"next\":");
       if (page.next() == null) {
@@ -174,7 +166,7 @@ public final class TimersApi {
       } else {
         sb.append('"').append(page.next().encode()).append('"');      // dueAt~id: no character needs escaping
       }
-      ErrorResponses.json(rc, OutcomeMapping.status(listed), Buffer.buffer(sb.append('}').toString()));
+      Replies.json(rc, OutcomeMapping.status(listed), Buffer.buffer(sb.append('}').toString()));
     });
   }
 
@@ -184,35 +176,17 @@ public final class TimersApi {
    * {@code {"status":201,"timer":…}} or {@code {"status":4xx,"error":…}}.
    *
    * <p>Decoding and validating the body, and encoding the answer, run on the codec workers when the body passes
-   * {@value #INLINE_BATCH_BYTES} bytes: a 10,000-timer batch costs tens of milliseconds of JSON work, which must not
-   * delay the owner's firing turns. A smaller one (a client's or a forwarding node's gathered calls: a few dozen
-   * timers) is decoded and encoded on the owner, as a single create is: two thread hops would cost it more than its
-   * JSON. Only {@link Timers#createAll} runs on the owner either way.
+   * {@value Replies#INLINE_JSON_BYTES} bytes ({@link Replies#json(WorkerExecutor, boolean, java.util.concurrent.Callable)}).
+   * Only {@link Timers#createAll} runs on the owner either way.
    */
   public void batch(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
     long now = timers.now();
-    boolean fwd = forwarded(rc);
-    boolean inline = body != null && body.length() <= INLINE_BATCH_BYTES;
-    Future<ParsedBatch> parsed = json(inline, () -> parseBatch(body, now));
-    settle(rc, parsed.compose(p -> timers(rc).createAll(p.specs)
-        .compose(outcomes -> json(inline, () -> encodeBatch(p.invalid, outcomes, fwd)))),
-        json -> ErrorResponses.json(rc, 200, json));
-  }
-
-  /** The largest batch body whose JSON is decoded and encoded on the owner, bytes. */
-  static final int INLINE_BATCH_BYTES = 16 * 1024;
-
-  /** {@code work} on the owner ({@code inline}) or on the codec workers; its exception fails the future. */
-  private <T> Future<T> json(boolean inline, java.util.concurrent.Callable<T> work) {
-    if (!inline) {
-      return codec.executeBlocking(work, false);
-    }
-    try {
-      return Future.succeededFuture(work.call());
-    } catch (Exception e) {
-      return Future.failedFuture(e);
-    }
+    boolean inline = body != null && body.length() <= Replies.INLINE_JSON_BYTES;
+    Future<ParsedBatch> parsed = Replies.json(codec, inline, () -> parseBatch(body, now));
+    Replies.settle(rc, parsed.compose(p -> timers.createAll(p.specs)
+        .compose(outcomes -> Replies.json(codec, inline, () -> encodeBatch(p.invalid, outcomes)))),
+        json -> Replies.json(rc, 200, json));
   }
 
   /** A decoded batch: the valid items' specs, in order, and per item its error or {@code null} if it is valid. */
@@ -255,7 +229,7 @@ public final class TimersApi {
    * Encodes a batch answer: per item its parse error, or else the next of {@code outcomes} (one per valid item).
    * Any thread (outcomes and errors are immutable).
    */
-  private static Buffer encodeBatch(ApiException[] invalid, List<WriteOutcome> outcomes, boolean forwarded) {
+  private static Buffer encodeBatch(ApiException[] invalid, List<WriteOutcome> outcomes) {
     int n = invalid.length;
     Iterator<WriteOutcome> created = outcomes.iterator();
     StringBuilder sb = new StringBuilder(32 + 200 * n).append("{\"results\":[");
@@ -266,7 +240,7 @@ public final class TimersApi {
       WriteOutcome o = invalid[i] == null ? created.next() : null;
       if (o != null && !(o instanceof Refusal)) {
         sb.append("{\"status\":").append(OutcomeMapping.status(o)).append(",\"timer\":");
-        append(sb, timer(o), forwarded).append('}');
+        TimerJson.append(sb, timer(o)).append('}');
       } else {
         ApiException e = o == null ? invalid[i] : OutcomeMapping.error((Refusal) o);
         sb.append("{\"status\":").append(e.status()).append(",\"error\":")
@@ -284,12 +258,11 @@ public final class TimersApi {
    */
   public void touchBatch(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
-    boolean fwd = forwarded(rc);
-    boolean inline = body != null && body.length() <= INLINE_BATCH_BYTES;
-    Future<TouchBatch> parsed = json(inline, () -> parseTouchBatch(body));
-    settle(rc, parsed.compose(p -> timers(rc).touchAll(p.ids, p.delayMs)
-        .compose(outcomes -> json(inline, () -> encodeTouchBatch(p.ids, outcomes, fwd)))),
-        json -> ErrorResponses.json(rc, 200, json));
+    boolean inline = body != null && body.length() <= Replies.INLINE_JSON_BYTES;
+    Future<TouchBatch> parsed = Replies.json(codec, inline, () -> parseTouchBatch(body));
+    Replies.settle(rc, parsed.compose(p -> timers.touchAll(p.ids, p.delayMs)
+        .compose(outcomes -> Replies.json(codec, inline, () -> encodeTouchBatch(p.ids, outcomes)))),
+        json -> Replies.json(rc, 200, json));
   }
 
   /** A decoded batch touch. */
@@ -332,7 +305,7 @@ public final class TimersApi {
   }
 
   /** Encodes a batch touch answer. Any thread (outcomes are immutable). */
-  private static Buffer encodeTouchBatch(List<String> ids, List<WriteOutcome> outcomes, boolean forwarded) {
+  private static Buffer encodeTouchBatch(List<String> ids, List<WriteOutcome> outcomes) {
     StringBuilder sb = new StringBuilder(32 + 64 * ids.size()).append("{\"results\":[");
     for (int i = 0; i < ids.size(); i++) {
       if (i > 0) {
@@ -345,9 +318,6 @@ public final class TimersApi {
         sb.append(e.status()).append(",\"error\":").append(ErrorBody.detail(e.code(), e.getMessage(), e.field()).encode());
       } else {
         sb.append(OutcomeMapping.status(o)).append(",\"nextDueAt\":").append(timer(o).nextDueAt());
-        if (forwarded) {
-          append(sb.append(",\"timer\":"), timer(o), true);
-        }
       }
       sb.append('}');
     }
@@ -361,6 +331,11 @@ public final class TimersApi {
   }
 
   private TimerSpec parseAt(JsonObject body, long now) {
+    return parse(parser, body, now);
+  }
+
+  /** A timer body parsed and validated as {@code POST /v1/timers} takes it; a refusal is an {@link ApiException}. */
+  static TimerSpec parse(TimerParser parser, JsonObject body, long now) {
     try {
       return parser.parse(body, now);
     } catch (ValidationException e) {
@@ -369,30 +344,6 @@ public final class TimersApi {
       // A value the parser could not even read (e.g. a number beyond double range): still the client's input.
       throw ApiException.invalid(null, "invalid timer: " + ErrorResponses.shorten(String.valueOf(e.getMessage())));
     }
-  }
-
-  /** Whether another node forwarded this call. */
-  static boolean forwarded(RoutingContext rc) {
-    return rc.request().getHeader(TimerWire.FORWARDED) != null;
-  }
-
-  /** The timers this call is served by: the routing ones, or for a forwarded call the node's own. */
-  private Timers timers(RoutingContext rc) {
-    return forwarded(rc) ? timers.direct() : timers;
-  }
-
-  /** A timer's answer body: as the API shows it, plus the forwarding node's fields for a forwarded call. */
-  private static Buffer render(RoutingContext rc, Timer t) {
-    return forwarded(rc) ? Buffer.buffer(append(new StringBuilder(256), t, true).toString()) : TimerText.buffer(t);
-  }
-
-  private static StringBuilder append(StringBuilder sb, Timer t, boolean forwarded) {
-    TimerText.append(sb, t);
-    if (forwarded) {
-      sb.setLength(sb.length() - 1);
-      sb.append(",\"generation\":").append(t.generation()).append(",\"nominalAt\":").append(t.nominalAt()).append('}');
-    }
-    return sb;
   }
 
   private static String pathId(RoutingContext rc) {
@@ -406,7 +357,7 @@ public final class TimersApi {
   }
 
   /** The timer a successful write answers with. */
-  private static Timer timer(WriteOutcome success) {
+  static Timer timer(WriteOutcome success) {
     if (success instanceof WriteOutcome.Created c) {
       return c.timer();
     }
@@ -426,42 +377,5 @@ public final class TimersApi {
       return f.timer();
     }
     throw new IllegalArgumentException("no timer in " + success);
-  }
-
-  /** Answers a write: {@code onSuccess} with a success, else the refusal's error. */
-  private static void answer(RoutingContext rc, Future<WriteOutcome> f, Consumer<WriteOutcome> onSuccess) {
-    settle(rc, f, o -> {
-      if (o instanceof Refusal r) {
-        rc.fail(OutcomeMapping.error(r));
-      } else {
-        onSuccess.accept(o);
-      }
-    });
-  }
-
-  /** Answers a read: {@code onSuccess} with a success, else the refusal's error. */
-  private static void read(RoutingContext rc, Future<ReadOutcome> f, Consumer<ReadOutcome> onSuccess) {
-    settle(rc, f, o -> {
-      if (o instanceof Refusal r) {
-        rc.fail(OutcomeMapping.error(r));
-      } else {
-        onSuccess.accept(o);
-      }
-    });
-  }
-
-  /** Runs {@code then} with the result, or fails the route (a bug: mapped to 500 by the failure handler). */
-  private static <T> void settle(RoutingContext rc, Future<T> f, Consumer<T> then) {
-    f.onComplete(ar -> {
-      if (ar.failed()) {
-        rc.fail(ar.cause());
-        return;
-      }
-      try {
-        then.accept(ar.result());
-      } catch (RuntimeException e) {
-        rc.fail(e);
-      }
-    });
   }
 }

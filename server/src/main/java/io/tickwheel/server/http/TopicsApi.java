@@ -4,7 +4,6 @@ import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.ReadOutcome;
-import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.vertx.core.json.JsonArray;
@@ -15,8 +14,7 @@ import java.util.List;
 /**
  * The {@code /v1/topics} handlers: {@code GET /v1/topics} (topics with their pending counts and paused state) and
  * {@code POST /v1/topics/{topic}/pause} and {@code /resume}. Thin: validate, call the {@link Timers}, answer its
- * outcome. Runs on the owner context. A listing another node forwarded counts this node's partitions only
- * ({@link Timers#direct()}); the forwarding node sums them.
+ * outcome. Runs on the owner context.
  */
 public final class TopicsApi {
 
@@ -60,45 +58,30 @@ public final class TopicsApi {
       checkTopic("topic", only);
     }
     int max = limit;
-    Timers t = TimersApi.forwarded(rc) ? timers.direct() : timers;
-    t.topics(after, limit, only).onComplete(ar -> {
-      if (ar.failed()) {
-        rc.fail(ar.cause());
-      } else if (ar.result() instanceof Refusal r) {
-        rc.fail(OutcomeMapping.error(r));
-      } else {
-        List<TopicInfo> page = ((ReadOutcome.Topics) ar.result()).topics();
-        JsonArray arr = new JsonArray();
-        page.forEach(x -> arr.add(json(x)));
-        Object next = page.size() == max ? page.get(page.size() - 1).topic() : null;
-        ErrorResponses.json(rc, 200, new JsonObject().put("topics", arr).put("next", next).toBuffer());
-      }
+    Replies.read(rc, timers.topics(after, limit, only), listed -> {
+      List<TopicInfo> page = ((ReadOutcome.Topics) listed).topics();
+      JsonArray arr = new JsonArray();
+      page.forEach(x -> arr.add(json(x)));
+      Object next = page.size() == max ? page.get(page.size() - 1).topic() : null;
+      Replies.json(rc, OutcomeMapping.status(listed), new JsonObject().put("topics", arr).put("next", next).toBuffer());
     });
   }
 
   /** {@code POST /v1/topics/{topic}/pause}: 200 {@code {"topic","pending","paused":true}}. */
   public void pause(RoutingContext rc) {
     String topic = pathTopic(rc);
-    answer(rc, timers.pauseTopic(topic));
+    changed(rc, timers.pauseTopic(topic));
   }
 
   /** {@code POST /v1/topics/{topic}/resume}: 200 {@code {"topic","pending","paused":false}}. */
   public void resume(RoutingContext rc) {
     String topic = pathTopic(rc);
-    answer(rc, timers.resumeTopic(topic));
+    changed(rc, timers.resumeTopic(topic));
   }
 
-  private static void answer(RoutingContext rc, io.vertx.core.Future<WriteOutcome> f) {
-    f.onComplete(ar -> {
-      if (ar.failed()) {
-        rc.fail(ar.cause());
-      } else if (ar.result() instanceof Refusal r) {
-        rc.fail(OutcomeMapping.error(r));
-      } else {
-        WriteOutcome.TopicChanged c = (WriteOutcome.TopicChanged) ar.result();
-        ErrorResponses.json(rc, OutcomeMapping.status(c), json(c.topic()).toBuffer());
-      }
-    });
+  private static void changed(RoutingContext rc, io.vertx.core.Future<WriteOutcome> f) {
+    Replies.write(rc, f, o ->
+        Replies.json(rc, OutcomeMapping.status(o), json(((WriteOutcome.TopicChanged) o).topic()).toBuffer()));
   }
 
   static JsonObject json(TopicInfo t) {

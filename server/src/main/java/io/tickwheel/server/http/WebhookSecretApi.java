@@ -21,6 +21,6 @@ public final class WebhookSecretApi {
 
   public void get(RoutingContext rc) {
     rc.response().putHeader("Cache-Control", "no-store");
-    ErrorResponses.json(rc, 200, new JsonObject().put("secret", secret.get().text()).toBuffer());
+    Replies.json(rc, 200, new JsonObject().put("secret", secret.get().text()).toBuffer());
   }
 }

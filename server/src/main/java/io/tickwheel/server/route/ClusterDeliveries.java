@@ -9,7 +9,6 @@ import io.tickwheel.server.delivery.DeliveryLane;
 import io.tickwheel.server.delivery.DeliveryOutcome;
 import io.tickwheel.server.delivery.DeliveryService;
 import io.vertx.core.Future;
-import io.vertx.core.http.HttpMethod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -22,8 +21,8 @@ import java.util.function.IntFunction;
  *       hop and answer alike on every node. A listing goes in partition order, then firing order within a partition;
  *       its cursor {@code <partition>_<seq>} names the last delivery given.</li>
  *   <li>A retry changes the delivery and schedules its attempts, which only the partition's owner does: a partition
- *       this node serves → its lane of the node's {@link DeliveryService}; another → forwarded to its owner and its
- *       answer relayed; a forwarded one for a partition this node no longer serves → not routed (503, Retry-After),
+ *       this node serves → its lane of the node's {@link DeliveryService}; another → forwarded to its owner
+ *       ({@link InternalCall.RetryDelivery}), whose outcome is this node's; a forwarded one for a partition this node no longer serves → not routed (503, Retry-After),
  *       never forwarded again.</li>
  * </ul>
  * Owner context only (the node's event loop); futures never fail.
@@ -126,9 +125,23 @@ public final class ClusterDeliveries implements Deliveries {
           ? "partition " + p + " is not served by this node (its owner changed); retry shortly"
           : "no live node holds partition " + p + " now (a take-over is under way)"));
     }
-    return forwarder.send(owner, HttpMethod.POST, "/v1/deliveries/" + id + "/retry", null).transform(ar ->
-        Future.succeededFuture(ar.failed()
-            ? new DeliveryOutcome.Unrouted(ar.cause().getMessage())
-            : new DeliveryOutcome.Relayed(ar.result().status(), ar.result().body(), ar.result().retryAfter())));
+    InternalCall call = new InternalCall.RetryDelivery(id);
+    return forwarder.send(owner, InternalCodec.encode(call)).transform(ar ->
+        Future.succeededFuture(ar.failed() ? new DeliveryOutcome.Unrouted(ar.cause().getMessage())
+            : outcome(call, ar.result())));
+  }
+
+  /** The owner's outcome of a forwarded retry: its own, or its refusal of the whole call. */
+  private static DeliveryOutcome outcome(InternalCall call, Forwarder.Answer a) {
+    try {
+      InternalAnswer got = InternalCodec.answer(call, a);
+      if (got instanceof InternalAnswer.Refused r) {
+        return new DeliveryOutcome.Remote(r.status(), r.code(), r.message(), r.field(), r.retryAfter());
+      }
+      return ((InternalAnswer.Delivery) got).outcome();
+    } catch (RuntimeException e) {
+      return new DeliveryOutcome.Remote(502, "unavailable", "the partition's owner gave an answer this node cannot"
+          + " read (HTTP " + a.status() + "): " + e.getMessage(), null, 1);
+    }
   }
 }

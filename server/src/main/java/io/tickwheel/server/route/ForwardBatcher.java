@@ -2,13 +2,12 @@ package io.tickwheel.server.route;
 
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;
-import io.tickwheel.server.wire.BodyLimit;
+import io.tickwheel.core.model.TimerSpec;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Gathers the single creates and touches this node forwards to one owner into batch calls: {@code POST
- * /v1/timers/batch} for creates, {@code POST /v1/timers/touch} (one per {@code delayMs} override) for touches. A
+ * Gathers the single creates and touches this node forwards to one owner into batch calls:
+ * {@link InternalCall.CreateAll} for creates, {@link InternalCall.TouchAll} (one per {@code delayMs} override) for
+ * touches. A
  * forwarded single call costs the two nodes an HTTP exchange each; a batch shares it, so under load (many calls per
  * event-loop turn, or calls arriving while a batch is out) a routed call costs about what a batch item costs.
  *
@@ -28,29 +28,28 @@ import java.util.Map;
  * sends batches that grow with the load. At most {@code maxQueued} calls wait over all queues; one more is refused at
  * once ({@link Refusal.Unrouted}, 503, nothing applied).
  *
- * <p>Outcomes: each call gets its item's outcome, the one the owner's batch endpoint gave it, which is what the owner
- * answers the single call ({@code Created}, {@code Touched}, not found, conflict, any other refusal verbatim); a
- * refusal of the whole request (503 recovering, 429) or no answer (timeout, unreachable: {@code mayHaveApplied})
- * becomes every item's outcome. Ordering: as with single forwarded calls, two calls to one owner are not ordered
+ * <p>Outcomes: each call gets its item's outcome, which is what the owner answers the single call ({@code Created},
+ * {@code Touched}, not found, conflict, any other refusal verbatim with its {@code Retry-After}); a refusal of the whole
+ * request (503 recovering, 401) or no answer (timeout, unreachable: {@code mayHaveApplied}) becomes every item's
+ * outcome. Ordering: as with single forwarded calls, two calls to one owner are not ordered
  * against each other unless the caller waited for the first's outcome (batches to one owner may be in flight at once).
  *
  * <p><b>Owner context only</b> (the node's event loop): not thread safe; futures complete there.
  */
 final class ForwardBatcher {
 
-  private static final String BATCH = "/v1/timers/batch";
-  private static final String TOUCH = "/v1/timers/touch";
-
   /** One queue: an owner's creates ({@code touch} false), or its touches with one override. */
   private record Key(String owner, boolean touch, Long delayOverride) {}
 
-  private record Call(String id, String json, long bytes, Promise<WriteOutcome> promise) {}
+  /** A gathered call: its id, its spec (a create) or {@code null} (a touch), its text in the batch's body. */
+  private record Call(String id, TimerSpec spec, String json, long bytes, Promise<WriteOutcome> promise) {}
 
   /**
-   * Largest body of one forwarded batch request, bytes: the receiving node's body limit less room for the envelope.
+   * Largest body of one forwarded batch request, bytes: the internal route's body limit
+   * ({@link InternalCodec#MAX_BODY_BYTES}) less room for the envelope.
    * A request holds calls up to {@code maxItems} and up to this many bytes (a single call over it still goes alone).
    */
-  static final long MAX_BODY_BYTES = BodyLimit.MAX_BODY_BYTES - 4096;
+  static final long MAX_BODY_BYTES = InternalCodec.MAX_BODY_BYTES - 4096;
 
   private static final class Queue {
     final ArrayDeque<Call> waiting = new ArrayDeque<>();
@@ -91,24 +90,24 @@ final class ForwardBatcher {
     return queued;
   }
 
-  /** A create of timer {@code id} (its JSON, as {@link TimerWire#appendSpec} writes it) forwarded to {@code owner}. */
-  Future<WriteOutcome> create(String owner, String id, String specJson) {
-    return add(new Key(owner, false, null), id, specJson);
+  /** A create of {@code spec} (its id set) forwarded to {@code owner}. */
+  Future<WriteOutcome> create(String owner, TimerSpec spec) {
+    return add(new Key(owner, false, null), spec.id(), spec, InternalCodec.specText(spec));
   }
 
   /** A touch of {@code id} ({@code delayOverride} or {@code null}) forwarded to {@code owner}. */
   Future<WriteOutcome> touch(String owner, String id, Long delayOverride) {
-    return add(new Key(owner, true, delayOverride), id, '"' + id + '"');    // valid ids need no escaping
+    return add(new Key(owner, true, delayOverride), id, null, InternalCodec.idText(id));
   }
 
-  private Future<WriteOutcome> add(Key key, String id, String json) {
+  private Future<WriteOutcome> add(Key key, String id, TimerSpec spec, String json) {
     if (queued >= maxQueued) {
       metrics.routed("full", 1);
       return Future.succeededFuture(new Refusal.Unrouted("this node has its maximum of " + maxQueued
           + " forwarded calls waiting to be sent", false));
     }
     Promise<WriteOutcome> p = Promise.promise();
-    queues.computeIfAbsent(key, k -> new Queue()).waiting.add(new Call(id, json, utf8Length(json), p));
+    queues.computeIfAbsent(key, k -> new Queue()).waiting.add(new Call(id, spec, json, utf8Length(json), p));
     queued++;
     scheduleFlush();
     return p.future();
@@ -143,7 +142,8 @@ final class ForwardBatcher {
     int max = Math.min(maxItems, q.waiting.size());
     List<Call> calls = new ArrayList<>(max);
     List<String> ids = new ArrayList<>(max);
-    StringBuilder body = new StringBuilder(32 + 160 * max).append(key.touch() ? "{\"ids\":[" : "{\"timers\":[");
+    List<TimerSpec> specs = key.touch() ? null : new ArrayList<>(max);
+    StringBuilder body = new StringBuilder(32 + 160 * max).append(InternalCodec.batchPrefix(key.touch()));
     long bytes = 0;
     for (int i = 0; i < max; i++) {
       Call c = q.waiting.peek();
@@ -154,20 +154,21 @@ final class ForwardBatcher {
       bytes += c.bytes() + 1;
       calls.add(c);
       ids.add(c.id());
+      if (specs != null) {
+        specs.add(c.spec());
+      }
       (i == 0 ? body : body.append(',')).append(c.json());
     }
     int n = calls.size();
-    body.append(']');
-    if (key.touch() && key.delayOverride() != null) {
-      body.append(",\"delayMs\":").append(key.delayOverride());
-    }
-    body.append('}');
+    body.append(InternalCodec.batchSuffix(key.touch() ? key.delayOverride() : null));
+    InternalCall call = key.touch() ? new InternalCall.TouchAll(ids, key.delayOverride())
+        : new InternalCall.CreateAll(specs);
     queued -= n;
     q.inFlight++;
-    forwarder.send(key.owner(), HttpMethod.POST, key.touch() ? TOUCH : BATCH, Buffer.buffer(body.toString()))
+    forwarder.send(key.owner(), Buffer.buffer(body.toString()))
         .onComplete(ar -> {
           q.inFlight--;
-          Object got = ar.failed() ? failed(ar.cause()) : ForwardedAnswers.batch(ids, ar.result(), key.touch());
+          Object got = ar.failed() ? failed(ar.cause()) : ForwardedAnswers.items(call, ids, ar.result());
           if (got instanceof Refusal r) {
             calls.forEach(c -> c.promise().complete(r));
           } else {
@@ -186,8 +187,8 @@ final class ForwardBatcher {
   }
 
   /**
-   * A batch item's 503 carries no {@code Retry-After} of its own; the owner answers the single call's 503 (partition
-   * moved, not routed) with {@code Retry-After: 1}, so the gathered call gets it too.
+   * A gathered call's 503 carries a {@code Retry-After} (1 s when the owner's item names none), so its caller retries
+   * it as it would a single call the owner refused as not served.
    */
   private static WriteOutcome withRetryAfter(WriteOutcome o) {
     if (o instanceof Refusal.Remote r && r.status() == 503 && r.retryAfterSeconds() == 0) {

@@ -12,9 +12,9 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 
 /**
- * Sends calls to the node that owns a partition, over pooled HTTP/1.1 keep-alive connections: marked with
- * {@link TimerWire#FORWARDED} (so the receiver never forwards them again), with the cluster's bearer token, at most
- * {@link RouteOptions#maxInFlight()} at once, each reset after {@link RouteOptions#timeoutMs()}.
+ * Sends {@link InternalCall}s to the node that owns a partition ({@code POST} {@link InternalCodec#PATH}, JSON, named
+ * by {@link InternalCodec#NODE_HEADER}, with the cluster's bearer token), over pooled HTTP/1.1 keep-alive
+ * connections, at most {@link RouteOptions#maxInFlight()} at once, each reset after {@link RouteOptions#timeoutMs()}.
  *
  * <p>Owner context only (the in-flight count is not synchronized); futures complete there. A future fails only with
  * {@link Failure} (not routed: full, unreachable, timed out), never otherwise.
@@ -48,7 +48,7 @@ public final class Forwarder {
   private int inFlight;
 
   /**
-   * @param nodeId this node's id (the {@link TimerWire#FORWARDED} header's value)
+   * @param nodeId this node's id (the {@link InternalCodec#NODE_HEADER} header's value)
    * @param token  the bearer token every node takes ({@code --token}), or {@code null}
    */
   public Forwarder(Vertx vertx, RouteOptions opts, String nodeId, String token, RouteMetrics metrics) {
@@ -74,10 +74,10 @@ public final class Forwarder {
   }
 
   /**
-   * Sends {@code method path} with {@code body} (JSON, or {@code null}) to the node at {@code base} (its advertised
-   * URL, e.g. {@code http://10.0.0.5:8080}).
+   * Sends a call's {@code body} ({@link InternalCodec#encode}) to the node at {@code base} (its advertised URL, e.g.
+   * {@code http://10.0.0.5:8080}).
    */
-  public Future<Answer> send(String base, HttpMethod method, String path, Buffer body) {
+  public Future<Answer> send(String base, Buffer body) {
     if (inFlight >= opts.maxInFlight()) {
       return Future.failedFuture(new Failure("full", "this node has its maximum of " + opts.maxInFlight()
           + " forwarded calls in flight", false));
@@ -85,14 +85,12 @@ public final class Forwarder {
     inFlight++;
     long t0 = System.nanoTime();
     Promise<Answer> done = Promise.promise();
-    RequestOptions ro = new RequestOptions().setMethod(method).setAbsoluteURI(base + path)
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(base + InternalCodec.PATH)
         .setConnectTimeout(opts.connectTimeoutMs()).setIdleTimeout(opts.timeoutMs())
-        .putHeader(TimerWire.FORWARDED, nodeId);
+        .putHeader(InternalCodec.NODE_HEADER, nodeId)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
     if (token != null) {
       ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
-    }
-    if (body != null) {
-      ro.putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
     }
     boolean[] sent = {false};
     long timer = vertx.setTimer(opts.timeoutMs(), id -> done.tryFail(new Failure("timeout", "the owner at " + base
@@ -106,8 +104,7 @@ public final class Forwarder {
       var req = ar.result();
       done.future().onFailure(e -> req.reset());      // a timeout resets the request (a no-op once answered)
       sent[0] = true;
-      Future<io.vertx.core.http.HttpClientResponse> res = body == null ? req.send() : req.send(body);
-      res.compose(r -> r.body().map(b -> new Answer(r.statusCode(), b, retryAfter(r.getHeader(HttpHeaders.RETRY_AFTER)))))
+      req.send(body).compose(r -> r.body().map(b -> new Answer(r.statusCode(), b, retryAfter(r.getHeader(HttpHeaders.RETRY_AFTER)))))
           .onComplete(a -> {
             if (a.succeeded()) {
               done.tryComplete(a.result());

@@ -1,6 +1,5 @@
 package io.tickwheel.server.route;
 
-import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.store.TimerCursor;
 import io.tickwheel.core.store.TimerStore;
@@ -11,13 +10,9 @@ import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
-import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Future;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpMethod;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -134,13 +129,12 @@ public final class RoutedTimers implements Timers {
   public Future<WriteOutcome> create(TimerSpec spec) {
     TimerSpec s = spec.id() != null ? spec : spec.withId(Ids.random());    // the id decides the partition
     return batched(s.id(), x -> pipelined ? x.pipeline().create(s) : x.create(s),
-        owner -> batcher.create(owner, s.id(), TimerWire.appendSpec(new StringBuilder(256), s).toString()));
+        owner -> batcher.create(owner, s));
   }
 
   @Override
   public Future<WriteOutcome> upsert(TimerSpec spec) {
-    return write(spec.id(), x -> pipelined ? x.pipeline().upsert(spec) : x.upsert(spec),
-        HttpMethod.PUT, "/v1/timers/" + spec.id(), spec(spec), WriteOutcome.Replaced::new);
+    return write(spec.id(), x -> pipelined ? x.pipeline().upsert(spec) : x.upsert(spec), new InternalCall.Upsert(spec));
   }
 
   @Override
@@ -155,14 +149,15 @@ public final class RoutedTimers implements Timers {
     if (r != null) {
       return Future.succeededFuture(r);
     }
-    return forwarder.send(owners.ownerAddress(p), HttpMethod.GET, "/v1/timers/" + id, null)
-        .transform(ar -> Future.succeededFuture(ar.failed() ? failed(ar.cause(), false) : forwarded(ForwardedAnswers.read(id, ar.result()))));
+    InternalCall call = new InternalCall.OnTimer(InternalCall.Op.GET, id);
+    return forwarder.send(owners.ownerAddress(p), InternalCodec.encode(call)).transform(ar -> Future.succeededFuture(
+        ar.failed() ? failed(ar.cause(), false) : forwarded(ForwardedAnswers.read(call, id, ar.result()))));
   }
 
   @Override
   public Future<WriteOutcome> cancel(String id) {
-    return write(id, x -> pipelined ? x.pipeline().cancel(id) : x.cancel(id), HttpMethod.DELETE, "/v1/timers/" + id,
-        null, t -> { throw new IllegalArgumentException("a cancel answers 204"); });
+    return write(id, x -> pipelined ? x.pipeline().cancel(id) : x.cancel(id),
+        new InternalCall.OnTimer(InternalCall.Op.CANCEL, id));
   }
 
   @Override
@@ -173,25 +168,24 @@ public final class RoutedTimers implements Timers {
 
   @Override
   public Future<WriteOutcome> pause(String id) {
-    return write(id, x -> x.pause(id), HttpMethod.POST, "/v1/timers/" + id + "/pause", null, WriteOutcome.Paused::new);
+    return write(id, x -> x.pause(id), new InternalCall.OnTimer(InternalCall.Op.PAUSE, id));
   }
 
   @Override
   public Future<WriteOutcome> resume(String id) {
-    return write(id, x -> x.resume(id), HttpMethod.POST, "/v1/timers/" + id + "/resume", null, WriteOutcome.Resumed::new);
+    return write(id, x -> x.resume(id), new InternalCall.OnTimer(InternalCall.Op.RESUME, id));
   }
 
   @Override
   public Future<WriteOutcome> fireNow(String id) {
-    return write(id, x -> x.fireNow(id), HttpMethod.POST, "/v1/timers/" + id + "/fire", null, WriteOutcome.FiredNow::new);
+    return write(id, x -> x.fireNow(id), new InternalCall.OnTimer(InternalCall.Op.FIRE, id));
   }
 
-  /** A write of one id: its local scheduler, or forwarded to its owner ({@code success}: the outcome of a 200). */
-  private Future<WriteOutcome> write(String id, Function<Scheduler, Future<WriteOutcome>> local, HttpMethod method,
-      String path, Buffer body, Function<Timer, WriteOutcome> success) {
-    return batched(id, local, owner -> forwarder.send(owner, method, path, body).transform(ar ->
+  /** A write of one id: its local scheduler, or {@code call} forwarded to its owner. */
+  private Future<WriteOutcome> write(String id, Function<Scheduler, Future<WriteOutcome>> local, InternalCall call) {
+    return batched(id, local, owner -> forwarder.send(owner, InternalCodec.encode(call)).transform(ar ->
         Future.succeededFuture(ar.failed() ? failed(ar.cause(), true)
-            : forwarded(ForwardedAnswers.write(id, ar.result(), success)))));
+            : forwarded(ForwardedAnswers.write(call, id, ar.result())))));
   }
 
   /**
@@ -241,10 +235,6 @@ public final class RoutedTimers implements Timers {
     return new Refusal.Unrouted("forwarding failed: " + e, write);
   }
 
-  private static Buffer spec(TimerSpec s) {
-    return Buffer.buffer(TimerWire.appendSpec(new StringBuilder(256), s).toString());
-  }
-
   // ------------------------------------------------------------------ batches
 
   @Override
@@ -253,34 +243,36 @@ public final class RoutedTimers implements Timers {
     for (TimerSpec s : specs) {
       withIds.add(s.id() != null ? s : s.withId(Ids.random()));
     }
-    return split(withIds, TimerSpec::id, Scheduler::createAll,
-        s -> TimerWire.appendSpec(new StringBuilder(128), s).toString(), "{\"timers\":[", "]}", "/v1/timers/batch");
+    return split(withIds, TimerSpec::id, Scheduler::createAll, InternalCodec::specText, false, null,
+        sub -> new InternalCall.CreateAll(sub));
   }
 
   @Override
   public Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
-    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride),
-        id -> '"' + id + '"', "{\"ids\":[",                              // valid ids need no escaping
-        delayOverride == null ? "]}" : "],\"delayMs\":" + delayOverride + "}", "/v1/timers/touch");
+    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride), InternalCodec::idText, true,
+        delayOverride, sub -> new InternalCall.TouchAll(sub, delayOverride));
   }
 
-  /** Items of one forwarded sub-batch (their indexes in the request) and its body. */
-  private record Chunk(List<Integer> idx, Buffer body) {}
+  /** Items of one forwarded sub-batch (their indexes in the request), its body and its call. */
+  private record Chunk(List<Integer> idx, Buffer body, InternalCall call) {}
 
-  /** Largest forwarded body: the receiving node's body limit, less a margin. */
-  private static final long MAX_FORWARD_BYTES = BodyLimit.MAX_BODY_BYTES - 4096;
+  /** Largest forwarded body: the internal route's body limit, less a margin. */
+  private static final long MAX_FORWARD_BYTES = InternalCodec.MAX_BODY_BYTES - 4096;
 
   /**
    * Splits a batch by partition: each local partition's items through one scheduler call, each owner's items as one
    * forwarded sub-batch (more than one only if its JSON would pass the receiving node's body limit), in parallel; the
    * outcomes merged back in request order.
    *
-   * @param item   an item's JSON text in a forwarded body (pure; runs on the codec workers)
-   * @param prefix the forwarded body up to its first item; {@code suffix} after its last
+   * @param item  an item's text in a forwarded body (pure; runs on the codec workers)
+   * @param touch whether it is a touch batch ({@code delay} its override), else a create batch
+   * @param call  the call of a sub-batch's items
    */
   private <T> Future<List<WriteOutcome>> split(List<T> items, Function<T, String> idOf,
-      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<T, String> item, String prefix,
-      String suffix, String path) {
+      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<T, String> item, boolean touch,
+      Long delay, Function<List<T>, InternalCall> call) {
+    String prefix = InternalCodec.batchPrefix(touch);
+    String suffix = InternalCodec.batchSuffix(delay);
     WriteOutcome[] out = new WriteOutcome[items.size()];
     Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
     Map<String, List<Integer>> byOwner = new LinkedHashMap<>();
@@ -300,16 +292,15 @@ public final class RoutedTimers implements Timers {
       metrics.routed("local", idx.size());
       parts.add(local.apply(owners.local(p), pick(items, idx)).map(os -> fill(out, idx, os)));
     });
-    boolean touch = path.endsWith("/touch");
     byOwner.forEach((addr, idx) -> {
       List<T> sub = pick(items, idx);
-      parts.add(codec.executeBlocking(() -> chunks(sub, idx, item, prefix, suffix), false).compose(chunks -> {
+      parts.add(codec.executeBlocking(() -> chunks(sub, idx, item, prefix, suffix, call), false).compose(chunks -> {
         List<Future<Void>> sent = new ArrayList<>(chunks.size());
         for (Chunk c : chunks) {
           List<String> ids = new ArrayList<>(c.idx().size());
           c.idx().forEach(i -> ids.add(idOf.apply(items.get(i))));
-          sent.add(forwarder.send(addr, HttpMethod.POST, path, c.body())
-              .compose(answer -> codec.executeBlocking(() -> ForwardedAnswers.batch(ids, answer, touch), false))
+          sent.add(forwarder.send(addr, c.body())
+              .compose(answer -> codec.executeBlocking(() -> ForwardedAnswers.items(c.call(), ids, answer), false))
               .transform(ar -> {
                 Object got = ar.failed() ? failed(ar.cause(), true) : ar.result();
                 if (got instanceof Refusal r) {
@@ -335,28 +326,32 @@ public final class RoutedTimers implements Timers {
 
   /** The forwarded bodies of one owner's items, each under {@link #MAX_FORWARD_BYTES}. Any thread (pure). */
   private static <T> List<Chunk> chunks(List<T> sub, List<Integer> idx, Function<T, String> item, String prefix,
-      String suffix) {
+      String suffix, Function<List<T>, InternalCall> call) {
     List<Chunk> out = new ArrayList<>(1);
     StringBuilder sb = new StringBuilder(64 + 160 * sub.size()).append(prefix);
     List<Integer> in = new ArrayList<>();
+    List<T> inItems = new ArrayList<>();
     long bytes = prefix.length() + suffix.length();
     for (int k = 0; k < sub.size(); k++) {
       String text = item.apply(sub.get(k));
-      long len = text.getBytes(StandardCharsets.UTF_8).length + 1L;
+      long len = ForwardBatcher.utf8Length(text) + 1L;
       if (!in.isEmpty() && bytes + len > MAX_FORWARD_BYTES) {
-        out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString())));
+        out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString()), call.apply(inItems)));
         sb.setLength(0);
         sb.append(prefix);
         in = new ArrayList<>();
+        inItems = new ArrayList<>();
         bytes = prefix.length() + suffix.length();
       }
       (in.isEmpty() ? sb : sb.append(',')).append(text);
       in.add(idx.get(k));
+      inItems.add(sub.get(k));
       bytes += len;
     }
-    out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString())));
+    out.add(new Chunk(in, Buffer.buffer(sb.append(suffix).toString()), call.apply(inItems)));
     return out;
   }
+
 
   private static <T> List<T> pick(List<T> items, List<Integer> idx) {
     List<T> sub = new ArrayList<>(idx.size());
@@ -396,17 +391,12 @@ public final class RoutedTimers implements Timers {
     if (remote.isEmpty()) {
       return Future.succeededFuture(new ReadOutcome.Topics(infos(merged)));
     }
-    StringBuilder q = new StringBuilder("/v1/topics?limit=").append(limit);
-    if (after != null) {
-      q.append("&after=").append(URLEncoder.encode(after, StandardCharsets.UTF_8));
-    }
-    if (only != null) {
-      q.append("&topic=").append(URLEncoder.encode(only, StandardCharsets.UTF_8));
-    }
+    InternalCall call = new InternalCall.Topics(after, limit, only);
+    Buffer body = InternalCodec.encode(call);
     List<Future<Object>> asked = new ArrayList<>(remote.size());
     for (String addr : remote) {
-      asked.add(forwarder.send(addr, HttpMethod.GET, q.toString(), null).transform(ar -> Future.succeededFuture(
-          ar.failed() ? failed(ar.cause(), false) : ForwardedAnswers.topics(ar.result()))));
+      asked.add(forwarder.send(addr, body).transform(ar -> Future.succeededFuture(
+          ar.failed() ? failed(ar.cause(), false) : ForwardedAnswers.topics(call, ar.result()))));
     }
     return Future.join(asked).transform(ar -> {
       for (Future<Object> f : asked) {

@@ -63,6 +63,36 @@ class AuthAndLimitsTest {
   }
 
   @Test
+  void theInternalRouteTakesCallsFromNodesOnlyWithTheTokenAndItsVersion() {
+    try (ServerHarness s = secured()) {
+      Buffer get = Buffer.buffer("{\"call\":\"get\",\"id\":\"..\"}");
+      io.vertx.ext.web.client.HttpRequest<Buffer> node = s.client.post("/internal/v1/calls")
+          .putHeader("Content-Type", "application/json").putHeader("X-Tickwheel-Node", "n1");
+      assertThat(TestVertx.await(node.copy().sendBuffer(get)).statusCode()).as("no token").isEqualTo(401);
+      node.bearerTokenAuthentication(TOKEN);
+      HttpResponse<Buffer> found = TestVertx.await(node.copy().sendBuffer(get));
+      assertThat(found.statusCode()).isEqualTo(200);
+      assertThat(found.bodyAsJsonObject().getJsonObject("refused").getInteger("status"))
+          .as("an id of dots, carried in the body").isEqualTo(404);
+      HttpResponse<Buffer> browser = TestVertx.await(node.copy().putHeader("Origin", "http://console.example:9000")
+          .sendBuffer(get));
+      assertThat(browser.statusCode()).as("any page, even an allowed origin").isEqualTo(403);
+      HttpResponse<Buffer> plain = TestVertx.await(s.client.post("/internal/v1/calls").bearerTokenAuthentication(TOKEN)
+          .putHeader("Content-Type", "application/json").sendBuffer(get));
+      assertThat(plain.statusCode()).as("no node header").isEqualTo(403);
+      HttpResponse<Buffer> v2 = TestVertx.await(s.client.post("/internal/v2/calls").bearerTokenAuthentication(TOKEN)
+          .putHeader("Content-Type", "application/json").putHeader("X-Tickwheel-Node", "n1").sendBuffer(get));
+      assertThat(v2.statusCode()).isEqualTo(400);
+      assertThat(v2.bodyAsJsonObject().getJsonObject("error").getString("message"))
+          .isEqualTo("internal protocol version \"v2\" is not spoken by this node (it speaks v1)");
+      HttpResponse<Buffer> unknown = TestVertx.await(node.copy().sendBuffer(Buffer.buffer("{\"call\":\"explode\"}")));
+      assertThat(unknown.statusCode()).isEqualTo(400);
+      assertThat(unknown.bodyAsJsonObject().getJsonObject("error").getString("message"))
+          .contains("unknown call \"explode\"");
+    }
+  }
+
+  @Test
   void anUnauthenticatedBodyIsRefusedWith401BeforeTheBodyLimitApplies() {
     try (ServerHarness s = secured()) {
       HttpResponse<Buffer> r = s.checked(POST, "/v1/timers", TestVertx.await(s.client.post("/v1/timers")

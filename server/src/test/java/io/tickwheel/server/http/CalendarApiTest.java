@@ -57,6 +57,13 @@ class CalendarApiTest {
   }
 
   @Test
+  void cronUtilsLogsThroughAnSlf4jProviderNotTheNoOpFallback() {
+    // without a provider on the class path SLF4J falls back to a no-op factory and prints "No SLF4J providers"
+    assertThat(org.slf4j.LoggerFactory.getILoggerFactory().getClass().getName())
+        .isEqualTo("org.slf4j.jul.JDK14LoggerFactory");
+  }
+
+  @Test
   void aCronTimerShowsItsCalendarAndItsNextFiveDueTimesAndNoPeriod() {
     HttpResponse<Buffer> r = s.send(POST, "/v1/timers",
         "{\"id\":\"c\",\"kind\":\"cron\",\"cron\":\"0 9 * * MON-FRI\",\"timeZone\":\"Europe/Amsterdam\"}");

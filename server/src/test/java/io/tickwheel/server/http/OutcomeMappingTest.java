@@ -108,20 +108,20 @@ class OutcomeMappingTest {
     assertThat(OutcomeMapping.status(new DeliveryOutcome.Listed(
         new io.tickwheel.core.store.DeliveryPage(List.of(d), -1)))).isEqualTo(200);
     assertThat(OutcomeMapping.status(new DeliveryOutcome.Requeued(d))).isEqualTo(202);
-    assertThat(OutcomeMapping.status(new DeliveryOutcome.Relayed(409, io.vertx.core.buffer.Buffer.buffer("{}"), 0)))
-        .as("a relayed answer keeps the owner's status").isEqualTo(409);
     List<DeliveryOutcome> refusals = List.of(new DeliveryOutcome.NotFound("msg_3"),
         new DeliveryOutcome.NotDead("msg_3", "pending"), new DeliveryOutcome.Full(5),
-        new DeliveryOutcome.StoreFailed("down"), new DeliveryOutcome.Unrouted("no live node holds partition 3"));
-    assertThat(refusals).extracting(o -> OutcomeMapping.error(o).status()).containsExactly(404, 409, 429, 503, 503);
+        new DeliveryOutcome.StoreFailed("down"), new DeliveryOutcome.Unrouted("no live node holds partition 3"),
+        new DeliveryOutcome.Remote(401, "unauthenticated", "missing or wrong bearer token", null, 0));
+    assertThat(refusals).extracting(o -> OutcomeMapping.error(o).status()).containsExactly(404, 409, 429, 503, 503, 401);
+    assertThat(OutcomeMapping.error(refusals.get(5)).getMessage()).as("the owner's refusal as it is")
+        .isEqualTo("missing or wrong bearer token");
     assertThat(OutcomeMapping.error(refusals.get(4)).retryAfterSeconds()).isEqualTo(1);
     assertThat(OutcomeMapping.error(refusals.get(1)).getMessage())
         .isEqualTo("delivery \"msg_3\" is pending; only a dead delivery can be retried");
     assertThat(OutcomeMapping.error(refusals.get(2)).code()).isEqualTo("resource_exhausted");
     Set<Class<?>> covered = new java.util.HashSet<>();
     refusals.forEach(o -> covered.add(o.getClass()));
-    covered.addAll(List.of(DeliveryOutcome.Found.class, DeliveryOutcome.Listed.class, DeliveryOutcome.Requeued.class,
-        DeliveryOutcome.Relayed.class));
+    covered.addAll(List.of(DeliveryOutcome.Found.class, DeliveryOutcome.Listed.class, DeliveryOutcome.Requeued.class));
     assertThat(covered).containsExactlyInAnyOrder(DeliveryOutcome.class.getPermittedSubclasses());
   }
 }

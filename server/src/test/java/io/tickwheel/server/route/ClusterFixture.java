@@ -151,7 +151,8 @@ final class ClusterFixture implements AutoCloseable {
             clock.getAsLong()), metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
             view, new WheelStream(vertx, view), null, List.of(), new OriginCheck(List.of()), hub::handleWebSocket,
             hub::handleSse, openapi, rc -> rc.response().setStatusCode(501).end(),
-            new WebhookSecretApi(() -> null), new io.tickwheel.server.http.DeliveriesApi(null));
+            new WebhookSecretApi(() -> null), new io.tickwheel.server.http.DeliveriesApi(null),
+            new io.tickwheel.server.http.InternalApi(timers, null, parser, codec));
         http = vertx.createHttpServer().requestHandler(Routes.router(deps));
         return http.listen(0, "127.0.0.1");
       }).map(server -> {
