@@ -59,7 +59,7 @@ public final class ClusterNode implements Ownership {
 
   /** A broadcast from any node: {@code "m"} (ownership changed) runs a round shortly; others are not ours. */
   void onBroadcast(String message) {
-    if (message.equals("m")) {
+    if (BroadcastCodec.decode(message) instanceof Broadcast.OwnershipChanged) {
       keeper.nudge();
     }
   }

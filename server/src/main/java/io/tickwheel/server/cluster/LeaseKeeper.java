@@ -310,7 +310,7 @@ public final class LeaseKeeper {
         factory.recovered(p, s);
       }
     }).onFailure(e -> lose(h, "its recovery failed: " + e.getMessage()));
-    coord.broadcast("m");
+    coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged()));
   }
 
   // ------------------------------------------------------------------ stopping
@@ -346,7 +346,7 @@ public final class LeaseKeeper {
     return stop(h).compose(v -> coord.release(h.partition, holder, h.epoch).otherwiseEmpty())
         .onComplete(v -> {
           metrics.handedOver();
-          coord.broadcast("m");
+          coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged()));
         });
   }
 

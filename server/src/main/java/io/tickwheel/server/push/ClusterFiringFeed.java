@@ -2,6 +2,8 @@ package io.tickwheel.server.push;
 
 import io.tickwheel.core.cluster.ClusterCoordinator;
 import io.tickwheel.core.model.Firing;
+import io.tickwheel.server.cluster.Broadcast;
+import io.tickwheel.server.cluster.BroadcastCodec;
 import io.tickwheel.core.store.TimerStore;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -18,11 +20,11 @@ import java.util.Objects;
  *
  * <h2>Tailing</h2>
  * The feed keeps, per partition, the last seq it published to the hub. The owner publishes the firings it records
- * into its own hub through {@link #recorded} and broadcasts them ({@link ClusterFiringSink}, {@link FiringBroadcast}):
+ * into its own hub through {@link #recorded} and broadcasts them ({@link ClusterFiringSink}, {@link Broadcast.Firings}):
  * when they follow what was published they are published at once, without a read.
  * Otherwise the feed reads a partition after its position
- * ({@code readFirings(known, readBatch)}) when a {@code "f <partition> <seq>"} broadcast (or an unusable
- * {@code "F"} one) says the log grew
+ * ({@code readFirings(known, readBatch)}) when a {@link Broadcast.FiringsRecorded} broadcast (or an unusable
+ * {@link Broadcast.Firings} one) says the log grew
  * ({@link #onBroadcast}, to be called with every broadcast the node gets; other messages are ignored), and for
  * every partition every {@code catchUpMs} (hints may be lost: the log is the truth). A read that came back full,
  * or a hint beyond what it read, queues the partition again.
@@ -200,31 +202,22 @@ public final class ClusterFiringFeed implements FiringFeed {
   }
 
   /**
-   * A broadcast this node received: {@code "F …"} ({@link FiringBroadcast}) publishes its firings when they follow
-   * what was published, else counts as a hint; {@code "f <partition> <seq>"} queues a read of the partition if it is
-   * beyond what was published; anything else (other messages, bad numbers) is ignored. Owner context.
+   * A broadcast this node received ({@link BroadcastCodec}): {@link Broadcast.Firings} are published when they follow
+   * what was published, else count as a hint; {@link Broadcast.FiringsRecorded} queues a read of the partition if it
+   * is beyond what was published; anything else is ignored. Owner context.
    */
   public void onBroadcast(String message) {
-    if (message != null && message.startsWith("F ")) {
-      onFirings(message);
-      return;
+    Broadcast b = BroadcastCodec.decode(message);
+    if (b instanceof Broadcast.Firings f) {
+      onFirings(f);
+    } else if (b instanceof Broadcast.FiringsRecorded r) {
+      onRecorded(r.partition(), r.lastSeq());
     }
-    if (message == null || message.length() < 5 || !message.startsWith("f ")) {
-      return;
-    }
-    int sp = message.indexOf(' ', 2);
-    if (sp < 0) {
-      return;
-    }
-    int p;
-    long seq;
-    try {
-      p = Integer.parseInt(message, 2, sp, 10);
-      seq = Long.parseLong(message, sp + 1, message.length(), 10);
-    } catch (NumberFormatException e) {
-      return;
-    }
-    if (p < 0 || p >= known.length || seq <= known[p]) {
+  }
+
+  /** Partition {@code p}'s firings are recorded up to {@code seq}. */
+  private void onRecorded(int p, long seq) {
+    if (p >= known.length || seq <= known[p]) {
       return;
     }
     if (idle()) {
@@ -241,42 +234,26 @@ public final class ClusterFiringFeed implements FiringFeed {
   }
 
   /**
-   * {@code "F <partition> <firstSeq> <lastSeq> <firings>"} ({@link FiringBroadcast}): published at once when they
-   * follow what was published for the partition and nobody is replaying through a read of it; else a hint for
-   * {@code lastSeq}.
+   * Firings broadcast by their partition's owner: published at once when they follow what was published for the
+   * partition and nobody is replaying through a read of it; else a hint for their last seq.
    */
-  private void onFirings(String message) {
-    int a = message.indexOf(' ', 2);
-    int b = a < 0 ? -1 : message.indexOf(' ', a + 1);
-    int c = b < 0 ? -1 : message.indexOf(' ', b + 1);
-    if (c < 0) {
+  private void onFirings(Broadcast.Firings f) {
+    int p = f.partition();
+    if (p >= known.length || f.lastSeq() <= known[p] || hub == null || closed) {
       return;
     }
-    int p;
-    long first;
-    long last;
-    try {
-      p = Integer.parseInt(message, 2, a, 10);
-      first = Long.parseLong(message, a + 1, b, 10);
-      last = Long.parseLong(message, b + 1, c, 10);
-    } catch (NumberFormatException e) {
-      return;
-    }
-    if (p < 0 || p >= known.length || last < first || last <= known[p] || hub == null || closed) {
-      return;
-    }
-    if (!idle() && first == known[p] + 1) {
-      List<Firing> firings = FiringBroadcast.decode(message.substring(c + 1), first, last);
+    if (!idle() && f.firstSeq() == known[p] + 1) {
+      List<Firing> firings = BroadcastCodec.firings(f);
       if (firings != null) {
         pushed += firings.size();
-        for (Firing f : firings) {
-          known[p] = f.seq();
-          hub.publish(p, f);
+        for (Firing x : firings) {
+          known[p] = x.seq();
+          hub.publish(p, x);
         }
         return;
       }
     }
-    onBroadcast("f " + p + " " + last);
+    onRecorded(p, f.lastSeq());
   }
 
   /**
@@ -298,7 +275,7 @@ public final class ClusterFiringFeed implements FiringFeed {
       }
       return;
     }
-    onBroadcast("f " + p + " " + f.seq());
+    onRecorded(p, f.seq());
   }
 
   @Override

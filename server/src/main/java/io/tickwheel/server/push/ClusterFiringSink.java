@@ -2,6 +2,7 @@ package io.tickwheel.server.push;
 
 import io.tickwheel.core.cluster.ClusterCoordinator;
 import io.tickwheel.core.model.Firing;
+import io.tickwheel.server.cluster.BroadcastCodec;
 import io.vertx.core.Context;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Objects;
 /**
  * A cluster node's {@link FiringSink}: each firing this node records goes into its own hub at once (through its
  * {@link ClusterFiringFeed}, which keeps the partition's position), and the firings of one partition recorded in one
- * event-loop task are broadcast to the other nodes as one {@link FiringBroadcast} at the end of that task. The node
+ * event-loop task are broadcast to the other nodes as one {@link io.tickwheel.server.cluster.Broadcast.Firings} at the end of that task. The node
  * gets its own broadcast back and ignores it (its feed has published those seqs already).
  *
  * <p>A broadcast may be lost: the other nodes' feeds read the log then ({@link ClusterFiringFeed}). Owner context
@@ -52,7 +53,7 @@ public final class ClusterFiringSink implements FiringSink {
     for (int p : dirty) {
       List<Firing> batch = unsent[p];
       unsent[p] = null;
-      coordinator.broadcast(FiringBroadcast.encode(p, batch));
+      coordinator.broadcast(BroadcastCodec.encode(BroadcastCodec.firings(p, batch)));
     }
     dirty.clear();
   }

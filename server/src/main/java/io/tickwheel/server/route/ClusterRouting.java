@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  */
 public final class ClusterRouting {
 
-  /** How often every node re-reads the cluster's paused topics (a lost {@code "t"} broadcast is repaired by then). */
+  /** How often every node re-reads the cluster's paused topics (a lost broadcast of a change is repaired by then). */
   public static final long TOPIC_REFRESH_MS = 2_000;
 
   private final Forwarder forwarder;
@@ -62,7 +62,7 @@ public final class ClusterRouting {
     return forwarder;
   }
 
-  /** A broadcast from any node ({@code "t"}: the paused topics changed). */
+  /** A broadcast from any node (the paused topics changed: {@link ClusterTopics#onBroadcast}). */
   public void onBroadcast(String message) {
     topics.onBroadcast(message);
   }

@@ -1,6 +1,8 @@
 package io.tickwheel.server.route;
 
 import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.server.cluster.Broadcast;
+import io.tickwheel.server.cluster.BroadcastCodec;
 import io.tickwheel.server.cluster.PartitionOwners;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.Scheduler;
@@ -10,7 +12,7 @@ import java.util.Set;
 
 /**
  * Topic pauses for the whole cluster: the set is kept by the coordinator ({@link ClusterCoordinator#setTopicPaused});
- * a change is announced with the broadcast {@code "t"}, on which every node reads the set and applies it to each of its
+ * a change is announced with the broadcast {@link Broadcast.PausedTopicsChanged}, on which every node reads the set and applies it to each of its
  * partition schedulers ({@link Scheduler#applyPausedTopics}). Broadcasts may be lost, so each node also reads the set
  * every {@code refreshMs}; a partition scheduler that starts reads it from its store at recovery. So a pause reaches
  * every node within one broadcast, or at worst {@code refreshMs}.
@@ -47,9 +49,9 @@ public final class ClusterTopics {
     }
   }
 
-  /** A broadcast from any node: {@code "t"} re-reads the set; other messages are not ours. */
+  /** A broadcast from any node: {@link Broadcast.PausedTopicsChanged} re-reads the set; others are not ours. */
   public void onBroadcast(String message) {
-    if ("t".equals(message)) {
+    if (BroadcastCodec.decode(message) instanceof Broadcast.PausedTopicsChanged) {
       refresh();
     }
   }
@@ -79,7 +81,8 @@ public final class ClusterTopics {
     return room.compose(refused -> refused != null ? Future.succeededFuture(refused)
             : coordinator.setTopicPaused(topic, paused)
                 .compose(v -> refresh())
-                .compose(set -> coordinator.broadcast("t").otherwiseEmpty())     // a hint: the set is durable already
+                .compose(set -> coordinator.broadcast(BroadcastCodec.encode(new Broadcast.PausedTopicsChanged()))
+                    .otherwiseEmpty())                                              // a hint: the set is durable already
                 .map((Refusal) null))
         .otherwise(e -> Refusal.ofStoreFailure(e, true));
   }

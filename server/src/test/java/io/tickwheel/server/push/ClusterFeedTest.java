@@ -326,9 +326,11 @@ class ClusterFeedTest {
         end = Math.max(end, r.firing().seq());
       }
       if (how == Broadcast.HINT) {
-        PushServer.await(coordinator.broadcast("f " + p + " " + end));
+        PushServer.await(coordinator.broadcast(io.tickwheel.server.cluster.BroadcastCodec.encode(
+            new io.tickwheel.server.cluster.Broadcast.FiringsRecorded(p, end))));
       } else if (how == Broadcast.FIRINGS) {
-        PushServer.await(coordinator.broadcast(FiringBroadcast.encode(p, batch)));
+        PushServer.await(coordinator.broadcast(io.tickwheel.server.cluster.BroadcastCodec.encode(
+            io.tickwheel.server.cluster.BroadcastCodec.firings(p, batch))));
       }
     }
     return out;

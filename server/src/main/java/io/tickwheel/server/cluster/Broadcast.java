@@ -1,0 +1,26 @@
+package io.tickwheel.server.cluster;
+
+/**
+ * A message one node broadcasts to every node of the cluster, through the coordinator's pub/sub
+ * ({@code ClusterCoordinator.broadcast} / {@code onBroadcast}; Redis pub/sub in production). Broadcasts may be lost:
+ * each is a hint that saves a wait or a read, never the only way a node learns something. Written and read by
+ * {@link BroadcastCodec}. Immutable.
+ */
+public sealed interface Broadcast {
+
+  /** A partition changed hands: every node runs its lease round shortly (rather than on its next period). */
+  record OwnershipChanged() implements Broadcast {}
+
+  /** The cluster's paused topics changed: every node re-reads the set. */
+  record PausedTopicsChanged() implements Broadcast {}
+
+  /** Partition {@code partition}'s owner recorded firings up to {@code lastSeq}: read its log past what you have. */
+  record FiringsRecorded(int partition, long lastSeq) implements Broadcast {}
+
+  /**
+   * Partition {@code partition}'s owner recorded the firings {@code firstSeq..lastSeq} (consecutive): they are carried
+   * as the codec wrote them ({@code encodedFirings}; read them with {@link BroadcastCodec#firings(Firings)}), so a
+   * receiver that does not publish firings never decodes them.
+   */
+  record Firings(int partition, long firstSeq, long lastSeq, String encodedFirings) implements Broadcast {}
+}
