@@ -11,7 +11,7 @@ package io.tickwheel.server.delivery;
  *                   status
  * @param durationMs from the start of the attempt (resolution included) to its end, ms
  */
-public record AttemptResult(int status, String retryAfter, String error, long durationMs) {
+record AttemptResult(int status, String retryAfter, String error, long durationMs) {
 
   public static final String TIMEOUT = "timeout";
   public static final String CONNECTION = "connection";

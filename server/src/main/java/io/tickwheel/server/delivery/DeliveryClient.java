@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * is read to its end (its bytes discarded) so the connection can be reused. Thread safe; futures complete on the
  * caller's context.
  */
-public final class DeliveryClient {
+final class DeliveryClient {
 
   private final Vertx vertx;
   private final HttpClient client;

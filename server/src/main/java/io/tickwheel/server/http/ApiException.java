@@ -4,7 +4,7 @@ package io.tickwheel.server.http;
  * A request that cannot be served, with the HTTP status and the contract's error code it is answered with:
  * {@code {"error":{"code","message","field"?}}}. Carries no stack trace (it is an answer, not a fault).
  */
-public final class ApiException extends RuntimeException {
+final class ApiException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final int status;

@@ -14,7 +14,7 @@ import java.util.Set;
  * Fails with 401 before any other work (body reading included). The comparison is constant-time (SHA-256 digests
  * compared with {@link MessageDigest#isEqual}); the token is never logged. Thread safe.
  */
-public final class AuthHandler implements Handler<RoutingContext> {
+final class AuthHandler implements Handler<RoutingContext> {
 
   private static final Set<String> QUERY_TOKEN_PATHS = Set.of("/v1/ws", "/v1/events", "/v1/wheel/stream");
 

@@ -18,7 +18,7 @@ import io.vertx.ext.web.handler.HttpException;
  *
  * <p>Stateless, thread safe.
  */
-public final class ErrorResponses {
+final class ErrorResponses {
 
   private static final System.Logger LOG = System.getLogger(ErrorResponses.class.getName());
 

@@ -19,7 +19,7 @@ import java.util.Set;
  *
  * <p>Nothing is resolved: names are compared as text, literals parsed. Immutable, thread safe.
  */
-public final class HostCheck {
+final class HostCheck {
 
   private final Set<String> names;
 

@@ -12,7 +12,7 @@ import io.tickwheel.server.scheduler.WriteOutcome;
  *
  * <p>Stateless, thread safe.
  */
-public final class OutcomeMapping {
+final class OutcomeMapping {
 
   private OutcomeMapping() {}
 

@@ -26,7 +26,7 @@ import java.util.Base64;
  *
  * <p>Stateless; thread safe.
  */
-public final class FiringCursor {
+final class FiringCursor {
 
   /** The first character of a cluster cursor (never a digit). */
   static final char CLUSTER = 'c';

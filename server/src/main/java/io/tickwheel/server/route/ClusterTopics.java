@@ -19,7 +19,7 @@ import java.util.Set;
  *
  * <p>Owner context only (the node's event loop).
  */
-public final class ClusterTopics {
+final class ClusterTopics {
 
   /** Most paused topics in a cluster (as a single node keeps). */
   public static final int MAX_PAUSED_TOPICS = 10_000;

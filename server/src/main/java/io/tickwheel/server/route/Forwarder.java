@@ -19,7 +19,7 @@ import io.vertx.core.http.RequestOptions;
  * <p>Owner context only (the in-flight count is not synchronized); futures complete there. A future fails only with
  * {@link Failure} (not routed: full, unreachable, timed out), never otherwise.
  */
-public final class Forwarder {
+final class Forwarder {
 
   /** The owner's answer: status, body (whole), and its {@code Retry-After} seconds (0 for none). */
   public record Answer(int status, Buffer body, int retryAfter) {}

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread safe.
  */
-public final class RouteMetrics {
+final class RouteMetrics {
 
   private final MeterRegistry registry;
   private final ConcurrentHashMap<String, Counter> outcomes = new ConcurrentHashMap<>();

@@ -45,7 +45,7 @@ import java.util.function.LongSupplier;
  * <p><b>Owner context only</b> (the node's event loop, where its partition schedulers run); futures complete there and
  * never fail.
  */
-public final class RoutedTimers implements Timers {
+final class RoutedTimers implements Timers {
 
   private final PartitionOwners owners;
   private final Forwarder forwarder;
