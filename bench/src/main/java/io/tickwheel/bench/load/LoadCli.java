@@ -14,7 +14,7 @@ import picocli.CommandLine.ParameterException;
  * instance per parse.
  */
 @Command(name = "LoadTool", sortOptions = false, usageHelpWidth = 110,
-    customSynopsis = "Usage: java -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "
+    customSynopsis = "java -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "
         + "(--url URL | --server-jar JAR) [options]",
     description = "Drives timer systems over their real APIs with the same scenarios, sizes and concurrency.")
 final class LoadCli {
