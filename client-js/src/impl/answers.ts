@@ -59,3 +59,23 @@ export function timerOf(result: Record<string, unknown>): TimerInfo {
 export function shorten(s: string): string {
   return s.length <= 200 ? s : `${s.slice(0, 200)}…`;
 }
+
+/**
+ * The `results` of a batch answer (`POST path` of `count` items), one per item in order; or, for a non-200 answer or
+ * one without as many results, `undefined` after calling `rejectAll` with the error every item then gets.
+ */
+export function batchResults(path: string, count: number, noun: string, status: number, text: string,
+    rejectAll: (e: TickwheelError) => void): unknown[] | undefined {
+  const decoded = decode(text);
+  if (status !== 200) {
+    rejectAll(errorOf(status, decoded));
+    return undefined;
+  }
+  const results = isObject(decoded) && Array.isArray(decoded['results']) ? decoded['results'] as unknown[] : undefined;
+  if (results === undefined || results.length !== count) {
+    rejectAll(TickwheelError.client(ErrorCodes.PROTOCOL, `POST ${path} with ${count} ${noun}: 200 without as `
+      + `many results: ${shorten(text)}`, true));
+    return undefined;
+  }
+  return results;
+}

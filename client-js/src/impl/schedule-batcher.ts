@@ -1,6 +1,6 @@
 import { ErrorCodes, TickwheelError } from '../errors.js';
 import type { TimerInfo } from '../types.js';
-import { decode, errorOf, isObject, shorten, timerOf } from './answers.js';
+import { batchResults, isObject, shorten, timerOf } from './answers.js';
 import { ReconnectBackoff } from './backoff.js';
 import { Deferred, nextTurn, now } from './deferred.js';
 import { Fifo } from './fifo.js';
@@ -139,17 +139,8 @@ export class ScheduleBatcher {
 
   /** Settles each schedule of `batch` from its item of the answer (or all from a non-200 answer). */
   private answered(batch: Schedule[], status: number, text: string): void {
-    const decoded = decode(text);
-    if (status !== 200) {
-      const e = errorOf(status, decoded);
-      batch.forEach((s) => s.d.reject(e));
-      return;
-    }
-    const results = isObject(decoded) && Array.isArray(decoded['results']) ? decoded['results'] as unknown[] : undefined;
-    if (results === undefined || results.length !== batch.length) {
-      const e = TickwheelError.client(ErrorCodes.PROTOCOL, `POST ${PATH} with ${batch.length} timers: 200 without as `
-        + `many results: ${shorten(text)}`, true);
-      batch.forEach((s) => s.d.reject(e));
+    const results = batchResults(PATH, batch.length, 'timers', status, text, (e) => batch.forEach((s) => s.d.reject(e)));
+    if (results === undefined) {
       return;
     }
     for (let i = 0; i < batch.length; i++) {

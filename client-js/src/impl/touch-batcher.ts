@@ -1,6 +1,6 @@
 import { ErrorCodes, TickwheelError } from '../errors.js';
 import type { ResolvedOptions } from '../options.js';
-import { decode, errorOf, isObject, shorten, statusOf } from './answers.js';
+import { batchResults, errorOf, isObject, shorten, statusOf } from './answers.js';
 import { ReconnectBackoff } from './backoff.js';
 import { Deferred, nextTurn, now } from './deferred.js';
 import type { HttpCalls } from './http-calls.js';
@@ -187,17 +187,8 @@ export class TouchBatcher {
 
   /** Settles each touch of `batch` from its item of the answer (or all from a non-200 answer). */
   private answered(batch: Touch[], status: number, text: string): void {
-    const decoded = decode(text);
-    if (status !== 200) {
-      const e = errorOf(status, decoded);
-      batch.forEach((t) => t.d.reject(e));
-      return;
-    }
-    const results = isObject(decoded) && Array.isArray(decoded['results']) ? decoded['results'] as unknown[] : undefined;
-    if (results === undefined || results.length !== batch.length) {
-      const e = TickwheelError.client(ErrorCodes.PROTOCOL, `POST ${PATH} with ${batch.length} ids: 200 without as `
-        + `many results: ${shorten(text)}`, true);
-      batch.forEach((t) => t.d.reject(e));
+    const results = batchResults(PATH, batch.length, 'ids', status, text, (e) => batch.forEach((t) => t.d.reject(e)));
+    if (results === undefined) {
       return;
     }
     for (let i = 0; i < batch.length; i++) {
