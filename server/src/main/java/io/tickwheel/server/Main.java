@@ -55,7 +55,7 @@ public final class Main {
       deploymentId = vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get();
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-      boolean config = cause instanceof io.tickwheel.core.cluster.ClusterConfigException;
+      boolean config = cause instanceof io.tickwheel.core.coordination.ClusterConfigException;
       err.println("tickwheel: " + (config ? "refusing to start: " : "cannot start: ") + oneLine(cause));
       closeQuietly(vertx);
       System.exit(config ? EXIT_CONFIG : EXIT_START);

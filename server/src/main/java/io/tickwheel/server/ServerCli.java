@@ -1,11 +1,11 @@
 package io.tickwheel.server;
 
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.Partitions;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
-import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.cluster.ClusterOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.lang.reflect.Field;

@@ -4,7 +4,7 @@ import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
-import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.cluster.ClusterOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.nio.file.Path;

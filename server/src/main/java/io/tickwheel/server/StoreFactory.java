@@ -1,8 +1,8 @@
 package io.tickwheel.server;
 
-import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.core.store.TimerStore;
-import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.store.redis.coordination.RedisClusterCoordinator;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.store.redis.RedisTimerStore;

@@ -1,13 +1,13 @@
 package io.tickwheel.server;
 
 import io.tickwheel.core.callback.WebhookSecret;
-import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.cluster.ClusterNode;
 import io.tickwheel.server.cluster.SoleOwner;
-import io.tickwheel.server.delivery.DeliveryOptions;
-import io.tickwheel.server.delivery.DeliveryService;
+import io.tickwheel.server.dispatch.DeliveryOptions;
+import io.tickwheel.server.dispatch.DeliveryService;
 import io.tickwheel.server.http.HttpEdge;
 import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.metrics.Metrics;
@@ -82,7 +82,7 @@ public final class TickwheelServer extends VerticleBase {
 
   /**
    * A cluster node ({@code cfg.cluster().enabled()}) on a coordinator given in code (in-process clusters: several
-   * servers on one {@link io.tickwheel.core.cluster.memory.MemoryCoordinator}); not closed on stop.
+   * servers on one {@link io.tickwheel.core.coordination.memory.MemoryCoordinator}); not closed on stop.
    */
   public TickwheelServer(ServerConfig cfg, ClusterCoordinator coordinator, LongSupplier clock,
       SchedulerOptions schedulerOptions) {

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import io.tickwheel.core.callback.Cidr;
 import io.tickwheel.core.callback.WebhookSecret;
-import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.dispatch.WebhookOptions;
 import org.junit.jupiter.api.Test;
 
 class ServerConfigTest {

@@ -1,9 +1,9 @@
 package io.tickwheel.server.cluster;
 
-import io.tickwheel.core.cluster.ClusterCoordinator;
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.Member;
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.ClusterCoordinator;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Member;
+import io.tickwheel.core.coordination.Partitions;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -32,8 +32,8 @@ public final class ClusterNode implements Ownership {
 
   /**
    * Joins the cluster, becomes the member with its node id ({@link LeaseKeeper#claim()}) and starts keeping leases.
-   * Fails with {@link io.tickwheel.core.cluster.ClusterConfigException} when the store belongs to a single node or to
-   * a cluster with another partition count, or ({@link io.tickwheel.core.cluster.NodeIdInUseException}) when another
+   * Fails with {@link io.tickwheel.core.coordination.ClusterConfigException} when the store belongs to a single node or to
+   * a cluster with another partition count, or ({@link io.tickwheel.core.coordination.NodeIdInUseException}) when another
    * live process runs with the same node id.
    */
   @Override

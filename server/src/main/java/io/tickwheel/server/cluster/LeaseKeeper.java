@@ -1,10 +1,10 @@
 package io.tickwheel.server.cluster;
 
-import io.tickwheel.core.cluster.ClusterCoordinator;
-import io.tickwheel.core.cluster.Holder;
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.Member;
-import io.tickwheel.core.cluster.NodeIdInUseException;
+import io.tickwheel.core.coordination.ClusterCoordinator;
+import io.tickwheel.core.coordination.Holder;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Member;
+import io.tickwheel.core.coordination.NodeIdInUseException;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.vertx.core.Future;

@@ -1,6 +1,6 @@
 package io.tickwheel.server.cluster;
 
-import io.tickwheel.core.cluster.Member;
+import io.tickwheel.core.coordination.Member;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

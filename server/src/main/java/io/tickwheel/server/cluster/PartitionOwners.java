@@ -16,7 +16,7 @@ public interface PartitionOwners {
   /** The cluster's partition count (1 for a single node). */
   int partitions();
 
-  /** The partition of a timer id ({@link io.tickwheel.core.cluster.Partitions#of}). */
+  /** The partition of a timer id ({@link io.tickwheel.core.coordination.Partitions#of}). */
   int partitionOf(String id);
 
   /** This node's id. */

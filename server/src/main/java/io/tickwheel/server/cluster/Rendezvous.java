@@ -1,6 +1,6 @@
 package io.tickwheel.server.cluster;
 
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.Partitions;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package io.tickwheel.server.cluster;
 
-import io.tickwheel.core.cluster.StoreFencedException;
+import io.tickwheel.core.coordination.StoreFencedException;
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;

@@ -5,6 +5,6 @@
  * clock; the typed broadcast between nodes ({@link io.tickwheel.server.cluster.Broadcast}); the fence watch on a
  * partition's store.
  *
- * <p>Imports {@code core.cluster}, {@code core.store} and the scheduler it hands partitions to; never HTTP or push.
+ * <p>Imports {@code core.coordination}, {@code core.store} and the scheduler it hands partitions to; never HTTP or push.
  */
 package io.tickwheel.server.cluster;

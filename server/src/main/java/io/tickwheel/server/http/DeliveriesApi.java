@@ -2,8 +2,8 @@ package io.tickwheel.server.http;
 
 import io.tickwheel.core.delivery.DeliveryJson;
 import io.tickwheel.core.delivery.DeliveryState;
-import io.tickwheel.server.delivery.DeliveryOutcome;
-import io.tickwheel.server.delivery.Deliveries;
+import io.tickwheel.server.dispatch.DeliveryOutcome;
+import io.tickwheel.server.dispatch.Deliveries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

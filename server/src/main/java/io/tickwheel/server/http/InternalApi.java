@@ -2,7 +2,7 @@ package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
-import io.tickwheel.server.delivery.Deliveries;
+import io.tickwheel.server.dispatch.Deliveries;
 import io.tickwheel.server.route.InternalAnswer;
 import io.tickwheel.server.route.InternalAnswer.Done;
 import io.tickwheel.server.route.InternalAnswer.Item;

@@ -1,6 +1,6 @@
 package io.tickwheel.server.http;
 
-import io.tickwheel.server.delivery.DeliveryOutcome;
+import io.tickwheel.server.dispatch.DeliveryOutcome;
 import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;

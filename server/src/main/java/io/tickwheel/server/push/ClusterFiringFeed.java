@@ -1,6 +1,6 @@
 package io.tickwheel.server.push;
 
-import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.server.cluster.Broadcast;
 import io.tickwheel.server.cluster.BroadcastCodec;

@@ -1,7 +1,7 @@
 package io.tickwheel.server.route;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.server.cluster.PartitionOwners;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

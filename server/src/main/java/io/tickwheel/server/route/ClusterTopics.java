@@ -1,6 +1,6 @@
 package io.tickwheel.server.route;
 
-import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.server.cluster.Broadcast;
 import io.tickwheel.server.cluster.BroadcastCodec;
 import io.tickwheel.server.cluster.PartitionOwners;

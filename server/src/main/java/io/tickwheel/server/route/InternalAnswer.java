@@ -1,7 +1,7 @@
 package io.tickwheel.server.route;
 
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.server.delivery.DeliveryOutcome;
+import io.tickwheel.server.dispatch.DeliveryOutcome;
 import io.tickwheel.server.scheduler.ReadOutcome;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.TopicInfo;

@@ -10,7 +10,7 @@ import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.TimerSpec;
-import io.tickwheel.server.delivery.DeliveryOutcome;
+import io.tickwheel.server.dispatch.DeliveryOutcome;
 import io.tickwheel.server.route.InternalAnswer.Done;
 import io.tickwheel.server.route.InternalAnswer.Item;
 import io.tickwheel.server.route.InternalAnswer.Refused;

@@ -1,6 +1,6 @@
 package io.tickwheel.server.scheduler;
 
-import io.tickwheel.core.cluster.StoreFencedException;
+import io.tickwheel.core.coordination.StoreFencedException;
 import io.tickwheel.core.store.StoreClosedException;
 import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.StoreUnavailableException;

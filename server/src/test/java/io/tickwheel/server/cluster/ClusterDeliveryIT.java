@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.standardwebhooks.Webhook;
 import io.tickwheel.core.callback.WebhookSigner;
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.Partitions;
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.server.testing.TestVertx;
 import io.tickwheel.testkit.RedisServerProcess;

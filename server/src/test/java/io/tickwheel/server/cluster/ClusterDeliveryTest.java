@@ -7,11 +7,11 @@ import java.time.Duration;
 import com.standardwebhooks.Webhook;
 import io.tickwheel.core.callback.WebhookSecret;
 import io.tickwheel.core.callback.WebhookSigner;
-import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.TickwheelServer;
-import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -151,7 +151,7 @@ class ClusterDeliveryTest {
     Set<String> retried = new HashSet<>();
     for (int i = 0; timerIds.size() < n; i++) {
       String id = "cb-" + i;
-      boolean retry = retried.size() < 8 && ofN2.contains(io.tickwheel.core.cluster.Partitions.of(id, P));
+      boolean retry = retried.size() < 8 && ofN2.contains(io.tickwheel.core.coordination.Partitions.of(id, P));
       if (!retry && n - timerIds.size() <= 8 - retried.size()) {
         continue;             // keep room for the 8 of n2's partitions
       }

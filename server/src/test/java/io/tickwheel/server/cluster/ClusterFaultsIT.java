@@ -3,11 +3,11 @@ package io.tickwheel.server.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.Partitions;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.server.testing.TestVertx;
 import io.tickwheel.store.redis.RedisStoreOptions;
-import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.store.redis.coordination.RedisClusterCoordinator;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.tickwheel.testkit.ServerProcess;
 import io.tickwheel.testkit.TcpProxy;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.server.testing.TestVertx;
 import io.tickwheel.store.redis.RedisStoreOptions;
-import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.store.redis.coordination.RedisClusterCoordinator;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.Vertx;
@@ -79,7 +79,7 @@ class ClusterIT {
   static long dueLaterIn(Map<String, Long> acked, Map<Integer, String> owners, String node, long ms) {
     long from = System.currentTimeMillis() + ms;
     return acked.entrySet().stream().filter(a -> a.getValue() >= from)
-        .filter(a -> node.equals(owners.get(io.tickwheel.core.cluster.Partitions.of(a.getKey(), P)))).count();
+        .filter(a -> node.equals(owners.get(io.tickwheel.core.coordination.Partitions.of(a.getKey(), P)))).count();
   }
 
   /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
@@ -106,7 +106,7 @@ class ClusterIT {
     long worst = Long.MIN_VALUE;
     int takenOver = 0;
     for (Map.Entry<String, Long> a : load.acked.entrySet()) {
-      int p = io.tickwheel.core.cluster.Partitions.of(a.getKey(), P);
+      int p = io.tickwheel.core.coordination.Partitions.of(a.getKey(), P);
       long firedAt = fired.get(a.getKey()).get(0).firedAt();
       if ("n2".equals(ownerBefore.get(p)) && firedAt >= killedAt) {
         takenOver++;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.server.testing.TestVertx;
-import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.store.redis.coordination.RedisClusterCoordinator;
 import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;

@@ -2,7 +2,7 @@ package io.tickwheel.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
 import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.TickwheelServer;
 import io.tickwheel.server.testing.TestVertx;

@@ -3,10 +3,10 @@ package io.tickwheel.server.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.Member;
-import io.tickwheel.core.cluster.NodeIdInUseException;
-import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Member;
+import io.tickwheel.core.coordination.NodeIdInUseException;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
 import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.TickwheelServer;
 import io.tickwheel.server.testing.TestVertx;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.NodeIdInUseException;
-import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.NodeIdInUseException;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
@@ -316,7 +316,7 @@ class LeaseKeeperTest {
     int n = 100;
     for (int i = 0; i < n; i++) {
       String id = "t-" + i;
-      Scheduler s = a1.local(io.tickwheel.core.cluster.Partitions.of(id, P));
+      Scheduler s = a1.local(io.tickwheel.core.coordination.Partitions.of(id, P));
       TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", LEASE * 2 + i), clock.get());
       assertThat(on(a1.ctx, () -> s.create(spec))).isInstanceOf(WriteOutcome.Created.class);
     }
@@ -431,7 +431,7 @@ class LeaseKeeperTest {
     int n = 200;
     for (int i = 0; i < n; i++) {
       String id = "t-" + i;
-      int p = io.tickwheel.core.cluster.Partitions.of(id, P);
+      int p = io.tickwheel.core.coordination.Partitions.of(id, P);
       Node owner = a.local(p) != null ? a : b;
       TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", 1000 + i * 20), clock.get());
       Scheduler s = owner.local(p);

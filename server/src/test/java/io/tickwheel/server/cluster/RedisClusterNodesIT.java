@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tickwheel.server.StoreFactory;
 import io.tickwheel.server.testing.TestVertx;
 import io.tickwheel.store.redis.RedisTimerStore;
-import io.tickwheel.store.redis.cluster.RedisClusterCoordinator;
+import io.tickwheel.store.redis.coordination.RedisClusterCoordinator;
 import io.tickwheel.testkit.RedisClusterProcess;
 import io.tickwheel.testkit.ServerProcess;
 import io.vertx.core.Vertx;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tickwheel.core.callback.WebhookSecret;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
 import io.tickwheel.server.ServerConfig;
-import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;

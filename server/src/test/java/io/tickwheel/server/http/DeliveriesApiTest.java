@@ -10,7 +10,7 @@ import com.standardwebhooks.Webhook;
 import io.tickwheel.core.callback.WebhookSigner;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
 import io.tickwheel.server.ServerConfig;
-import io.tickwheel.server.callback.WebhookOptions;
+import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;

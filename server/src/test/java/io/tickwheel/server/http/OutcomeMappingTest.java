@@ -7,7 +7,7 @@ import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.server.scheduler.ReadOutcome;
-import io.tickwheel.server.delivery.DeliveryOutcome;
+import io.tickwheel.server.dispatch.DeliveryOutcome;
 import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;

@@ -2,9 +2,9 @@ package io.tickwheel.server.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.Partitions;
-import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Partitions;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;

@@ -1,7 +1,7 @@
 package io.tickwheel.server.push;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tickwheel.core.cluster.ClusterCoordinator;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

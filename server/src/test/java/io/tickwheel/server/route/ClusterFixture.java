@@ -1,8 +1,8 @@
 package io.tickwheel.server.route;
 
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.Partitions;
-import io.tickwheel.core.cluster.memory.MemoryCoordinator;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Partitions;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.store.TimerStore;

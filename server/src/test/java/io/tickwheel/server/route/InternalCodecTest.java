@@ -12,7 +12,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
-import io.tickwheel.server.delivery.DeliveryOutcome;
+import io.tickwheel.server.dispatch.DeliveryOutcome;
 import io.tickwheel.server.route.InternalAnswer.Done;
 import io.tickwheel.server.route.InternalAnswer.Refused;
 import io.tickwheel.server.route.InternalAnswer.Result;

@@ -2,7 +2,7 @@ package io.tickwheel.server.route;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.Partitions;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;

@@ -6,8 +6,8 @@ import static io.vertx.core.http.HttpMethod.POST;
 import static io.vertx.core.http.HttpMethod.PUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tickwheel.core.cluster.Lease;
-import io.tickwheel.core.cluster.Partitions;
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Partitions;
 import io.tickwheel.server.route.ClusterFixture.Node;
 import io.tickwheel.server.testing.OpenApiValidator;
 import io.tickwheel.server.testing.TestVertx;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Any node answers every call alike: three in-process nodes over one {@link io.tickwheel.core.cluster.memory.MemoryCoordinator}
+ * Any node answers every call alike: three in-process nodes over one {@link io.tickwheel.core.coordination.memory.MemoryCoordinator}
  * (8 partitions, partition p served by node p % 3), real HTTP between them. Every answer a client reads is validated
  * against the served OpenAPI document.
  */

@@ -1,7 +1,7 @@
 package io.tickwheel.store.redis;
 
-import io.tickwheel.core.cluster.ClusterConfigException;
-import io.tickwheel.core.cluster.StoreFencedException;
+import io.tickwheel.core.coordination.ClusterConfigException;
+import io.tickwheel.core.coordination.StoreFencedException;
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.delivery.DeliveryJson;
 import io.tickwheel.core.delivery.DeliveryState;

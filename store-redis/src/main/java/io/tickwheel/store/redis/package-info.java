@@ -3,6 +3,6 @@
  *
  * <p>Public API: {@link io.tickwheel.store.redis.RedisTimerStore} with {@link io.tickwheel.store.redis.RedisStoreOptions};
  * the connection, scripts and record encoding are in {@code impl}. Implements {@code core.store} and
- * {@code core.cluster}'s fenced writes; never imports server code.
+ * {@code core.coordination}'s fenced writes; never imports server code.
  */
 package io.tickwheel.store.redis;

@@ -191,8 +191,8 @@ class RedisReplicaAckTest {
 
   @Test
   void aClusterBroadcastIsNeverRefusedForWantOfReplicasWhileTheCoordinatorsWritesAre() {
-    io.tickwheel.store.redis.cluster.RedisClusterCoordinator c = await(
-        io.tickwheel.store.redis.cluster.RedisClusterCoordinator.open(vertx, new RedisStoreOptions()
+    io.tickwheel.store.redis.coordination.RedisClusterCoordinator c = await(
+        io.tickwheel.store.redis.coordination.RedisClusterCoordinator.open(vertx, new RedisStoreOptions()
             .setConnectionString(master.uri()).setKeyPrefix("ackc").setMinReplicasAcked(1).setReplicaAckTimeoutMs(2_000)
             .setCommandTimeoutMs(5_000)));
     try {

@@ -1,7 +1,0 @@
-/**
- * The in-memory coordinator and its fenced store view, for tests and in-process clusters: several nodes in one JVM
- * share one {@link io.tickwheel.core.cluster.memory.MemoryCoordinator}.
- *
- * <p>Implements {@code core.cluster} over {@code core.store.memory}; nothing outside core.
- */
-package io.tickwheel.core.cluster.memory;

@@ -1,7 +1,0 @@
-/**
- * The cluster coordinator on Redis ({@code --cluster}): membership, partition leases with fencing epochs and the
- * broadcast channel, as {@link io.tickwheel.core.cluster.ClusterCoordinator} specifies.
- *
- * <p>May import {@code store.redis} and its {@code impl}; never server code.
- */
-package io.tickwheel.store.redis.cluster;
