@@ -29,16 +29,16 @@ public enum Script {
   REMOVE_FENCED("remove.lua", true, true),
   FIRE_FENCED("fire.lua", true, true),
   TRIM_FENCED("trim.lua", true, true),
-  JOIN("cluster/join.lua", true),
-  LEASE_ACQUIRE("cluster/lease_acquire.lua", true),
-  LEASE_RENEW("cluster/lease_renew.lua", true),
-  LEASE_RELEASE("cluster/lease_release.lua", true),
+  JOIN("coordination/join.lua", true),
+  LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
+  LEASE_RENEW("coordination/lease_renew.lua", true),
+  LEASE_RELEASE("coordination/lease_release.lua", true),
   /** Heartbeat (4 ARGV, writes); {@link #MEMBERS} is the same script called without ARGV. */
-  HEARTBEAT("cluster/heartbeat.lua", true),
+  HEARTBEAT("coordination/heartbeat.lua", true),
   /** The heartbeat script without ARGV: reads the live members only (so it never waits for replicas). */
-  MEMBERS("cluster/heartbeat.lua", false),
+  MEMBERS("coordination/heartbeat.lua", false),
   /** Leave: removes a member unless another instance of its node id is the member. */
-  LEAVE("cluster/leave.lua", true),
+  LEAVE("coordination/leave.lua", true),
   UPDATE_DELIVERY("update_delivery.lua", true),
   PAGE_DELIVERIES("page_deliveries.lua", false),
   TRIM_DELIVERIES("trim_deliveries.lua", true),
