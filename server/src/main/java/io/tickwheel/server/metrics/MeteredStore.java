@@ -2,11 +2,10 @@ package io.tickwheel.server.metrics;
 
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.delivery.DeliveryState;
-import io.tickwheel.core.store.DeliveryPage;
-import io.tickwheel.core.store.Retention;
-
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.ComposedStore;
+import io.tickwheel.core.store.DeliveryPage;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
@@ -15,113 +14,27 @@ import io.tickwheel.core.store.TimerPage;
 import io.tickwheel.core.store.TimerStore;
 import io.vertx.core.Future;
 import java.util.List;
-import java.util.function.Function;
+import java.util.Set;
 
 /**
- * A {@link TimerStore} that times every call of the one it wraps into {@link Metrics}
- * ({@code tickwheel_store_op_seconds{op=…}}). Same contract, same thread safety as the wrapped store.
+ * A {@link TimerStore} that times the calls of the one it wraps into {@link Metrics}
+ * ({@code tickwheel_store_op_seconds{op=…}}, {@code op} the method's name). Every call is metered except
+ * {@link #UNMETERED} ones (they stream or answer without work worth a series), which {@link ComposedStore} forwards
+ * as they are. Same contract, same thread safety as the wrapped store.
  */
-public final class MeteredStore implements TimerStore {
+public final class MeteredStore extends ComposedStore {
 
-  private final TimerStore store;
+  /** The calls forwarded without a measurement. */
+  static final Set<String> UNMETERED = Set.of("name", "close", "keepsTimersOnHeap", "loadAll", "lastSeq");
+
   private final Metrics metrics;
 
   public MeteredStore(TimerStore store, Metrics metrics) {
-    this.store = store;
+    super(ComposedStore.of(store));
     this.metrics = metrics;
   }
 
-  @Override
-  public String name() {
-    return store.name();
-  }
-
-  @Override
-  public boolean keepsTimersOnHeap() {
-    return store.keepsTimersOnHeap();
-  }
-
-  @Override
-  public Future<Void> put(Timer t) {
-    long t0 = System.nanoTime();
-    return done("put", t0, store.put(t));
-  }
-
-  @Override
-  public Future<Void> putAll(List<Timer> timers) {
-    long t0 = System.nanoTime();
-    return done("putAll", t0, store.putAll(timers));
-  }
-
-  @Override
-  public Future<Void> createAll(List<Timer> timers) {
-    long t0 = System.nanoTime();
-    return done("createAll", t0, store.createAll(timers));
-  }
-
-  @Override
-  public Future<Timer> update(Timer next, long expectedGeneration) {
-    long t0 = System.nanoTime();
-    return done("update", t0, store.update(next, expectedGeneration));
-  }
-
-  @Override
-  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
-    long t0 = System.nanoTime();
-    return done("updateAll", t0, store.updateAll(next, expectedGenerations));
-  }
-
-  @Override
-  public Future<Timer> get(String id) {
-    long t0 = System.nanoTime();
-    return done("get", t0, store.get(id));
-  }
-
-  @Override
-  public Future<Boolean> remove(String id) {
-    long t0 = System.nanoTime();
-    return done("remove", t0, store.remove(id));
-  }
-
-  @Override
-  public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
-    long t0 = System.nanoTime();
-    return done("recordFirings", t0, store.recordFirings(requests));
-  }
-
-  @Override
-  public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
-    return store.loadAll(batchSize, sink);
-  }
-
-  @Override
-  public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
-    long t0 = System.nanoTime();
-    return done("list", t0, store.list(topic, after, limit));
-  }
-
-  @Override
-  public Future<List<Firing>> readFirings(long afterSeq, int limit) {
-    long t0 = System.nanoTime();
-    return done("readFirings", t0, store.readFirings(afterSeq, limit));
-  }
-
-  @Override
-  public Future<Long> lastSeq() {
-    return store.lastSeq();
-  }
-
-  @Override
-  public Future<Long> trimFirings(Retention retention, long nowMs) {
-    long t0 = System.nanoTime();
-    return done("trimFirings", t0, store.trimFirings(retention, nowMs));
-  }
-
-  @Override
-  public Future<Void> close() {
-    return store.close();
-  }
-
+  /** {@code f}, timed from {@code t0} (taken before the call: arguments are evaluated left to right). */
   private <T> Future<T> done(String op, long t0, Future<T> f) {
     if (f.isComplete()) {
       metrics.storeCall(op, System.nanoTime() - t0, f.failed());
@@ -131,62 +44,108 @@ public final class MeteredStore implements TimerStore {
   }
 
   @Override
-  public Future<Void> setTopicPaused(String topic, boolean paused) {
-    long t0 = System.nanoTime();
-    return done("setTopicPaused", t0, store.setTopicPaused(topic, paused));
+  public Future<Void> put(Timer t) {
+    return done("put", System.nanoTime(), super.put(t));
   }
 
   @Override
-  public Future<java.util.Set<String>> pausedTopics() {
-    long t0 = System.nanoTime();
-    return done("pausedTopics", t0, store.pausedTopics());
+  public Future<Void> putAll(List<Timer> timers) {
+    return done("putAll", System.nanoTime(), super.putAll(timers));
+  }
+
+  @Override
+  public Future<Void> createAll(List<Timer> timers) {
+    return done("createAll", System.nanoTime(), super.createAll(timers));
+  }
+
+  @Override
+  public Future<Timer> update(Timer next, long expectedGeneration) {
+    return done("update", System.nanoTime(), super.update(next, expectedGeneration));
+  }
+
+  @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    return done("updateAll", System.nanoTime(), super.updateAll(next, expectedGenerations));
+  }
+
+  @Override
+  public Future<Timer> get(String id) {
+    return done("get", System.nanoTime(), super.get(id));
+  }
+
+  @Override
+  public Future<Boolean> remove(String id) {
+    return done("remove", System.nanoTime(), super.remove(id));
+  }
+
+  @Override
+  public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
+    return done("list", System.nanoTime(), super.list(topic, after, limit));
+  }
+
+  @Override
+  public Future<List<FiringResult>> recordFirings(List<FiringRequest> requests) {
+    return done("recordFirings", System.nanoTime(), super.recordFirings(requests));
+  }
+
+  @Override
+  public Future<List<Firing>> readFirings(long afterSeq, int limit) {
+    return done("readFirings", System.nanoTime(), super.readFirings(afterSeq, limit));
+  }
+
+  @Override
+  public Future<Long> trimFirings(Retention retention, long nowMs) {
+    return done("trimFirings", System.nanoTime(), super.trimFirings(retention, nowMs));
   }
 
   @Override
   public Future<Delivery> getDelivery(long seq) {
-    long t0 = System.nanoTime();
-    return done("getDelivery", t0, store.getDelivery(seq));
+    return done("getDelivery", System.nanoTime(), super.getDelivery(seq));
   }
 
   @Override
   public Future<DeliveryPage> listDeliveries(DeliveryState state, long afterSeq, int limit) {
-    long t0 = System.nanoTime();
-    return done("listDeliveries", t0, store.listDeliveries(state, afterSeq, limit));
+    return done("listDeliveries", System.nanoTime(), super.listDeliveries(state, afterSeq, limit));
   }
 
   @Override
   public Future<Boolean> updateDelivery(Delivery d) {
-    long t0 = System.nanoTime();
-    return done("updateDelivery", t0, store.updateDelivery(d));
+    return done("updateDelivery", System.nanoTime(), super.updateDelivery(d));
   }
 
   @Override
   public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
-    long t0 = System.nanoTime();
-    return done("updateDelivery", t0, store.updateDelivery(d, expected));
+    return done("updateDelivery", System.nanoTime(), super.updateDelivery(d, expected));
   }
 
   @Override
-  public Future<Long> loadPendingDeliveries(int batchSize, java.util.function.Function<java.util.List<Delivery>, Future<Void>> sink) {
-    long t0 = System.nanoTime();
-    return done("loadPendingDeliveries", t0, store.loadPendingDeliveries(batchSize, sink));
+  public Future<Long> loadPendingDeliveries(int batchSize,
+      java.util.function.Function<List<Delivery>, Future<Void>> sink) {
+    return done("loadPendingDeliveries", System.nanoTime(), super.loadPendingDeliveries(batchSize, sink));
   }
 
   @Override
   public Future<Long> trimDeliveries(Retention retention, long nowMs) {
-    long t0 = System.nanoTime();
-    return done("trimDeliveries", t0, store.trimDeliveries(retention, nowMs));
+    return done("trimDeliveries", System.nanoTime(), super.trimDeliveries(retention, nowMs));
   }
 
   @Override
   public Future<Long> countDeliveries(DeliveryState state) {
-    long t0 = System.nanoTime();
-    return done("countDeliveries", t0, store.countDeliveries(state));
+    return done("countDeliveries", System.nanoTime(), super.countDeliveries(state));
+  }
+
+  @Override
+  public Future<Void> setTopicPaused(String topic, boolean paused) {
+    return done("setTopicPaused", System.nanoTime(), super.setTopicPaused(topic, paused));
+  }
+
+  @Override
+  public Future<Set<String>> pausedTopics() {
+    return done("pausedTopics", System.nanoTime(), super.pausedTopics());
   }
 
   @Override
   public Future<String> webhookSecret(String generatedIfAbsent) {
-    long t0 = System.nanoTime();
-    return done("webhookSecret", t0, store.webhookSecret(generatedIfAbsent));
+    return done("webhookSecret", System.nanoTime(), super.webhookSecret(generatedIfAbsent));
   }
 }

@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
 class MeteredStoreTest {
 
   /**
-   * A default method of the SPI that the wrapper does not override would run against the wrapper, not the store
-   * it wraps: a store's own {@code createAll} (RocksDB's skips reading old versions) would silently never be used.
+   * A call of the SPI that the wrapper neither meters nor lists as unmetered would be forwarded without a series:
+   * a new store method would silently never show in {@code tickwheel_store_op_seconds}.
    */
   @Test
-  void overridesEveryMethodOfTheStoreInterfaceIncludingTheDefaultOnes() {
+  void metersEveryMethodOfTheStoreInterfaceButTheListedUnmeteredOnes() {
     List<String> missing = new ArrayList<>();
     for (Method m : TimerStore.class.getMethods()) {
-      if (Modifier.isStatic(m.getModifiers())) {
+      if (Modifier.isStatic(m.getModifiers()) || MeteredStore.UNMETERED.contains(m.getName())) {
         continue;
       }
       try {
