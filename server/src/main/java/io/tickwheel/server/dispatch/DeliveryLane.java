@@ -1,7 +1,7 @@
 package io.tickwheel.server.dispatch;
 
 import io.tickwheel.core.delivery.Delivery;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.DeliveryTable;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -14,10 +14,10 @@ import java.util.function.BooleanSupplier;
  * @param store     where the lane's deliveries are recorded (a partition's store refuses writes once its lease is lost)
  * @param live      whether this node still serves the lane (always true on a single node); read on the owner context
  */
-public record DeliveryLane(int partition, TimerStore store, BooleanSupplier live) {
+public record DeliveryLane(int partition, DeliveryTable store, BooleanSupplier live) {
 
   /** A single node's lane: its store, ids {@code msg_<seq>}, always live. */
-  public static DeliveryLane single(TimerStore store) {
+  public static DeliveryLane single(DeliveryTable store) {
     return new DeliveryLane(-1, store, () -> true);
   }
 

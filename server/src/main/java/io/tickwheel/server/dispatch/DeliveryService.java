@@ -8,7 +8,7 @@ import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.delivery.RetrySchedule;
 import io.tickwheel.core.model.TimerJson;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.DeliveryTable;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.dispatch.GuardedResolver;
 import io.tickwheel.server.dispatch.ResolvedTarget;
@@ -21,10 +21,10 @@ import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
@@ -45,7 +45,7 @@ import java.util.function.LongSupplier;
  *   <li>An attempt: the guard resolves the host once and names the address ({@link GuardedResolver}); the
  *       {@link DeliveryClient} connects there with every timeout set; an overall deadline of the callback's
  *       {@code timeoutMs} covers resolution too. Its result is judged by {@link RetrySchedule}; the delivery, with
- *       the attempt appended, is written to the store ({@link TimerStore#updateDelivery}) and, while pending, put
+ *       the attempt appended, is written to the store ({@link DeliveryTable#updateDelivery}) and, while pending, put
  *       back in the wheel once the write succeeded.</li>
  *   <li>Nothing here blocks or waits for a receiver on the event loop: a slow or dead receiver holds only its own
  *       host's slots.</li>
@@ -137,7 +137,7 @@ public final class DeliveryService {
    * @param autoWake whether the service wakes itself with Vert.x timers (the server) or is driven by
    *                 {@link #drain()} alone (tests with a manual clock)
    */
-  public DeliveryService(Vertx vertx, Context owner, TimerStore store, LongSupplier clock, DeliveryOptions opts,
+  public DeliveryService(Vertx vertx, Context owner, DeliveryTable store, LongSupplier clock, DeliveryOptions opts,
       GuardedResolver resolver, WebhookSigner signer, DeliveryMetrics metrics, DoubleSupplier random,
       boolean autoWake) {
     this.vertx = vertx;

@@ -3,7 +3,7 @@ package io.tickwheel.server.push;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.ValidationException;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.FiringLog;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -29,7 +29,7 @@ import java.util.Set;
  * verticle's). {@link #publish}, {@link #handleWebSocket(ServerWebSocket, io.netty.channel.Channel)}, {@link #handleSse} and {@link #close} must be called
  * there, and the sockets handed over must belong to it (an HTTP server listening from that verticle); a call from
  * another thread throws {@link IllegalStateException}. {@link #subscribers()} may be called from any thread.
- * Store reads complete on the owner context (the {@link TimerStore} contract).
+ * Store reads complete on the owner context (the {@link FiringLog} contract).
  *
  * <h2>Ordering and delivery</h2>
  * {@link #publish} must be called in strictly increasing seq order (per partition), after the log recorded the firing. Each
@@ -103,7 +103,7 @@ public final class FiringHub {
    * @param registry where the push meters are registered (removed again by {@link #close()})
    * @throws IllegalStateException if not called on an event-loop context
    */
-  public FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry) {
+  public FiringHub(Vertx vertx, FiringLog store, PushOptions options, MeterRegistry registry) {
     this(vertx, new StoreFiringFeed(store), options, registry, SSE_HEARTBEAT_MS);
   }
 
@@ -116,10 +116,10 @@ public final class FiringHub {
   }
 
   /**
-   * As {@link #FiringHub(Vertx, TimerStore, PushOptions, MeterRegistry)}, with another heartbeat period: idle event
+   * As {@link #FiringHub(Vertx, FiringLog, PushOptions, MeterRegistry)}, with another heartbeat period: idle event
    * streams get a comment and idle WebSockets a ping every {@code heartbeatMs} (below the server's idle timeout).
    */
-  public FiringHub(Vertx vertx, TimerStore store, PushOptions options, MeterRegistry registry, long heartbeatMs) {
+  public FiringHub(Vertx vertx, FiringLog store, PushOptions options, MeterRegistry registry, long heartbeatMs) {
     this(vertx, new StoreFiringFeed(store), options, registry, heartbeatMs);
   }
 

@@ -1,7 +1,7 @@
 package io.tickwheel.server.push;
 
 import io.tickwheel.core.model.Firing;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.FiringLog;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Objects;
@@ -12,9 +12,9 @@ import java.util.Objects;
  */
 public final class StoreFiringFeed implements FiringFeed {
 
-  private final TimerStore store;
+  private final FiringLog store;
 
-  public StoreFiringFeed(TimerStore store) {
+  public StoreFiringFeed(FiringLog store) {
     this.store = Objects.requireNonNull(store, "store");
   }
 

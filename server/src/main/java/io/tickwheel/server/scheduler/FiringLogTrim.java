@@ -1,7 +1,7 @@
 package io.tickwheel.server.scheduler;
 
+import io.tickwheel.core.store.FiringLog;
 import io.tickwheel.core.store.Retention;
-import io.tickwheel.core.store.TimerStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.function.LongSupplier;
@@ -17,13 +17,13 @@ final class FiringLogTrim {
   private static final System.Logger LOG = System.getLogger(FiringLogTrim.class.getName());
 
   private final Vertx vertx;
-  private final TimerStore store;
+  private final FiringLog store;
   private final Retention retention;
   private final LongSupplier clock;
   private long timerId = -1;
   private boolean trimming;
 
-  FiringLogTrim(Vertx vertx, TimerStore store, Retention retention, LongSupplier clock) {
+  FiringLogTrim(Vertx vertx, FiringLog store, Retention retention, LongSupplier clock) {
     this.vertx = vertx;
     this.store = store;
     this.retention = retention;

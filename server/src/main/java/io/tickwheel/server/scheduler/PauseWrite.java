@@ -2,7 +2,7 @@ package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.TimerTable;
 import io.tickwheel.server.scheduler.Refusal.Busy;
 import io.tickwheel.server.scheduler.Refusal.ChangedConcurrently;
 import io.tickwheel.server.scheduler.Refusal.NotFound;
@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The pause and resume writes of one timer: hold it, compute its new state ({@link Schedule#pause},
- * {@link Schedule#resume}), one conditional store update ({@link TimerStore#update} against the armed generation),
+ * {@link Schedule#resume}), one conditional store update ({@link TimerTable#update} against the armed generation),
  * arm the stored state (a paused timer goes to the paused set, out of the wheel) and release it.
  *
  * <p>When the store holds another state than memory (a write that failed but was applied), the store's state is
@@ -26,13 +26,13 @@ import java.util.function.LongSupplier;
  */
 final class PauseWrite {
 
-  private final TimerStore store;
+  private final TimerTable store;
   private final PendingTimers pending;
   private final LongSupplier clock;
   private final long lockTimeoutMs;
   private final ReadBack readBack;
 
-  PauseWrite(io.vertx.core.Vertx vertx, TimerStore store, PendingTimers pending, LongSupplier clock,
+  PauseWrite(io.vertx.core.Vertx vertx, TimerTable store, PendingTimers pending, LongSupplier clock,
       long lockTimeoutMs) {
     this.readBack = new ReadBack(vertx, store, pending);
     this.store = store;

@@ -2,7 +2,7 @@ package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.StoreException;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.TimerTable;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Vertx;
 
@@ -21,10 +21,10 @@ import io.vertx.core.Vertx;
 final class ReadBack {
 
   private final Vertx vertx;
-  private final TimerStore store;
+  private final TimerTable store;
   private final PendingTimers pending;
 
-  ReadBack(Vertx vertx, TimerStore store, PendingTimers pending) {
+  ReadBack(Vertx vertx, TimerTable store, PendingTimers pending) {
     this.vertx = vertx;
     this.store = store;
     this.pending = pending;

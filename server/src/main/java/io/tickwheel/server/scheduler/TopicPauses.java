@@ -1,7 +1,7 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.StoreSettings;
 import io.tickwheel.server.scheduler.WriteOutcome.TopicChanged;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Topic pauses: which topics are paused, durably ({@link TimerStore#setTopicPaused}, loaded at recovery), and the
+ * Topic pauses: which topics are paused, durably ({@link StoreSettings#setTopicPaused}, loaded at recovery), and the
  * topic listing.
  *
  * <p>While a topic is paused, no timer of it fires: the {@link FireLoop} parks each one that comes due
@@ -31,11 +31,11 @@ final class TopicPauses {
   static final int REARM_PER_TASK = 10_000;
 
   private final Context owner;
-  private final TimerStore store;
+  private final StoreSettings store;
   private final PendingTimers pending;
   private final Set<String> paused = new HashSet<>();
 
-  TopicPauses(Context owner, TimerStore store, PendingTimers pending) {
+  TopicPauses(Context owner, StoreSettings store, PendingTimers pending) {
     this.owner = owner;
     this.store = store;
     this.pending = pending;

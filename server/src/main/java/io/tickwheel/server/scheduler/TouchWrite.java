@@ -2,7 +2,7 @@ package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.TimerTable;
 import io.tickwheel.server.scheduler.Refusal.Busy;
 import io.tickwheel.server.scheduler.Refusal.ChangedConcurrently;
 import io.tickwheel.server.scheduler.Refusal.NotFound;
@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The touch write: restarts a pending timer's countdown with one conditional store update
- * ({@link TimerStore#update} against the armed generation). When the store holds another state than memory (a write
+ * ({@link TimerTable#update} against the armed generation). When the store holds another state than memory (a write
  * that failed but was applied), it adopts the store's state and touches that once more. A touch whose own write may
  * have been applied (its answer lost) answers 503 and leaves the id to {@link ReadBack}, which arms what the store keeps.
  *
@@ -24,13 +24,13 @@ import java.util.function.LongSupplier;
  */
 final class TouchWrite {
 
-  private final TimerStore store;
+  private final TimerTable store;
   private final PendingTimers pending;
   private final LongSupplier clock;
   private final long lockTimeoutMs;
   private final ReadBack readBack;
 
-  TouchWrite(io.vertx.core.Vertx vertx, TimerStore store, PendingTimers pending, LongSupplier clock,
+  TouchWrite(io.vertx.core.Vertx vertx, TimerTable store, PendingTimers pending, LongSupplier clock,
       long lockTimeoutMs) {
     this.readBack = new ReadBack(vertx, store, pending);
     this.store = store;
@@ -73,7 +73,7 @@ final class TouchWrite {
   /**
    * See {@link Scheduler#touchAll}. Every distinct id is held (in one pass, so batches queue for ids in arrival
    * order and never wait on each other in a cycle); once all holds are settled, the held ones are touched with one
-   * {@link TimerStore#updateAll}. An item the store refuses as stale takes {@link #adoptStored}'s path on its own.
+   * {@link TimerTable#updateAll}. An item the store refuses as stale takes {@link #adoptStored}'s path on its own.
    */
   Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
     Map<String, Integer> first = new HashMap<>(ids.size() * 2);

@@ -1,0 +1,62 @@
+package io.tickwheel.store.redis.impl;
+
+import io.tickwheel.core.delivery.DeliveryState;
+import java.util.List;
+
+/**
+ * The Redis keys of one store. All of a store's own keys start with one hash tag ({@code {PREFIX}:} on a single
+ * node, {@code {PREFIX:p:P}:} for partition {@code P} of a cluster), so on a Redis Cluster they live in one slot and
+ * every multi-key script runs atomically on one master; the settings keys are under the shared prefix (the
+ * cluster's, on a partition store). The lists are the {@code KEYS} of the scripts, in the order the scripts read
+ * them. Immutable.
+ */
+public final class RedisKeys {
+
+  /** Hash, id → timer record. */
+  final String timersKey;
+  /** Sorted set, the due index. */
+  final String dueKey;
+  /** String, the last seq. */
+  final String seqKey;
+  /** Stream, the firing log. */
+  final String log;
+  /** Set, the paused topics. */
+  final String pausedTopicsKey;
+  /** String, the webhook secret. */
+  final String webhookSecretKey;
+  /** Hash, seq → delivery record. */
+  final String deliveriesKey;
+  /** Per {@link DeliveryState} (by ordinal), the sorted set of its seqs. */
+  final String[] deliveryStateKeys;
+  /** Sorted set, every delivery's seq. */
+  final String allDeliveriesKey;
+  /** The keys of the timer scripts: records, due index. */
+  final List<String> timerKeys;
+  /** The keys of {@code fire.lua}. */
+  final List<String> fireKeys;
+  /** The keys of {@code trim.lua}. */
+  final List<String> logKey;
+
+  /**
+   * @param prefix       the prefix of the store's own keys, hash tag and colon included ({@code {tw}:})
+   * @param sharedPrefix the prefix of the settings keys ({@code prefix} on a single node)
+   */
+  public RedisKeys(String prefix, String sharedPrefix) {
+    this.timersKey = prefix + "timers";
+    this.dueKey = prefix + "due";
+    this.seqKey = prefix + "seq";
+    this.log = prefix + "log";
+    this.pausedTopicsKey = sharedPrefix + "paused-topics";
+    this.webhookSecretKey = sharedPrefix + "webhook-secret";
+    this.timerKeys = List.of(timersKey, dueKey);
+    this.deliveriesKey = prefix + "dlv";
+    this.deliveryStateKeys = new String[DeliveryState.values().length];
+    for (DeliveryState st : DeliveryState.values()) {
+      deliveryStateKeys[st.ordinal()] = prefix + "dlv:" + st.wire();
+    }
+    this.allDeliveriesKey = prefix + "dlv:all";
+    this.fireKeys = List.of(timersKey, dueKey, seqKey, log, deliveriesKey,
+        deliveryStateKeys[DeliveryState.PENDING.ordinal()], allDeliveriesKey);
+    this.logKey = List.of(log);
+  }
+}

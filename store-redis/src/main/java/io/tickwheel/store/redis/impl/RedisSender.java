@@ -1,0 +1,148 @@
+package io.tickwheel.store.redis.impl;
+
+import io.tickwheel.core.coordination.StoreFencedException;
+import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreFaultException;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * How the parts of one Redis store send their commands: over the store's {@link RedisLink}, writes behind the
+ * fence of a partition store (each write script's fenced twin, checking the lease's epoch in the same script) or
+ * refused for a reader or a closed partition handle. Shared by the parts of one store; thread safe.
+ */
+public final class RedisSender {
+
+  private final RedisLink link;
+  /** The partition's lease hash when writes are fenced, else {@code null}. */
+  private final String leaseKey;
+  private final int partition;
+  private final long epoch;
+  private final boolean readOnly;
+  /** Whether {@link #close()} closes the link (false for a partition store on the coordinator's shared link). */
+  private final boolean ownsLink;
+  private volatile boolean closed;
+
+  /** A single node's store: its own link, no fence. */
+  public RedisSender(RedisLink link) {
+    this(link, null, -1, 0, false, true);
+  }
+
+  /**
+   * @param leaseKey the partition's lease hash (writes are fenced by {@code epoch}), or {@code null}: not fenced
+   * @param readOnly whether every write fails with {@link StoreFaultException}
+   * @param ownsLink whether {@link #close()} closes {@code link}
+   */
+  public RedisSender(RedisLink link, String leaseKey, int partition, long epoch, boolean readOnly,
+      boolean ownsLink) {
+    this.link = link;
+    this.leaseKey = leaseKey;
+    this.partition = partition;
+    this.epoch = epoch;
+    this.readOnly = readOnly;
+    this.ownsLink = ownsLink;
+  }
+
+  /** The store's name: {@code redis}, or {@code redis-partition-P}. */
+  public String name() {
+    return leaseKey == null ? "redis" : "redis-partition-" + partition;
+  }
+
+  /** The link the commands go over. */
+  public RedisLink link() {
+    return link;
+  }
+
+  /** Whether writes are fenced (a partition store). */
+  boolean fenced() {
+    return leaseKey != null;
+  }
+
+  /** Whether every write is refused (a partition reader). */
+  boolean readOnly() {
+    return readOnly;
+  }
+
+  /** Ends this handle: closes the link when it owns it. Idempotent. */
+  public Future<Void> close() {
+    closed = true;
+    return ownsLink ? link.close() : Future.succeededFuture();
+  }
+
+  /** A read-only script ({@code PAGE}), refused on a closed partition handle. */
+  <T> Future<T> readScript(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
+    if (closed && !ownsLink) {
+      return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
+    }
+    return link.eval(script, keys, args, map);
+  }
+
+  // ---------------------------------------------------------------- sending, with the fence of a partition store
+
+  /** A write script: plain on a single node, its fenced twin on a partition store. */
+  <T> Future<T> writeScript(Script plain, Script fenced, List<String> keys, List<?> args,
+      Function<Response, T> map) {
+    Future<T> refused = refuseWrite();
+    if (refused != null) {
+      return refused;
+    }
+    if (leaseKey == null) {
+      return link.eval(plain, keys, args, map);
+    }
+    List<String> k = new ArrayList<>(keys.size() + 1);
+    k.addAll(keys);
+    k.add(leaseKey);
+    List<Object> a = new ArrayList<>(args.size() + 1);
+    a.addAll(args);
+    a.add(Long.toString(epoch));
+    return link.eval(fenced, k, a, map).recover(e -> Future.failedFuture(
+        e instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)
+            ? new StoreFencedException(partition, epoch) : e));
+  }
+
+  /** A failed future if this handle may not write now (closed, or a reader), else {@code null}. */
+  <T> Future<T> refuseWrite() {
+    if (closed && !ownsLink) {
+      return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
+    }
+    if (readOnly) {
+      return Future.failedFuture(new StoreFaultException("partition " + partition
+          + " reader: writes are not allowed", null, false));
+    }
+    return null;
+  }
+
+  <T> Future<T> read(Request request, Function<Response, T> map) {
+    if (closed && !ownsLink) {
+      return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
+    }
+    return link.read(request, map);
+  }
+
+
+  /** {@code f}, completing on {@code ctx} when there is one. */
+  public static <T> Future<T> onContext(Context ctx, Future<T> f) {
+    if (ctx == null) {
+      return f;
+    }
+    Promise<T> p = Promise.promise();
+    f.onComplete(ar -> deliver(ctx, p, ar));
+    return p.future();
+  }
+
+  private static <T> void deliver(Context ctx, Promise<T> p, AsyncResult<T> ar) {
+    if (Vertx.currentContext() == ctx) {
+      p.handle(ar);
+    } else {
+      ctx.runOnContext(v -> p.handle(ar));
+    }
+  }
+}

@@ -1,0 +1,358 @@
+package io.tickwheel.store.redis.impl;
+
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.TimerCursor;
+import io.tickwheel.core.store.TimerPage;
+import io.tickwheel.core.store.TimerTable;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The timers part of a Redis store: the records hash {@code timers} (id → {@link TimerRecord}) and the due index
+ * {@code due} (a sorted set, all scores 0, member = 16 hex digits of {@code nextDueAt} + id, so Redis orders members
+ * bytewise in the listing order and a cursor is a lex bound). Writes of more than one key are Lua scripts sent by
+ * {@link RedisSender} (fenced on a partition store); {@link #createAll} is one {@code MULTI} with variadic commands.
+ * Thread safe; every call completes on the caller's context.
+ */
+public final class RedisTimers implements TimerTable {
+
+  /** The most index entries one filtered {@link #list} call examines. */
+  static final int LIST_SCAN_BUDGET = 65_536;
+  /** The most index entries one page script examines for a topic filter. */
+  static final int SCRIPT_SCAN_BUDGET = 4_096;
+  /** The largest {@code limit} of {@link #list}, and of a page of deliveries. */
+  public static final int MAX_LIST_LIMIT = 10_000;
+
+  /** The score of every due-index entry. */
+  private static final byte[] ZERO = {'0'};
+
+  private final RedisSender send;
+  private final RedisKeys keys;
+
+  public RedisTimers(RedisSender send, RedisKeys keys) {
+    this.send = send;
+    this.keys = keys;
+  }
+
+  @Override
+  public Future<Void> put(Timer t) {
+    try {
+      TimerRecord.check(t);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return send.writeScript(Script.PUT, Script.PUT_FENCED, keys.timerKeys,
+        List.of(t.id(), TimerRecord.member(t.nextDueAt(), t.id()), TimerRecord.encode(t)), r -> null);
+  }
+
+  @Override
+  public Future<Void> putAll(List<Timer> timers) {
+    if (timers.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Object> args = new ArrayList<>(timers.size() * 3);
+    try {
+      for (Timer t : distinctIds(timers)) {
+        TimerRecord.check(t);
+        args.add(t.id());
+        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+        args.add(TimerRecord.encode(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return send.writeScript(Script.PUT, Script.PUT_FENCED, keys.timerKeys, args, r -> null);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>No script and no read: one transaction ({@code MULTI}, one variadic {@code ZADD} of the index entries, one
+   * variadic {@code HSET} of the records, {@code EXEC}), atomic as a script is, and sent as one batch. Redis parses
+   * the arguments straight into the commands, so a created timer costs it about half the CPU of {@link #putAll}'s
+   * script (which reads the old versions and copies every argument through Lua). If an id is stored after all (a
+   * caller bug), its record is replaced and its old index entry stays; {@link #list} and {@link #loadAll} skip an
+   * entry whose due time disagrees with its record.
+   */
+  @Override
+  public Future<Void> createAll(List<Timer> timers) {
+    if (timers.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    if (send.fenced() || send.readOnly()) {
+      return putAll(timers); // a transaction cannot check the fence: the fenced put script does the same here
+    }
+    List<Timer> ts = distinctIds(timers);
+    Request zadd = Request.cmd(Command.ZADD).arg(keys.dueKey);
+    Request hset = Request.cmd(Command.HSET).arg(keys.timersKey);
+    try {
+      for (Timer t : ts) {
+        TimerRecord.check(t);
+        byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
+        zadd.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
+        hset.arg(id).arg(TimerRecord.encode(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return send.link().transaction(List.of(zadd, hset), "createAll", r -> null);
+  }
+
+  /**
+   * {@code timers} with only the last of each id (the SPI promises distinct ids; this keeps "the last one wins" if a
+   * caller breaks that, which the put script needs: it writes each chunk with variadic commands).
+   */
+  private static List<Timer> distinctIds(List<Timer> timers) {
+    HashSet<String> seen = new HashSet<>(timers.size() * 2);
+    for (Timer t : timers) {
+      if (!seen.add(t.id())) {
+        seen.clear();
+        ArrayList<Timer> kept = new ArrayList<>(timers.size());
+        for (int i = timers.size() - 1; i >= 0; i--) {
+          if (seen.add(timers.get(i).id())) {
+            kept.add(timers.get(i));
+          }
+        }
+        Collections.reverse(kept);
+        return kept;
+      }
+    }
+    return timers;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call: it writes {@code next}'s header in front of the stored payload and answers that payload,
+   * so the stored timer is {@code next} with it.
+   */
+  @Override
+  public Future<Timer> update(Timer next, long expectedGeneration) {
+    try {
+      TimerRecord.check(next);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return send.writeScript(Script.UPDATE, Script.UPDATE_FENCED, keys.timerKeys,
+        List.of(next.id(), Long.toString(expectedGeneration), TimerRecord.member(next.nextDueAt(), next.id()),
+            TimerRecord.header(next)),
+        r -> r == null ? null : next.withPayload(TimerRecord.payloadOf(r.toBytes(), 0)));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call (every key of the store shares one hash tag, so one slot on a Cluster): per item it writes the
+   * header in front of the stored payload when the generation matches, reading the old records with one
+   * {@code HMGET} per 1,000 items.
+   */
+  @Override
+  public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
+    List<Object> args = new ArrayList<>(next.size() * 4);
+    try {
+      TimerTable.checkUpdateAll(next, expectedGenerations);
+      for (int i = 0; i < next.size(); i++) {
+        Timer t = next.get(i);
+        TimerRecord.check(t);
+        args.add(t.id());
+        args.add(Long.toString(expectedGenerations[i]));
+        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+        args.add(TimerRecord.header(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (next.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<Timer> ts = List.copyOf(next);
+    return send.writeScript(Script.UPDATE_ALL, Script.UPDATE_ALL_FENCED, keys.timerKeys, args, r -> {
+      List<Timer> out = new ArrayList<>(ts.size());
+      for (int i = 0; i < ts.size(); i++) {
+        Response seg = r.get(i);
+        out.add(seg == null ? null : ts.get(i).withPayload(TimerRecord.payloadOf(seg.toBytes(), 0)));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public Future<Timer> get(String id) {
+    return send.read(Request.cmd(Command.HGET).arg(keys.timersKey).arg(id),
+        r -> r == null ? null : TimerRecord.decode(id, r.toBytes()));
+  }
+
+  @Override
+  public Future<Boolean> remove(String id) {
+    return send.writeScript(Script.REMOVE, Script.REMOVE_FENCED, keys.timerKeys, List.of(id), r -> r.toInteger() == 1);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Streams in {@code (nextDueAt, id)} order, a {@code ZRANGE BYLEX} and an {@code HMGET} per batch; the next
+   * batch is read only after the sink's future completes. A timer rescheduled meanwhile may be streamed twice (old
+   * and new position), one removed meanwhile not at all.
+   */
+  @Override
+  public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    Context ctx = Vertx.currentContext();
+    Promise<Long> done = Promise.promise();
+    loadFrom("-", batchSize, sink, 0, done);
+    return RedisSender.onContext(ctx, done.future());
+  }
+
+  private void loadFrom(String start, int batchSize, Function<List<Timer>, Future<Void>> sink, long count,
+      Promise<Long> done) {
+    loadPage(start, batchSize).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      Page p = ar.result();
+      if (p.lastMember == null) {
+        done.complete(count);
+        return;
+      }
+      long total = count + p.timers.size();
+      Future<Void> sunk;
+      try {
+        sunk = p.timers.isEmpty() ? Future.succeededFuture()
+            : Objects.requireNonNull(sink.apply(p.timers), "the sink returned null");
+      } catch (RuntimeException e) {
+        done.fail(e);
+        return;
+      }
+      sunk.onComplete(s -> {
+        if (s.failed()) {
+          done.fail(s.cause());
+        } else if (p.exhausted) {
+          done.complete(total);
+        } else {
+          loadFrom("(" + p.lastMember, batchSize, sink, total, done);
+        }
+      });
+    });
+  }
+
+  /**
+   * One recovery page with two plain commands, {@code ZRANGE due (cursor + BYLEX LIMIT 0 n} then {@code HMGET} of
+   * those ids: no script, so Redis copies nothing through Lua (several times cheaper for big pages). A timer removed
+   * between the two commands is skipped, and so is an index entry whose due time is not its record's.
+   */
+  private Future<Page> loadPage(String start, int batchSize) {
+    Request range = Request.cmd(Command.ZRANGE).arg(keys.dueKey).arg(start).arg("+").arg("BYLEX").arg("LIMIT").arg(0)
+        .arg(batchSize);
+    return send.read(range, r -> {
+      List<String> members = new ArrayList<>(r == null ? 0 : r.size());
+      if (r != null) {
+        for (Response m : r) {
+          members.add(m.toString());
+        }
+      }
+      return members;
+    }).compose(members -> {
+      if (members.isEmpty()) {
+        return Future.succeededFuture(new Page(List.of(), true, null));
+      }
+      Request get = Request.cmd(Command.HMGET).arg(keys.timersKey);
+      for (String m : members) {
+        get.arg(TimerRecord.idOfMember(m));
+      }
+      return send.read(get, r -> {
+        List<Timer> ts = new ArrayList<>(members.size());
+        for (int i = 0; i < members.size(); i++) {
+          Response v = r.get(i);
+          String m = members.get(i);
+          if (v != null) {
+            Timer t = TimerRecord.decode(TimerRecord.idOfMember(m), v.toBytes());
+            if (TimerRecord.isMemberOf(m, t)) { // else an entry left behind by createAll: not this timer's place
+              ts.add(t);
+            }
+          }
+        }
+        return new Page(ts, members.size() < batchSize, members.get(members.size() - 1));
+      });
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>There is one index, by due time; a topic filter examines it in order, at most {@value #LIST_SCAN_BUDGET}
+   * entries per call, in script calls of at most {@value #SCRIPT_SCAN_BUDGET} entries (Redis serves other clients in
+   * between). When the budget runs out before {@code limit} matches, the page is shorter and {@code next} points
+   * after the last examined timer, so following {@code next} still lists every match exactly once.
+   */
+  @Override
+  public Future<TimerPage> list(String topic, TimerCursor after, int limit) {
+    if (limit < 1 || limit > MAX_LIST_LIMIT) {
+      return Future.failedFuture(new IllegalArgumentException(
+          "limit must be in [1, " + MAX_LIST_LIMIT + "], was " + limit));
+    }
+    Context ctx = Vertx.currentContext();
+    String start = after == null ? "-" : "(" + TimerRecord.member(after.dueAt(), after.id());
+    Promise<TimerPage> done = Promise.promise();
+    listStep(topic == null ? "" : topic, start, limit, new ArrayList<>(), 0, done);
+    return RedisSender.onContext(ctx, done.future());
+  }
+
+  private void listStep(String topic, String start, int limit, List<Timer> acc, int examined,
+      Promise<TimerPage> done) {
+    int want = limit + 1 - acc.size();
+    int budget = topic.isEmpty() ? want : SCRIPT_SCAN_BUDGET;
+    page(start, want, topic, budget).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      Page p = ar.result();
+      acc.addAll(p.timers);
+      int seen = examined + (topic.isEmpty() ? p.timers.size() : budget);
+      if (acc.size() > limit) {
+        List<Timer> ts = new ArrayList<>(acc.subList(0, limit));
+        done.complete(new TimerPage(ts, TimerCursor.after(ts.get(limit - 1))));
+      } else if (p.exhausted || p.lastMember == null) {
+        done.complete(new TimerPage(acc, null));
+      } else if (seen >= LIST_SCAN_BUDGET) {
+        String id = TimerRecord.idOfMember(p.lastMember);
+        long due = TimerRecord.parseDueHex(p.lastMember.substring(0, 16));
+        done.complete(new TimerPage(acc, new TimerCursor(due, id)));
+      } else {
+        listStep(topic, "(" + p.lastMember, limit, acc, seen, done);
+      }
+    });
+  }
+
+  private record Page(List<Timer> timers, boolean exhausted, String lastMember) {}
+
+  private Future<Page> page(String start, int want, String topic, int budget) {
+    return send.readScript(Script.PAGE, keys.timerKeys,
+        List.of(start, Integer.toString(want), topic, Integer.toString(budget)), r -> {
+          boolean exhausted = r.get(0).toLong() == 1;
+          String last = r.get(1).toString();
+          int n = (r.size() - 2) / 2;
+          List<Timer> ts = new ArrayList<>(n);
+          for (int i = 0; i < n; i++) {
+            String member = r.get(2 + 2 * i).toString();
+            ts.add(TimerRecord.decode(TimerRecord.idOfMember(member), r.get(3 + 2 * i).toBytes()));
+          }
+          return new Page(ts, exhausted, last.isEmpty() ? null : last);
+        });
+  }
+}
