@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * {@code java -jar tickwheel.jar [flags]}: parses the configuration with {@link ServerCli} (bad flags: one line on
  * stderr, exit 2; {@code --help} and {@code --version}: the text on stdout, exit 0), starts
- * the server, prints {@code tickwheel listening on http://HOST:PORT} once it is recovered and accepting requests,
+ * the server, prints {@code tickwheel listening on http://HOST:PORT} ({@code https://} with TLS) once it is recovered and accepting requests,
  * and on SIGTERM/SIGINT stops accepting, flushes and closes the store and exits 0 within 5 s.
  */
 public final class Main {
@@ -55,7 +55,8 @@ public final class Main {
       deploymentId = vertx.deployVerticle(server).toCompletionStage().toCompletableFuture().get();
     } catch (Exception e) {
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-      boolean config = cause instanceof io.tickwheel.core.coordination.ClusterConfigException;
+      boolean config = cause instanceof io.tickwheel.core.coordination.ClusterConfigException
+          || cause instanceof ConfigException;
       err.println("tickwheel: " + (config ? "refusing to start: " : "cannot start: ") + oneLine(cause));
       closeQuietly(vertx);
       System.exit(config ? EXIT_CONFIG : EXIT_START);

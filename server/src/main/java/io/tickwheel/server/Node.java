@@ -47,6 +47,8 @@ import io.tickwheel.server.route.RouteOptions;
 import io.tickwheel.server.route.Timers;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.SchedulerOptions;
+import io.tickwheel.server.security.Tokens;
+import io.vertx.core.net.TrustOptions;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -102,10 +104,13 @@ final class Node {
    * @param coordinator a cluster node's coordinator (then {@code store} is {@code null})
    * @param port        the port it listens on
    * @param startedAt   when the server started, epoch ms
+   * @param tokens      the tokens and their roles
+   * @param trust       what other nodes' {@code https://} addresses are verified against, or {@code null}: the JVM's
    */
   Node(Vertx vertx, Context owner, ServerConfig cfg, TimerStore store, ClusterCoordinator coordinator, int port,
       LongSupplier clock, SchedulerOptions options, DeliveryOptions deliveryOptions, WebhookSecret secret,
-      Metrics metrics, WorkerExecutor codec, OriginCheck origins, Buffer openapi, long startedAt) {
+      Metrics metrics, WorkerExecutor codec, OriginCheck origins, Buffer openapi, long startedAt, Tokens tokens,
+      TrustOptions trust) {
     this.coordinator = coordinator;
     this.tickMs = options.tickMs();
     boolean clustered = coordinator != null;
@@ -177,7 +182,8 @@ final class Node {
           new ClusterMetrics(metrics.registry()));
       ClusterNode node = new ClusterNode(coordinator, keeper);
       this.ownership = node;
-      this.routing = new ClusterRouting(vertx, coordinator, node, cfg.token(), RouteOptions.defaults(),
+      this.routing = new ClusterRouting(vertx, coordinator, node, tokens::internalToken,
+          RouteOptions.defaults().withTrust(trust),
           metrics.registry(), codec, clock);
       timers = routing.timers();
       deliveriesApi = new ClusterDeliveries(node, coordinator::partitionReader, p -> {
@@ -219,7 +225,7 @@ final class Node {
       }
     };
     this.router = Routes.router(new Routes.Deps(vertx, status, metrics, new TimersApi(timers, parser, codec),
-        new TopicsApi(timers), view, wheelStream, cfg.token(), cfg.allowedOrigins(), origins, hub::handleWebSocket,
+        new TopicsApi(timers), view, wheelStream, tokens, cfg.allowedOrigins(), origins, hub::handleWebSocket,
         hub::handleSse, openapi, rc -> Replies.json(rc, 200, ownership.describe().toBuffer()),
         new WebhookSecretApi(() -> secret), new DeliveriesApi(deliveriesApi),
         new InternalApi(timers, deliveriesApi, parser, codec)));

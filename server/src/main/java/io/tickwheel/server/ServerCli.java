@@ -7,6 +7,10 @@ import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.cluster.ClusterOptions;
+import io.tickwheel.server.security.TlsMaterial;
+import io.tickwheel.server.security.TlsOptions;
+import io.tickwheel.server.security.TokenTable;
+import io.tickwheel.server.security.Tokens;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.lang.reflect.Field;
 import java.net.InetAddress;
@@ -180,6 +184,24 @@ public final class ServerCli {
           + ".." + ServerConfig.MAX_TIMEOUT_MS + ", else 408 and close (default ${DEFAULT-VALUE})")
   private long headerTimeoutMs;
 
+  @Option(names = "--tls-cert", paramLabel = "FILE",
+      description = "serve HTTPS/WSS with this certificate chain (PEM; needs --tls-key); re-read when it changes")
+  private String tlsCert;
+
+  @Option(names = "--tls-key", paramLabel = "FILE",
+      description = "the private key of --tls-cert (PEM, PKCS#8 or PKCS#1); re-read when it changes")
+  private String tlsKey;
+
+  @Option(names = "--tls-ca", paramLabel = "FILE",
+      description = "cluster: CA certificates (PEM) the https:// addresses of other nodes are verified against "
+          + "(default: the JVM's trust store)")
+  private String tlsCa;
+
+  @Option(names = "--tokens-file", paramLabel = "FILE",
+      description = "tokens with roles, one 'ROLE SECRET' a line (read, write, admin; # comments); re-read when it "
+          + "changes")
+  private String tokensFile;
+
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
 
@@ -321,18 +343,72 @@ public final class ServerCli {
       }
       WebhookOptions webhooks = WebhookOptions.parse(webhookSecret, webhookAllowPrivate, webhookAllowCidr);
       ClusterOptions co = new ClusterOptions(cluster, blankToNull(nodeId), blankToNull(advertise), partitions, leaseMs);
+      TlsOptions tls = tls(cl, parsed, fromEnv);
+      Path tokens = path("tokensFile", tokensFile);
+      if (tokens != null) {
+        try {
+          Tokens.load(t, tokens);
+        } catch (TokenTable.Invalid e) {
+          throw ConfigException.field("tokensFile", "'" + tokens + "' " + e.getMessage());
+        }
+      }
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
           fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co,
-          redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+          redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls,
+          tokens);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());
     }
-    if (c.token() == null && !isLoopback(c.host())) {
+    if (!c.tokensRequired() && !isLoopback(c.host())) {
       throw new ConfigException("refusing to listen on non-loopback host '" + c.host()
-          + "' without a token: set --token (or " + ENV_PREFIX + "TOKEN), or bind 127.0.0.1");
+          + "' without a token: set --token (or " + ENV_PREFIX + "TOKEN) or --tokens-file, or bind 127.0.0.1");
     }
     return c;
+  }
+
+  /**
+   * The TLS flags, their files read and checked: both of {@code --tls-cert} and {@code --tls-key} or neither, each
+   * readable PEM, the certificate valid now and the key its own; {@code --tls-ca} readable PEM certificates.
+   */
+  private TlsOptions tls(CommandLine cl, ParseResult parsed, Set<ArgSpec> fromEnv) {
+    Path cert = path("tlsCert", tlsCert);
+    Path key = path("tlsKey", tlsKey);
+    Path ca = path("tlsCa", tlsCa);
+    if ((cert == null) != (key == null)) {
+      OptionSpec given = optionOf(cl, cert != null ? "tlsCert" : "tlsKey");
+      throw new ConfigException((cert == null ? "--tls-cert" : "--tls-key") + " is missing: "
+          + source(given, parsed, fromEnv) + " '" + (cert != null ? cert : key) + "' needs "
+          + (cert == null ? "its certificate (PEM) in --tls-cert" : "its private key (PEM) in --tls-key")
+          + " (give both or neither)");
+    }
+    if (cert != null) {
+      try {
+        TlsMaterial.load(cert, key, java.time.Instant.now());
+      } catch (TlsMaterial.Invalid e) {
+        boolean isCert = e.flag.equals("--tls-cert");
+        throw ConfigException.field(isCert ? "tlsCert" : "tlsKey", "'" + (isCert ? cert : key) + "' " + e.problem);
+      }
+    }
+    if (ca != null) {
+      try {
+        TlsMaterial.trust(ca);
+      } catch (TlsMaterial.Invalid e) {
+        throw ConfigException.field("tlsCa", "'" + ca + "' " + e.problem);
+      }
+    }
+    return new TlsOptions(cert, key, ca);
+  }
+
+  private static Path path(String field, String value) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return Path.of(value.trim());
+    } catch (InvalidPathException e) {
+      throw ConfigException.field(field, "is not a path, was '" + value + "'");
+    }
   }
 
   private static String blankToNull(String s) {

@@ -6,6 +6,7 @@ import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.cluster.ClusterOptions;
+import io.tickwheel.server.security.TlsOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,6 +53,9 @@ import java.util.regex.Pattern;
  * @param headerTimeoutMs    a request's headers must have arrived this long after its first byte (after the
  *                           connection opened, for the first request), milliseconds,
  *                           {@value #MIN_TIMEOUT_MS}..{@value #MAX_TIMEOUT_MS}; then 408 and the connection closed
+ * @param tls                the TLS flags ({@link TlsOptions#none()} for plain HTTP; {@code null} reads as that); the
+ *                           files' contents are checked by {@link ServerCli} and at start, not here
+ * @param tokensFile         {@code --tokens-file}: tokens with their roles, re-read when it changes, or {@code null}
  */
 public record ServerConfig(
     String host,
@@ -73,7 +77,9 @@ public record ServerConfig(
     long redisReplicaAckTimeoutMs,
     int maxConnections,
     long idleTimeoutMs,
-    long headerTimeoutMs) {
+    long headerTimeoutMs,
+    TlsOptions tls,
+    Path tokensFile) {
 
   /** Default {@code host}: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -107,6 +113,9 @@ public record ServerConfig(
   private static final Pattern ORIGIN = Pattern.compile("https?://[^/\\s]+");
 
   public ServerConfig {
+    if (tls == null) {
+      tls = TlsOptions.none();
+    }
     if (host == null || host.isBlank()) {
       throw ConfigException.field("host", "must not be empty");
     }
@@ -165,6 +174,16 @@ public record ServerConfig(
     range("headerTimeoutMs", headerTimeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS);
   }
 
+  /** A configuration over plain HTTP without a tokens file. */
+  public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
+      boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
+      List<String> allowedOrigins, WebhookOptions webhooks, ClusterOptions cluster, int redisMinReplicasAcked,
+      long redisReplicaAckTimeoutMs, int maxConnections, long idleTimeoutMs, long headerTimeoutMs) {
+    this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
+        logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked, redisReplicaAckTimeoutMs,
+        maxConnections, idleTimeoutMs, headerTimeoutMs, TlsOptions.none(), null);
+  }
+
   /** A configuration with the default connection limits. */
   public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
       boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
@@ -218,80 +237,99 @@ public record ServerConfig(
     }
   }
 
-  /** The base URL clients use: {@code http://HOST:PORT} (IPv6 literals in brackets). */
+  /** The base URL clients use: {@code http://HOST:PORT}, {@code https://} with TLS (IPv6 literals in brackets). */
   public String url(int actualPort) {
     String h = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
-    return "http://" + h + ":" + actualPort;
+    return tls.scheme() + "://" + h + ":" + actualPort;
   }
 
   /** This configuration on another port (tests use 0). */
   public ServerConfig withPort(int p) {
     return new ServerConfig(host, p, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with another store kind. */
   public ServerConfig withStore(String s) {
     return new ServerConfig(host, port, s, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with another token ({@code null} for none). */
   public ServerConfig withToken(String t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, t, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with another pending-timer cap. */
   public ServerConfig withMaxPending(long m) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, m, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with other allowed origins. */
   public ServerConfig withAllowedOrigins(List<String> o) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, o, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with other callback settings. */
   public ServerConfig withWebhooks(WebhookOptions w) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, w, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with other cluster flags. */
   public ServerConfig withCluster(ClusterOptions c) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, c,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with another Redis connection string. */
   public ServerConfig withRedis(String r) {
     return new ServerConfig(host, port, store, dataDir, r, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with Redis writes waiting for {@code minReplicasAcked} replicas, {@code timeoutMs} each. */
   public ServerConfig withRedisReplicaAck(int minReplicasAcked, long timeoutMs) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, minReplicasAcked, timeoutMs,
-        maxConnections, idleTimeoutMs, headerTimeoutMs);
+        maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
   }
 
   /** This configuration with other connection limits ({@code maxConnections}, the idle and header timeouts). */
   public ServerConfig withConnectionLimits(int max, long idleMs, long headerMs) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
-        redisReplicaAckTimeoutMs, max, idleMs, headerMs);
+        redisReplicaAckTimeoutMs, max, idleMs, headerMs, tls, tokensFile);
+  }
+
+  /** This configuration with other TLS flags. */
+  public ServerConfig withTls(TlsOptions t) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
+        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, t, tokensFile);
+  }
+
+  /** This configuration with another tokens file ({@code null} for none). */
+  public ServerConfig withTokensFile(Path f) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
+        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, f);
+  }
+
+  /** Whether calls need a token ({@code --token} or {@code --tokens-file}). */
+  public boolean tokensRequired() {
+    return token != null || tokensFile != null;
   }
 
   @Override
@@ -303,7 +341,7 @@ public record ServerConfig(
         + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + ", cluster=" + cluster
         + ", redisMinReplicasAcked=" + redisMinReplicasAcked + ", redisReplicaAckTimeoutMs=" + redisReplicaAckTimeoutMs
         + ", maxConnections=" + maxConnections + ", idleTimeoutMs=" + idleTimeoutMs
-        + ", headerTimeoutMs=" + headerTimeoutMs + "]";
+        + ", headerTimeoutMs=" + headerTimeoutMs + ", tls=" + tls + ", tokensFile=" + tokensFile + "]";
   }
 
   /** A Redis URL without its password. */

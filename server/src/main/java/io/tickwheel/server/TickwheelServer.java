@@ -13,6 +13,10 @@ import io.tickwheel.server.http.OriginCheck;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.SchedulerOptions;
+import io.tickwheel.server.security.FilePoll;
+import io.tickwheel.server.security.TlsMaterial;
+import io.tickwheel.server.security.TlsReload;
+import io.tickwheel.server.security.Tokens;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -32,10 +36,11 @@ import java.util.function.Supplier;
  * across threads. A single node and a cluster node start the same way; what they stand on differs (a store, or a
  * cluster coordinator), and so who owns the partitions ({@link Node}).
  *
- * <p>Start: open the store (or the coordinator) → the webhook secret → listen (answering 503 until the routes are in)
+ * <p>Start: read the TLS and tokens files → open the store (or the coordinator) → the webhook secret → listen (answering 503 until the routes are in)
  * → build the {@link Node} and open its routes ({@code /health} answers 503 {@code recovering} until it serves) →
  * start it: a single node recovers its pending deliveries and timers, a cluster node joins and keeps leases →
- * ready ({@link #start()} completes; Main then prints the listening line).
+ * ready ({@link #start()} completes; Main then prints the listening line). From listening on, the TLS and tokens
+ * files are re-read when they change ({@link TlsReload}, {@link Tokens#watch}).
  * Stop: stop serving (a single node stops its scheduler, waiting for a firing batch in flight; a cluster node hands
  * its partitions over and leaves) → close the wheel streams and the firing hub (subscribers get close 1001) → stop
  * accepting connections → stop the deliveries → close the store or coordinator (flushing it).
@@ -65,6 +70,10 @@ public final class TickwheelServer extends VerticleBase {
   private Future<Void> stopped;
   private volatile int port = -1;
   private volatile WebhookSecret webhookSecret;
+  private TlsMaterial tls;
+  private Tokens tokens;
+  private TlsReload tlsReload;
+  private io.vertx.core.net.PemTrustOptions trust;
 
   /** A server that opens the store {@code cfg} names and reads the system clock. */
   public TickwheelServer(ServerConfig cfg) {
@@ -131,17 +140,21 @@ public final class TickwheelServer extends VerticleBase {
     long startedAt = clock.getAsLong();
     OriginCheck origins = new OriginCheck(cfg.allowedOrigins());
     HttpGate gate = new HttpGate();
-    return open().compose(v -> keptWebhookSecret()).compose(secret -> {
+    return loadEdge().compose(v -> open()).compose(v -> keptWebhookSecret()).compose(secret -> {
       webhookSecret = secret;
       return vertx.fileSystem().readFile("openapi.yaml").otherwise(e -> Buffer.buffer("openapi: 3.0.3\n"));
     }).compose(openapi -> {
-      http = HttpEdge.create(vertx, cfg, gate);
+      http = HttpEdge.create(vertx, cfg, tls, gate);
       return http.listen().map(server -> {
         port = server.actualPort();
+        if (tls != null) {
+          tlsReload = TlsReload.watch(vertx, server, cfg.tls(), tls, FilePoll.DEFAULT_PERIOD_MS);
+        }
+        tokens.watch(vertx, FilePoll.DEFAULT_PERIOD_MS);
         origins.own(cfg.url(port));
         codec = vertx.createSharedWorkerExecutor("tickwheel-codec-" + System.identityHashCode(this), CODEC_THREADS);
         node = new Node(vertx, context, cfg, store, coordinator, port, clock, schedulerOptions, deliveryOptions,
-            webhookSecret, metrics, codec, origins, openapi, startedAt);
+            webhookSecret, metrics, codec, origins, openapi, startedAt, tokens, trust);
         gate.open(node.router);
         return node;
       });
@@ -151,6 +164,35 @@ public final class TickwheelServer extends VerticleBase {
             + cfg.cluster().partitions() + " partitions, lease " + cfg.cluster().leaseMs() + " ms)");
       }
     }).recover(e -> cleanup().transform(v -> Future.failedFuture(e)));
+  }
+
+  /**
+   * Reads the TLS files and the tokens file (on a worker): what the command line checked may have changed since. A
+   * file that no longer checks out fails the start with a {@link ConfigException} naming its flag.
+   */
+  private Future<Void> loadEdge() {
+    return vertx.executeBlocking(() -> {
+      if (cfg.tls().enabled()) {
+        try {
+          tls = TlsMaterial.load(cfg.tls().cert(), cfg.tls().key(), java.time.Instant.now());
+        } catch (TlsMaterial.Invalid e) {
+          throw new ConfigException(e.getMessage());
+        }
+      }
+      if (cfg.tls().ca() != null) {
+        try {
+          trust = TlsMaterial.trust(cfg.tls().ca());
+        } catch (TlsMaterial.Invalid e) {
+          throw new ConfigException(e.getMessage());
+        }
+      }
+      try {
+        tokens = Tokens.load(cfg.token(), cfg.tokensFile());
+      } catch (io.tickwheel.server.security.TokenTable.Invalid e) {
+        throw new ConfigException("--tokens-file " + cfg.tokensFile() + " " + e.getMessage());
+      }
+      return null;
+    });
   }
 
   /** Opens what the node stands on: the coordinator ({@code --cluster}) or the store. */
@@ -227,6 +269,12 @@ public final class TickwheelServer extends VerticleBase {
   }
 
   private Future<Void> closeAll(Node n) {
+    if (tlsReload != null) {
+      tlsReload.stop();
+    }
+    if (tokens != null) {
+      tokens.stop();
+    }
     // subscribers first, so WebSocket clients get close 1001 and SSE streams end cleanly rather than
     // seeing their connection dropped by the HTTP server's close; the hub ignores later publishes
     if (n != null) {

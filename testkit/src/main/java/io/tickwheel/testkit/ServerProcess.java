@@ -44,7 +44,7 @@ public final class ServerProcess implements AutoCloseable {
   public static final String JAR_PROPERTY = "tickwheel.jar";
 
   /** The listening line, whole: group 1 is the base URL, group 2 the port. */
-  public static final Pattern LISTENING = Pattern.compile("tickwheel listening on (http://[^\\s/]+:(\\d+))");
+  public static final Pattern LISTENING = Pattern.compile("tickwheel listening on (https?://[^\\s/]+:(\\d+))");
 
   private final Process process;
   private final List<String> command;

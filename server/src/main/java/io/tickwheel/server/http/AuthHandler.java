@@ -1,58 +1,75 @@
 package io.tickwheel.server.http;
 
+import io.tickwheel.server.security.Role;
+import io.tickwheel.server.security.TokenTable;
+import io.tickwheel.server.security.Tokens;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Set;
 
 /**
- * Bearer-token check for {@code /v1}: {@code Authorization: Bearer TOKEN}; on the streaming endpoints that browsers
- * open without headers ({@code /v1/ws}, {@code /v1/events}, {@code /v1/wheel/stream}) also {@code ?access_token=TOKEN}.
- * Fails with 401 before any other work (body reading included). The comparison is constant-time (SHA-256 digests
- * compared with {@link MessageDigest#isEqual}); the token is never logged. Thread safe.
+ * Bearer-token and role check for {@code /v1} and {@code /internal}: {@code Authorization: Bearer TOKEN}; on the
+ * streaming endpoints that browsers open without headers ({@code /v1/ws}, {@code /v1/events},
+ * {@code /v1/wheel/stream}) also {@code ?access_token=TOKEN}. No token or an unknown one: 401 {@code unauthenticated};
+ * a token whose role does not allow the call ({@link Permissions}): 403 {@code permission_denied}. Either fails
+ * before any other work (body reading included). The token's role and digest are left in the context
+ * ({@link #role}, {@link #DIGEST}) for the WebSocket's commands and the streams closed when a token is removed.
+ *
+ * <p>The lookup is constant-time ({@link TokenTable#roleOfDigest}); the token is never logged. Thread safe.
  */
 final class AuthHandler implements Handler<RoutingContext> {
 
+  /** Context key: the request's {@link Role}. */
+  static final String ROLE = "tw.role";
+  /** Context key: the SHA-256 digest ({@code byte[]}) of the request's token. */
+  static final String DIGEST = "tw.tokenDigest";
+
   private static final Set<String> QUERY_TOKEN_PATHS = Set.of("/v1/ws", "/v1/events", "/v1/wheel/stream");
 
-  private final byte[] digest;
+  private final Tokens tokens;
 
-  /** @param token the expected token, not null */
-  public AuthHandler(String token) {
-    this.digest = sha256(token);
+  AuthHandler(Tokens tokens) {
+    this.tokens = tokens;
   }
 
   @Override
   public void handle(RoutingContext rc) {
-    if (authorized(rc)) {
-      rc.next();
-    } else {
+    String presented = presented(rc);
+    byte[] digest = presented == null ? null : TokenTable.sha256(presented);
+    Role role = digest == null ? null : tokens.roleOfDigest(digest);
+    if (role == null) {
       rc.fail(ApiException.unauthenticated(
-          "missing or wrong bearer token: send Authorization: Bearer TOKEN"
+          (presented == null ? "missing bearer token" : "unknown bearer token")
+              + ": send Authorization: Bearer TOKEN"
               + (QUERY_TOKEN_PATHS.contains(rc.request().path()) ? " or ?access_token=TOKEN" : "")));
+      return;
     }
+    Role needed = Permissions.needed(rc.request().method(), rc.request().path());
+    if (!role.allows(needed)) {
+      rc.fail(new ApiException(403, "permission_denied", rc.request().method() + " " + rc.request().path()
+          + " needs a token of role " + needed.wire() + " or above; this token's role is " + role.wire(), null));
+      return;
+    }
+    rc.put(ROLE, role);
+    rc.put(DIGEST, digest);
+    rc.next();
   }
 
-  /** Whether the request carries the token. */
-  public boolean authorized(RoutingContext rc) {
-    String presented = null;
+  /** The request's role: the one {@link AuthHandler} found, or {@code admin} on a server that takes no token. */
+  static Role role(RoutingContext rc) {
+    Role r = rc.get(ROLE);
+    return r == null ? Role.ADMIN : r;
+  }
+
+  private static String presented(RoutingContext rc) {
     String h = rc.request().getHeader(HttpHeaders.AUTHORIZATION);
     if (h != null && h.length() > 7 && h.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      presented = h.substring(7).trim();
-    } else if (QUERY_TOKEN_PATHS.contains(rc.request().path())) {
-      presented = rc.request().getParam("access_token");
+      return h.substring(7).trim();
     }
-    return presented != null && MessageDigest.isEqual(sha256(presented), digest);
-  }
-
-  private static byte[] sha256(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+    if (QUERY_TOKEN_PATHS.contains(rc.request().path())) {
+      return rc.request().getParam("access_token");
     }
+    return null;
   }
 }

@@ -2,6 +2,7 @@ package io.tickwheel.server.http;
 
 import io.netty.channel.Channel;
 import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.security.TlsMaterial;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -24,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>The connection cap ({@code --max-connections}): a request on a connection opened beyond it is answered 503
  *       {@code unavailable} with {@code Retry-After: 1}, and the connection closed. Reaching the cap, and falling
  *       back below it, are logged.</li>
- *   <li>Without {@code --token}, only {@code Host} values naming this server ({@link HostCheck}): others get 421
+ *   <li>With {@code --tls-cert}, TLS only: a plain HTTP request gets no HTTP answer (the handshake fails).</li>
+ *   <li>Without {@code --token} or {@code --tokens-file}, only {@code Host} values naming this server ({@link HostCheck}): others get 421
  *       {@code permission_denied}.</li>
  * </ul>
  * HTTP/1.1 only: with cleartext HTTP/2 (h2c) on, Vert.x would make the connection (and call the connection handler
@@ -48,7 +50,7 @@ public final class HttpEdge {
 
   private HttpEdge(ServerConfig cfg) {
     this.cfg = cfg;
-    this.hosts = cfg.token() == null ? new HostCheck(cfg.host(), cfg.cluster().advertise()) : null;
+    this.hosts = !cfg.tokensRequired() ? new HostCheck(cfg.host(), cfg.cluster().advertise()) : null;
   }
 
   /**
@@ -59,8 +61,21 @@ public final class HttpEdge {
     return Math.min(io.tickwheel.server.push.FiringHub.SSE_HEARTBEAT_MS, cfg.idleTimeoutMs() / 3);
   }
 
-  /** The options of the server {@code cfg} asks for. */
+  /** The options of the server {@code cfg} asks for, over plain HTTP. */
   public static HttpServerOptions options(ServerConfig cfg) {
+    return options(cfg, null);
+  }
+
+  /** The options of the server {@code cfg} asks for: with {@code tls} (not {@code null}), HTTPS and WSS only. */
+  public static HttpServerOptions options(ServerConfig cfg, TlsMaterial tls) {
+    HttpServerOptions o = options0(cfg);
+    if (tls != null) {
+      o.setSsl(true).setKeyCertOptions(tls.keyCertOptions());
+    }
+    return o;
+  }
+
+  private static HttpServerOptions options0(ServerConfig cfg) {
     return new HttpServerOptions()
         .setHost(cfg.host())
         .setPort(cfg.port())
@@ -71,12 +86,13 @@ public final class HttpEdge {
   }
 
   /**
-   * The HTTP server {@code cfg} asks for (not yet listening), passing the requests it accepts to {@code requests}.
+   * The HTTP server {@code cfg} asks for (not yet listening; HTTPS with {@code tls}, else plain), passing the requests it accepts to {@code requests}.
    * Call on the context that is to own it.
    */
-  public static HttpServer create(Vertx vertx, ServerConfig cfg, Handler<HttpServerRequest> requests) {
+  public static HttpServer create(Vertx vertx, ServerConfig cfg, TlsMaterial tls,
+      Handler<HttpServerRequest> requests) {
     HttpEdge edge = new HttpEdge(cfg);
-    return vertx.createHttpServer(options(cfg))
+    return vertx.createHttpServer(options(cfg, tls))
         .connectionHandler(edge::connected)
         .requestHandler(req -> edge.handle(req, requests));
   }

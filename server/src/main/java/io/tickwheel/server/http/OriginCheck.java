@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which browser origins may open the WebSocket: the server's own ({@code http://HOST:PORT} as configured, or
- * {@code http://} + the request's {@code Host} header, i.e. a page the server itself served), and those of
+ * Which browser origins may open the WebSocket: the server's own ({@code http(s)://HOST:PORT} as configured, or
+ * {@code http://} or {@code https://} + the request's {@code Host} header, i.e. a page the server itself served: a
+ * port speaks either TLS or not, so no page of the other scheme can come from it), and those of
  * {@code --allowed-origins} ({@code *} allows any). A request without {@code Origin} is not from a browser page and
  * passes (the token protects it).
  *
@@ -33,7 +34,7 @@ public final class OriginCheck {
       return true;
     }
     String o = norm(origin);
-    if (o.equals(own) || (host != null && o.equals(norm("http://" + host)))) {
+    if (o.equals(own) || (host != null && (o.equals(norm("http://" + host)) || o.equals(norm("https://" + host))))) {
       return true;
     }
     return allowed.contains("*") || allowed.contains(o);

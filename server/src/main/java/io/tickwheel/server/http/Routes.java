@@ -3,7 +3,11 @@ package io.tickwheel.server.http;
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
 import io.tickwheel.server.route.InternalCodec;
+import io.tickwheel.server.push.WsCommands;
 import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.security.Role;
+import io.tickwheel.server.security.Tokens;
+import io.tickwheel.server.wire.ErrorBody;
 import io.tickwheel.server.wire.BodyLimit;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
@@ -35,11 +39,11 @@ public final class Routes {
    * What the router needs.
    *
    * @param status        the recovery gate of {@code /v1} and the {@code /health} body
-   * @param token         the bearer token, or {@code null}
+   * @param tokens        the tokens and their roles ({@code null}: none needed)
    * @param allowedOrigins CORS / WebSocket origins besides the server's own
    * @param origins       the WebSocket Origin check
-   * @param webSocket     the firing hub's WebSocket entry ({@code /v1/ws}), after auth and Origin checks: the socket
-   *                      and its Netty channel ({@code null} if it has none)
+   * @param webSocket     the firing hub's WebSocket entry ({@code /v1/ws}), after auth and Origin checks: the socket,
+   *                      its Netty channel ({@code null} if it has none) and the gate of its write commands
    * @param events        the firing hub's SSE entry ({@code GET /v1/events}), after auth
    * @param openapi       the OpenAPI document's text
    * @param cluster       {@code GET /v1/cluster}: the node's ownership described
@@ -48,10 +52,17 @@ public final class Routes {
    */
   public record Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
-      WheelStream wheelStream, String token, List<String> allowedOrigins, OriginCheck origins,
-      java.util.function.BiConsumer<ServerWebSocket, io.netty.channel.Channel> webSocket,
+      WheelStream wheelStream, Tokens tokens, List<String> allowedOrigins, OriginCheck origins,
+      WebSocketEntry webSocket,
       Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries,
       InternalApi internal) {}
+
+  /** Where an accepted WebSocket goes. */
+  @FunctionalInterface
+  public interface WebSocketEntry {
+    /** Serves {@code ws} (its Netty {@code channel}, or {@code null}), each write command passing {@code gate}. */
+    void accept(ServerWebSocket ws, io.netty.channel.Channel channel, WsCommands.Gate gate);
+  }
 
   private Routes() {}
 
@@ -60,6 +71,9 @@ public final class Routes {
     Router router = Router.router(d.vertx());
     NodeStatus node = d.status();
     Metrics m = d.metrics();
+    Tokens tokens = d.tokens() != null ? d.tokens() : Tokens.single(null);
+    TokenStreams streams = new TokenStreams();
+    tokens.onRevoked(streams::revoked);
 
     if (!d.allowedOrigins().isEmpty()) {
       CorsHandler cors = CorsHandler.create()
@@ -77,7 +91,8 @@ public final class Routes {
       router.route().handler(rc -> {
         String origin = rc.request().getHeader(HttpHeaders.ORIGIN);
         String host = rc.request().getHeader(HttpHeaders.HOST);
-        if (origin == null || (host != null && origin.equalsIgnoreCase("http://" + host))) {
+        if (origin == null || (host != null
+            && (origin.equalsIgnoreCase("http://" + host) || origin.equalsIgnoreCase("https://" + host)))) {
           rc.next();
         } else {
           cors.handle(rc);
@@ -118,10 +133,10 @@ public final class Routes {
         .setIndexPage("index.html").setCachingEnabled(true).setMaxAgeSeconds(60).setDirectoryListing(false));
 
     // /v1: auth first (before any body is read), then what a browser page may send, then the recovery gate
-    if (d.token() != null) {
-      router.route("/v1/*").handler(new AuthHandler(d.token()));
+    if (tokens.required()) {
+      router.route("/v1/*").handler(new AuthHandler(tokens));
     }
-    router.route("/v1/*").handler(new RequestGuard(d.token() == null, d.origins()));
+    router.route("/v1/*").handler(new RequestGuard(!tokens.required(), d.origins()));
     Handler<RoutingContext> recovering = rc -> {
       if (node.ready()) {
         rc.next();
@@ -132,8 +147,8 @@ public final class Routes {
     router.route("/v1/*").handler(recovering);
     // the calls between nodes: browsers refused first, then the same token and recovery gate as /v1
     router.route("/internal/*").handler(InternalApi::guard);
-    if (d.token() != null) {
-      router.route("/internal/*").handler(new AuthHandler(d.token()));
+    if (tokens.required()) {
+      router.route("/internal/*").handler(new AuthHandler(tokens));
     }
     router.route("/internal/*").handler(recovering);
 
@@ -156,10 +171,17 @@ public final class Routes {
     on(router.post("/v1/topics/:topic/resume"), m.httpRoute("/v1/topics/:topic/resume")).handler(topics::resume);
     on(router.get("/v1/wheel"), m.httpRoute("/v1/wheel")).handler(rc ->
         Replies.json(rc, 200, d.wheelView().snapshot().toBuffer()));
-    on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(d.wheelStream()::handle);
-    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(d.events());
+    Handler<RoutingContext> tracked = rc -> {
+      streams.track(rc.get(AuthHandler.DIGEST), rc.request().connection());
+      rc.next();
+    };
+    on(router.get("/v1/wheel/stream"), m.httpRoute("/v1/wheel/stream")).handler(tracked)
+        .handler(d.wheelStream()::handle);
+    on(router.get("/v1/events"), m.httpRoute("/v1/events")).handler(tracked).handler(d.events());
+    on(router.get("/v1/me"), m.httpRoute("/v1/me")).handler(rc -> Replies.json(rc, 200, new JsonObject()
+        .put("role", AuthHandler.role(rc).wire()).put("tokensRequired", tokens.required()).toBuffer()));
     on(router.get("/v1/cluster"), m.httpRoute("/v1/cluster")).handler(d.cluster());
-    on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d));
+    on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d, tokens, streams));
     on(router.get("/v1/webhook-secret"), m.httpRoute("/v1/webhook-secret")).handler(d.webhookSecret()::get);
     DeliveriesApi dl = d.deliveries();
     on(router.get("/v1/deliveries"), m.httpRoute("/v1/deliveries")).handler(dl::list);
@@ -175,7 +197,7 @@ public final class Routes {
     return router;
   }
 
-  private static void upgrade(RoutingContext rc, Deps d) {
+  private static void upgrade(RoutingContext rc, Deps d, Tokens tokens, TokenStreams streams) {
     if (!rc.request().canUpgradeToWebSocket()) {
       rc.fail(ApiException.invalid(null, "/v1/ws needs a WebSocket upgrade request"));
       return;
@@ -187,9 +209,23 @@ public final class Routes {
       return;
     }
     io.netty.channel.Channel channel = WsFlushes.consolidate(rc.request().connection());
+    byte[] digest = rc.get(AuthHandler.DIGEST);
+    WsCommands.Gate gate = digest == null ? null : op -> {
+      // the role now: a re-read tokens file may have changed it since the upgrade
+      Role now = tokens.roleOfDigest(digest);
+      Role needed = Permissions.neededForCommand();
+      if (now != null && now.allows(needed)) {
+        return null;
+      }
+      return new WsCommands.Result(403, null, ErrorBody.detail("permission_denied", "the " + op.wire
+          + " command needs a token of role " + needed.wire() + " or above; this token's role is "
+          + (now == null ? "none (removed)" : now.wire()), null));
+    };
+    var connection = rc.request().connection();
     rc.request().toWebSocket().onComplete(ar -> {
       if (ar.succeeded()) {
-        d.webSocket().accept(ar.result(), channel);
+        streams.track(digest, ar.result(), connection);
+        d.webSocket().accept(ar.result(), channel, gate);
       } else if (!rc.response().headWritten()) {
         rc.fail(ApiException.invalid(null, "WebSocket upgrade failed: " + ar.cause().getMessage()));
       }

@@ -254,6 +254,14 @@ public final class FiringHub {
    * task into one write ({@link WsTextFrames}); with {@code null} they go through Vert.x one by one.
    */
   public void handleWebSocket(ServerWebSocket ws, io.netty.channel.Channel channel) {
+    handleWebSocket(ws, channel, null);
+  }
+
+  /**
+   * As {@link #handleWebSocket(ServerWebSocket, io.netty.channel.Channel)}, each write command first passing
+   * {@code gate} ({@code null}: none).
+   */
+  public void handleWebSocket(ServerWebSocket ws, io.netty.channel.Channel channel, WsCommands.Gate gate) {
     checkOwner("handleWebSocket");
     if (closed != null) {
       ws.close(WsSubscriber.CLOSE_GOING_AWAY, "server shutting down");
@@ -262,7 +270,7 @@ public final class FiringHub {
     if (ws.isClosed()) {
       return; // gone already: no close event would ever detach it
     }
-    WsSubscriber s = new WsSubscriber(this, ws, channel);
+    WsSubscriber s = new WsSubscriber(this, ws, channel, gate);
     attach(s);
     s.start();
     if (!ready.isComplete()) {

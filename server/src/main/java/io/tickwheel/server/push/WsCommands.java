@@ -53,4 +53,14 @@ public interface WsCommands {
    * @return its result; a 2xx means what the HTTP call's 2xx means (durable)
    */
   Future<Result> execute(Op op, JsonObject message);
+
+  /**
+   * Whether one connection may send a command now (its token's role, which a re-read tokens file may change).
+   * Called on the owner context before each command.
+   */
+  @FunctionalInterface
+  interface Gate {
+    /** {@code null} to execute the command, else the result to answer it with instead (nothing is executed). */
+    Result refuse(Op op);
+  }
 }

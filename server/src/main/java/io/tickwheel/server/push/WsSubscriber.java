@@ -47,6 +47,8 @@ final class WsSubscriber extends Subscriber {
   private final WsTextFrames frames;
   private final int maxMessageBytes;
   private final int maxInFlight;
+  /** Checks each write command before it runs, or {@code null}. */
+  private final WsCommands.Gate gate;
   /** Write commands sent and not yet answered. */
   private int inFlight;
   /** Whether reading is paused: {@link #maxInFlight} commands in flight, or results waiting for the socket. */
@@ -57,12 +59,13 @@ final class WsSubscriber extends Subscriber {
   private boolean messageBinary;
 
   /** @param channel the socket's Netty channel, or {@code null}: then messages go through Vert.x one by one */
-  WsSubscriber(FiringHub hub, ServerWebSocket ws, io.netty.channel.Channel channel) {
+  WsSubscriber(FiringHub hub, ServerWebSocket ws, io.netty.channel.Channel channel, WsCommands.Gate gate) {
     super(hub, hub.metrics.ws);
     this.ws = ws;
     this.frames = new WsTextFrames(ws, channel, this::onWritable);
     this.maxMessageBytes = hub.options.maxWsFrameBytes();
     this.maxInFlight = hub.options.maxCommandsInFlight();
+    this.gate = gate;
   }
 
   /** Installs the handlers; messages are processed from then on (or once the socket is resumed). */
@@ -169,7 +172,10 @@ final class WsSubscriber extends Subscriber {
    */
   private void execute(WsRequest.Command c) {
     inFlight++;
-    hub.commands.execute(c.op(), c.message()).onComplete(ar -> {
+    WsCommands.Result refused = gate == null ? null : gate.refuse(c.op());
+    Future<WsCommands.Result> answered = refused != null ? Future.succeededFuture(refused)
+        : hub.commands.execute(c.op(), c.message());
+    answered.onComplete(ar -> {
       inFlight--;
       WsCommands.Result r = ar.succeeded() ? ar.result() : new WsCommands.Result(500, null,
           ErrorBody.detail("internal", "the command failed: " + ar.cause(), null));

@@ -27,10 +27,12 @@ public final class ClusterRouting {
   private final RouteMetrics metrics;
 
   /**
-   * @param token the cluster's bearer token ({@code --token}), sent on forwarded calls, or {@code null}
+   * @param token the admin token sent on forwarded calls, asked for each call (the tokens file may change), or
+   *              {@code null} for none
    * @param codec the workers for the JSON of forwarded sub-batches (the node's batch codec)
    */
-  public ClusterRouting(Vertx vertx, ClusterCoordinator coordinator, PartitionOwners owners, String token,
+  public ClusterRouting(Vertx vertx, ClusterCoordinator coordinator, PartitionOwners owners,
+      java.util.function.Supplier<String> token,
       RouteOptions options, MeterRegistry registry, WorkerExecutor codec, LongSupplier clock) {
     this.metrics = new RouteMetrics(registry);
     this.forwarder = new Forwarder(vertx, options, owners.localNodeId(), token, metrics);

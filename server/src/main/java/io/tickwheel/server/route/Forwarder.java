@@ -13,7 +13,8 @@ import io.vertx.core.http.RequestOptions;
 
 /**
  * Sends {@link InternalCall}s to the node that owns a partition ({@code POST} {@link InternalCodec#PATH}, JSON, named
- * by {@link InternalCodec#NODE_HEADER}, with the cluster's bearer token), over pooled HTTP/1.1 keep-alive
+ * by {@link InternalCodec#NODE_HEADER}, with an admin token), over pooled (over TLS for an {@code https://} owner,
+ * verified against {@link RouteOptions#trust()}) HTTP/1.1 keep-alive
  * connections, at most {@link RouteOptions#maxInFlight()} at once, each reset after {@link RouteOptions#timeoutMs()}.
  *
  * <p>Owner context only (the in-flight count is not synchronized); futures complete there. A future fails only with
@@ -43,23 +44,28 @@ final class Forwarder {
   private final HttpClientAgent client;
   private final RouteOptions opts;
   private final String nodeId;
-  private final String token;
+  private final java.util.function.Supplier<String> token;
   private final RouteMetrics metrics;
   private int inFlight;
 
   /**
    * @param nodeId this node's id (the {@link InternalCodec#NODE_HEADER} header's value)
-   * @param token  the bearer token every node takes ({@code --token}), or {@code null}
+   * @param token  an admin token every node takes, asked for each call, or {@code null} for none
    */
-  public Forwarder(Vertx vertx, RouteOptions opts, String nodeId, String token, RouteMetrics metrics) {
+  public Forwarder(Vertx vertx, RouteOptions opts, String nodeId, java.util.function.Supplier<String> token,
+      RouteMetrics metrics) {
     this.vertx = vertx;
     this.opts = opts;
     this.nodeId = nodeId;
     this.token = token;
     this.metrics = metrics;
-    this.client = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(opts.connectTimeoutMs())
-        .setKeepAlive(true).setTcpNoDelay(true)
-        .setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(opts.poolSize()));
+    HttpClientOptions o = new HttpClientOptions().setConnectTimeout(opts.connectTimeoutMs())
+        .setKeepAlive(true).setTcpNoDelay(true).setVerifyHost(true)
+        .setIdleTimeout(60);
+    if (opts.trust() != null) {
+      o.setTrustOptions(opts.trust());
+    }
+    this.client = vertx.createHttpClient(o, new PoolOptions().setHttp1MaxSize(opts.poolSize()));
     metrics.inFlightGauge(() -> inFlight);
   }
 
@@ -89,8 +95,9 @@ final class Forwarder {
         .setConnectTimeout(opts.connectTimeoutMs()).setIdleTimeout(opts.timeoutMs())
         .putHeader(InternalCodec.NODE_HEADER, nodeId)
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-    if (token != null) {
-      ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    String t = token == null ? null : token.get();
+    if (t != null) {
+      ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + t);
     }
     boolean[] sent = {false};
     long timer = vertx.setTimer(opts.timeoutMs(), id -> done.tryFail(new Failure("timeout", "the owner at " + base
