@@ -12,6 +12,8 @@ import java.net.URI;
  *   <tr><td>endpoint / endpoints</td><td>{@value #DEFAULT_ENDPOINT}</td><td>the server's base URL, {@code http://}
  *   or {@code https://}; or a cluster's nodes, tried in turn when one cannot be reached ({@link #setEndpoints})</td></tr>
  *   <tr><td>token</td><td>none</td><td>sent as {@code Authorization: Bearer TOKEN} on every call</td></tr>
+ *   <tr><td>trustedCertificates</td><td>the JVM's trust store</td><td>a PEM file of the CA certificates an
+ *   {@code https://} server is verified against (its host name is verified too)</td></tr>
  *   <tr><td>connectTimeoutMs</td><td>{@value #DEFAULT_CONNECT_TIMEOUT_MS}</td><td>TCP + WebSocket handshake</td></tr>
  *   <tr><td>idleTimeoutMs</td><td>{@value #DEFAULT_IDLE_TIMEOUT_MS}</td><td>a connection idle this long is closed;
  *   subscriptions ping every half of it, so they stay open</td></tr>
@@ -57,6 +59,7 @@ public final class TickwheelClientOptions {
 
   private java.util.List<String> endpoints = java.util.List.of(DEFAULT_ENDPOINT);
   private String token;
+  private java.nio.file.Path trustedCertificates;
   private int connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS;
   private int idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
   private int requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
@@ -75,6 +78,7 @@ public final class TickwheelClientOptions {
   public TickwheelClientOptions(TickwheelClientOptions other) {
     this.endpoints = other.endpoints;
     this.token = other.token;
+    this.trustedCertificates = other.trustedCertificates;
     this.connectTimeoutMs = other.connectTimeoutMs;
     this.idleTimeoutMs = other.idleTimeoutMs;
     this.requestTimeoutMs = other.requestTimeoutMs;
@@ -176,6 +180,22 @@ public final class TickwheelClientOptions {
           + (token.isBlank() ? token : "<" + token.length() + " characters>") + "'");
     }
     this.token = token;
+    return this;
+  }
+
+  public java.nio.file.Path getTrustedCertificates() {
+    return trustedCertificates;
+  }
+
+  /**
+   * A PEM file of the CA certificates {@code https://} endpoints are verified against (a private CA, or the server's
+   * own self-signed certificate), or null for the JVM's trust store. The file is read when the client is created.
+   */
+  public TickwheelClientOptions setTrustedCertificates(java.nio.file.Path pemFile) {
+    if (pemFile != null && !java.nio.file.Files.isReadable(pemFile)) {
+      throw new IllegalArgumentException("trustedCertificates must be a readable PEM file, was '" + pemFile + "'");
+    }
+    this.trustedCertificates = pemFile;
     return this;
   }
 

@@ -30,7 +30,8 @@ final class BatchPoster {
   BatchPoster(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints, String path, int maxInFlight) {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(maxInFlight));
+        .setSsl(endpoints.tls()).setVerifyHost(true)
+        .setTrustOptions(Endpoints.trust(o)), new PoolOptions().setHttp1MaxSize(maxInFlight));
     this.vertx = vertx;
     this.endpoints = endpoints;
     this.path = path;

@@ -55,7 +55,8 @@ public final class ClientImpl implements TickwheelClient {
     this.wsClient = vertx.createWebSocketClient(new WebSocketClientOptions()
         .setConnectTimeout(options.getConnectTimeoutMs())
         .setIdleTimeout(options.getIdleTimeoutMs()).setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
-        .setMaxFrameSize(MAX_MESSAGE_BYTES).setMaxMessageSize(MAX_MESSAGE_BYTES).setSsl(tls));
+        .setMaxFrameSize(MAX_MESSAGE_BYTES).setMaxMessageSize(MAX_MESSAGE_BYTES).setSsl(tls).setVerifyHost(true)
+        .setTrustOptions(Endpoints.trust(options)));
     this.wsConnect = new WebSocketConnectOptions().setTimeout(options.getConnectTimeoutMs());
     if (options.getToken() != null) {
       wsConnect.addHeader("Authorization", "Bearer " + options.getToken());

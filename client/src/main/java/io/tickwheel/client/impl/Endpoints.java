@@ -32,6 +32,12 @@ final class Endpoints {
     return base.replaceFirst("^http", "ws") + "/v1/ws";
   }
 
+  /** The trust options of {@code o}'s trusted certificates, or {@code null} for the JVM's trust store. */
+  static io.vertx.core.net.TrustOptions trust(io.tickwheel.client.TickwheelClientOptions o) {
+    return o.getTrustedCertificates() == null ? null
+        : new io.vertx.core.net.PemTrustOptions().addCertPath(o.getTrustedCertificates().toString());
+  }
+
   /** Whether the endpoints are {@code https} (all are, or none). */
   boolean tls() {
     return urls.get(0).startsWith("https:");

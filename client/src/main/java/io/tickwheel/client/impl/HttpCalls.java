@@ -37,7 +37,8 @@ final class HttpCalls {
   HttpCalls(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints) {
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
-        .setSsl(endpoints.tls()), new PoolOptions().setHttp1MaxSize(8));
+        .setSsl(endpoints.tls()).setVerifyHost(true)
+        .setTrustOptions(Endpoints.trust(o)), new PoolOptions().setHttp1MaxSize(8));
     this.vertx = vertx;
     this.endpoints = endpoints;
     this.authorization = o.getToken() == null ? null : "Bearer " + o.getToken();
