@@ -2,6 +2,7 @@
 // its own stream; the timers table, the topics view and the form use the plain API.
 
 import { initAuth } from './auth.js';
+import { initRole } from './role.js';
 import { observeServerTime, serverNow } from './clock.js';
 import { openWheelStream } from './stream.js';
 import { WheelView } from './wheel.js';
@@ -15,6 +16,7 @@ import { CreateForm } from './form.js';
 import { fmtClockSec, fmtSpan } from './format.js';
 
 initAuth();
+initRole();
 
 const $ = (id) => document.getElementById(id);
 const wheel = new WheelView($('wheel'), $('wheel-tip'), $('levels'), $('wheel-meta'));
