@@ -285,4 +285,16 @@ class RolesIT {
     Awaitility.await().atMost(Duration.ofSeconds(15))
         .until(() -> send("GET", "/v1/timers", "new-token", null).status() == 200);
   }
+
+  @Test
+  void aTokensFileWithABadLineExitsTwoWithOneLineNamingTheLine() throws Exception {
+    Path bad = Files.writeString(tmp.resolve("bad-at-start"), "read fine\n\nwrite\n");
+    try (ServerProcess p = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .args("--port", "0", "--store", "memory", "--tokens-file", bad.toString()).logs(tmp, "bad-tokens").start()) {
+      assertThat(p.waitForExit(Duration.ofSeconds(60))).isTrue();
+      assertThat(p.exitValue()).as(p.describe()).isEqualTo(2);
+      assertThat(p.stderr().strip().lines()).singleElement().asString()
+          .startsWith("tickwheel: flag --tokens-file '" + bad + "' line 3: expected ROLE SECRET");
+    }
+  }
 }

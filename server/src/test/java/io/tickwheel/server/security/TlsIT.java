@@ -224,4 +224,25 @@ class TlsIT {
     assertThatThrownBy(() -> plain.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/health")).build(),
         HttpResponse.BodyHandlers.ofString())).isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
   }
+
+  @Test
+  void aKeyThatIsNotTheCertificatesOrACertificateWithoutKeyExitsTwoWithOneLineNamingTheFlag() throws Exception {
+    TestCertificates.Pair a = certs.issue("a");
+    TestCertificates.Pair b = certs.issue("b");
+    try (ServerProcess p = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .args("--port", "0", "--store", "memory", "--tls-cert", a.cert().toString(), "--tls-key", b.key().toString())
+        .logs(tmp, "mismatch").start()) {
+      assertThat(p.waitForExit(Duration.ofSeconds(60))).isTrue();
+      assertThat(p.exitValue()).as(p.describe()).isEqualTo(2);
+      assertThat(p.stderr().strip().lines()).singleElement().asString()
+          .startsWith("tickwheel: flag --tls-key '" + b.key() + "' is not the key of the certificate");
+    }
+    try (ServerProcess p = ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .args("--port", "0", "--store", "memory", "--tls-cert", a.cert().toString())
+        .logs(tmp, "no-key").start()) {
+      assertThat(p.waitForExit(Duration.ofSeconds(60))).isTrue();
+      assertThat(p.exitValue()).as(p.describe()).isEqualTo(2);
+      assertThat(p.stderr().strip().lines()).singleElement().asString().startsWith("tickwheel: --tls-key is missing");
+    }
+  }
 }
