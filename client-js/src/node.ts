@@ -12,6 +12,6 @@ export * from './exports.js';
  */
 export class TickwheelClient extends TickwheelClientBase {
   constructor(options?: TickwheelClientOptions) {
-    super(options, (o) => new NodePlatform(o.maxScheduleBatchesInFlight + o.maxTouchBatchesInFlight + 8));
+    super(options, (o) => new NodePlatform(o.maxScheduleBatchesInFlight + o.maxTouchBatchesInFlight + 8, o.ca));
   }
 }

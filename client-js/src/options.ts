@@ -15,6 +15,12 @@ export interface TickwheelClientOptions {
   endpoints?: readonly string[];
   /** Sent as `Authorization: Bearer TOKEN` (in browsers the WebSocket carries it as `?access_token=`). */
   token?: string;
+  /**
+   * Node only: the CA certificates (PEM text, one string or several) an `https://` server is verified against, in place
+   * of Node's bundled roots: a private CA, or the server's own self-signed certificate. The host name is verified too.
+   * Browsers verify against the system's trust store and ignore it.
+   */
+  ca?: string | readonly string[];
   /** TCP connect plus WebSocket handshake, ms (1 .. 600,000; default 5,000). */
   connectTimeoutMs?: number;
   /**
@@ -49,6 +55,7 @@ export interface TickwheelClientOptions {
 export interface ResolvedOptions {
   readonly endpoints: readonly string[];
   readonly token: string | undefined;
+  readonly ca: readonly string[] | undefined;
   readonly connectTimeoutMs: number;
   readonly idleTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -116,9 +123,15 @@ export function resolveOptions(options: TickwheelClientOptions = {}): ResolvedOp
     throw new TypeError(`token must be printable ASCII without spaces, or undefined; was `
       + (typeof token === 'string' ? `<${token.length} characters>` : typeof token));
   }
+  const caList = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : options.ca;
+  if (caList !== undefined && (!Array.isArray(caList) || caList.length === 0
+    || !caList.every((c) => typeof c === 'string' && c.includes('-----BEGIN CERTIFICATE-----')))) {
+    throw new TypeError('ca must be PEM certificate text (-----BEGIN CERTIFICATE-----), or a non-empty array of them');
+  }
   const r: ResolvedOptions = {
     endpoints,
     token,
+    ca: caList === undefined ? undefined : [...caList],
     connectTimeoutMs: range('connectTimeoutMs', options.connectTimeoutMs, DEFAULTS.connectTimeoutMs, 1, 600_000),
     idleTimeoutMs: range('idleTimeoutMs', options.idleTimeoutMs, DEFAULTS.idleTimeoutMs, 100, 3_600_000),
     requestTimeoutMs: range('requestTimeoutMs', options.requestTimeoutMs, DEFAULTS.requestTimeoutMs, 1, 3_600_000),

@@ -13,10 +13,14 @@ const MAX_MESSAGE_BYTES = 4 << 20;
 export class NodePlatform implements Platform {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  private readonly ca: string[] | undefined;
 
-  constructor(maxSockets: number) {
+  /** @param ca PEM CA certificates to verify `https`/`wss` servers against, or undefined for Node's roots */
+  constructor(maxSockets: number, ca?: readonly string[]) {
+    this.ca = ca === undefined ? undefined : [...ca];
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets,
+      ...(this.ca === undefined ? {} : { ca: this.ca }) });
   }
 
   request(r: HttpRequest): Promise<HttpAnswer> {
@@ -77,6 +81,7 @@ export class NodePlatform implements Platform {
       handshakeTimeout: connectTimeoutMs,
       maxPayload: MAX_MESSAGE_BYTES,
       perMessageDeflate: false,
+      ...(this.ca === undefined ? {} : { ca: this.ca }),
     });
     ws.on('upgrade', (res) => res.socket.setNoDelay(true));
     return ws as unknown as SocketLike;
