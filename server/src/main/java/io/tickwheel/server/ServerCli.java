@@ -193,8 +193,8 @@ public final class ServerCli {
   private String tlsKey;
 
   @Option(names = "--tls-ca", paramLabel = "FILE",
-      description = "cluster: CA certificates (PEM) the https:// addresses of other nodes are verified against "
-          + "(default: the JVM's trust store)")
+      description = "CA certificates (PEM) the https:// addresses of other cluster nodes and a rediss:// Redis are "
+          + "verified against (default: the JVM's trust store)")
   private String tlsCa;
 
   @Option(names = "--tokens-file", paramLabel = "FILE",

@@ -45,12 +45,19 @@ public final class StoreFactory {
 
   /**
    * The Redis options of {@code cfg}: {@link #redisOptions(String) redisOptions(cfg.redis())} with its replica
-   * acknowledgement ({@code --redis-min-replicas-acked}, {@code --redis-replica-ack-timeout-ms}). The store and the
-   * cluster coordinator both open with these.
+   * acknowledgement ({@code --redis-min-replicas-acked}, {@code --redis-replica-ack-timeout-ms}) and, with
+   * {@code --tls-ca}, that CA as what a {@code rediss://} Redis is verified against. The store and the cluster
+   * coordinator both open with these.
    */
   public static RedisStoreOptions redisOptions(ServerConfig cfg) {
-    return redisOptions(cfg.redis()).setMinReplicasAcked(cfg.redisMinReplicasAcked())
+    RedisStoreOptions o = redisOptions(cfg.redis()).setMinReplicasAcked(cfg.redisMinReplicasAcked())
         .setReplicaAckTimeoutMs(cfg.redisReplicaAckTimeoutMs());
+    if (cfg.tls().ca() != null) {
+      // rediss:// verifies Redis against --tls-ca too (the host name as well), instead of the JVM's trust store
+      o.setNetClientOptions(new io.vertx.core.net.NetClientOptions()
+          .setTrustOptions(new io.vertx.core.net.PemTrustOptions().addCertPath(cfg.tls().ca().toString())));
+    }
+    return o;
   }
 
   /** Opens the configured store; the future completes on the caller's context. */

@@ -48,7 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * within the reload period while an open WebSocket stays up; a renewal that does not check out is logged and the
  * certificate served before is kept.
  */
-class TlsIT {
+public class TlsIT {
 
   static final String TOKEN = "tls-it-token";
 
@@ -89,7 +89,8 @@ class TlsIT {
     }
   }
 
-  static SSLContext sslContext(Path ca) throws Exception {
+  /** A TLS context trusting only the certificates of {@code ca} (PEM). */
+  public static SSLContext sslContext(Path ca) throws Exception {
     KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
     ks.load(null, null);
     try (InputStream in = Files.newInputStream(ca)) {
