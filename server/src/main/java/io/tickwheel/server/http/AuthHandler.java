@@ -45,15 +45,33 @@ final class AuthHandler implements Handler<RoutingContext> {
               + (QUERY_TOKEN_PATHS.contains(rc.request().path()) ? " or ?access_token=TOKEN" : "")));
       return;
     }
-    Role needed = Permissions.needed(rc.request().method(), rc.request().path());
+    Role needed = Permissions.needed(rc.request().method(), rc.normalizedPath());
     if (!role.allows(needed)) {
-      rc.fail(new ApiException(403, "permission_denied", rc.request().method() + " " + rc.request().path()
-          + " needs a token of role " + needed.wire() + " or above; this token's role is " + role.wire(), null));
+      rc.fail(denied(rc, needed, role));
       return;
     }
     rc.put(ROLE, role);
     rc.put(DIGEST, digest);
     rc.next();
+  }
+
+  /** The 403 of a call that needs {@code needed} made with a token of {@code role}. */
+  static ApiException denied(RoutingContext rc, Role needed, Role role) {
+    return new ApiException(403, "permission_denied", rc.request().method() + " "
+        + ErrorResponses.shorten(rc.normalizedPath()) + " needs a token of role " + needed.wire()
+        + " or above; this token's role is " + role.wire(), null);
+  }
+
+  /** A route's own check: the request's role must allow {@code needed} (a server without tokens allows all). */
+  static Handler<RoutingContext> require(Role needed) {
+    return rc -> {
+      Role role = role(rc);
+      if (role.allows(needed)) {
+        rc.next();
+      } else {
+        rc.fail(denied(rc, needed, role));
+      }
+    };
   }
 
   /** The request's role: the one {@link AuthHandler} found, or {@code admin} on a server that takes no token. */

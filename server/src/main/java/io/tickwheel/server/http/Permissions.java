@@ -15,7 +15,8 @@ import java.util.Set;
  *   <li>{@code write}: every other call: the timer, topic and delivery actions.</li>
  * </ul>
  * Decided by method and path alone, before routing, so a call a role may not make is refused before its body is
- * read and whether or not the route exists. Thread safe (no state).
+ * read and whether or not the route exists. {@link Routes} also guards the {@code admin} routes themselves, so a
+ * spelling of a path that reaches them is refused whatever it looks like. Thread safe (no state).
  */
 public final class Permissions {
 
@@ -23,9 +24,15 @@ public final class Permissions {
 
   private Permissions() {}
 
-  /** The least role that may call {@code method path}. */
+  /**
+   * The least role that may call {@code method path}.
+   *
+   * @param path the request's path as the router matches it (normalized: dot segments removed, unreserved
+   *             characters decoded); repeated and trailing slashes are ignored here
+   */
   public static Role needed(HttpMethod method, String path) {
-    if (path.startsWith("/internal/") || ADMIN_PATHS.contains(stripSlash(path))) {
+    String p = stripSlash(path.replaceAll("/{2,}", "/"));
+    if (p.startsWith("/internal/") || p.equals("/internal") || ADMIN_PATHS.contains(p)) {
       return Role.ADMIN;
     }
     if (method == HttpMethod.GET || method == HttpMethod.HEAD || method == HttpMethod.OPTIONS) {

@@ -137,6 +137,10 @@ public final class Routes {
       router.route("/v1/*").handler(new AuthHandler(tokens));
     }
     router.route("/v1/*").handler(new RequestGuard(!tokens.required(), d.origins()));
+    // the admin routes guard themselves too: whatever spelling of the path the router matched them by
+    for (String adminOnly : List.of("/v1/webhook-secret", "/v1/export", "/v1/import")) {
+      router.route(adminOnly).handler(AuthHandler.require(Role.ADMIN));
+    }
     Handler<RoutingContext> recovering = rc -> {
       if (node.ready()) {
         rc.next();

@@ -96,8 +96,13 @@ class RolesIT {
   record Answer(int status, Map<String, List<String>> headers, byte[] body) {}
 
   Answer send(String method, String uri, String token, String body) throws Exception {
+    return send(method, uri, token, body, Map.of());
+  }
+
+  Answer send(String method, String uri, String token, String body, Map<String, String> headers) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.baseUrl() + uri)).timeout(Duration.ofSeconds(10))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    headers.forEach(b::header);
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
     }
@@ -164,6 +169,22 @@ class RolesIT {
     assertThat(wrong).isEmpty();
     assertThat(walked).contains("GET /v1/timers", "POST /v1/timers", "DELETE /v1/timers/{id}",
         "GET /v1/webhook-secret", "POST /v1/deliveries/{id}/retry", "GET /v1/me");
+    // other spellings of an admin path, or of the internal route, get no further with a lesser role
+    for (String spelling : List.of("/v1/webhook%2Dsecret", "/v1//webhook-secret", "/v1/webhook-secret/",
+        "/v1/./webhook-secret", "/v1/timers/../webhook-secret", "/v1/%77ebhook-secret")) {
+      Answer a = send("GET", spelling, WRITE, null);
+      assertThat(a.status()).as("GET %s with a write token: %s", spelling, new String(a.body(), StandardCharsets.UTF_8))
+          .isIn(403, 404);
+      assertThat(new String(a.body(), StandardCharsets.UTF_8)).doesNotContain("whsec_");
+    }
+    Answer internal = send("POST", "/internal/v1/calls", WRITE, "{}", Map.of("X-Tickwheel-Node", "not-a-node"));
+    assertThat(internal.status()).isEqualTo(403);
+    assertThat(new String(internal.body(), StandardCharsets.UTF_8)).contains("needs a token of role admin");
+    for (String spelling : List.of("/v1/../internal/v1/calls", "/internal//v1/calls", "/internal/v1/calls/")) {
+      // refused before any call is decoded: by the route's own checks (400, 403) or it is not the route (404)
+      assertThat(send("POST", spelling, WRITE, "{}", Map.of("X-Tickwheel-Node", "not-a-node")).status())
+          .as("POST %s with a write token", spelling).isIn(400, 403, 404);
+    }
     // no token, or one the server does not know: 401 whatever the route
     assertThat(send("GET", "/v1/timers", null, null).status()).isEqualTo(401);
     assertThat(send("GET", "/v1/timers", "not-a-token", null).status()).isEqualTo(401);
