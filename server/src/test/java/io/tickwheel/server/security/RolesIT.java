@@ -50,8 +50,9 @@ class RolesIT {
   static final String ADMIN = "admin-token-1";
   static final String FLAG = "flag-admin-token";
   static final String GONE = "write-token-to-remove";
+  static final String DEMOTED = "write-token-to-demote";
   static final String TOKENS = "# roles test\nread " + READ + "\nwrite " + WRITE + "   # a service\nadmin " + ADMIN
-      + "\nwrite " + GONE + "\n";
+      + "\nwrite " + GONE + "\nwrite " + DEMOTED + "\n";
 
   /** The README's table: what only admin may call; every other GET is read's; every other call write's. */
   static final Set<String> ADMIN_ONLY = Set.of("GET /v1/webhook-secret", "GET /v1/export", "POST /v1/import");
@@ -277,8 +278,15 @@ class RolesIT {
     List<JsonObject> kept = new CopyOnWriteArrayList<>();
     List<Short> keptClosed = new CopyOnWriteArrayList<>();
     WebSocket stays = ws(READ, kept, keptClosed);
+    // and a write token about to become read: its open connection's next command is refused
+    List<JsonObject> demoted = new CopyOnWriteArrayList<>();
+    List<Short> demotedClosed = new CopyOnWriteArrayList<>();
+    WebSocket demotedWs = ws(DEMOTED, demoted, demotedClosed);
+    demotedWs.writeTextMessage("{\"op\":\"schedule\",\"ref\":\"d1\",\"timer\":{\"id\":\"by-demoted-1\",\"delayMs\":600000}}");
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> has(demoted, "result", "d1"));
 
-    Path next = Files.writeString(tmp.resolve("tokens.next"), TOKENS.replace("write " + GONE + "\n", ""));
+    Path next = Files.writeString(tmp.resolve("tokens.next"), TOKENS.replace("write " + GONE + "\n", "")
+        .replace("write " + DEMOTED, "read " + DEMOTED));
     io.tickwheel.testkit.TestCertificates.replace(next, tokensFile);
     Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> closed.contains((short) 1008));
     assertThat(sseEnded.get(15, TimeUnit.SECONDS)).isTrue();
@@ -287,6 +295,17 @@ class RolesIT {
     stays.writeTextMessage("{\"op\":\"ping\"}");
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> has(kept, "pong", null));
     assertThat(keptClosed).isEmpty();
+    assertThat(new JsonObject(new String(send("GET", "/v1/me", DEMOTED, null).body(), StandardCharsets.UTF_8))
+        .getString("role")).isEqualTo("read");
+    demotedWs.writeTextMessage("{\"op\":\"schedule\",\"ref\":\"d2\",\"timer\":{\"id\":\"by-demoted-2\",\"delayMs\":600000}}");
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> has(demoted, "result", "d2"));
+    assertThat(demoted.stream().filter(m -> "d1".equals(m.getString("ref"))).findFirst().orElseThrow()
+        .getInteger("status")).isEqualTo(201);
+    assertThat(demoted.stream().filter(m -> "d2".equals(m.getString("ref"))).findFirst().orElseThrow()
+        .getInteger("status")).isEqualTo(403);
+    assertThat(demotedClosed).as("a demoted token's connection stays open").isEmpty();
+    assertThat(send("GET", "/v1/timers/by-demoted-2", ADMIN, null).status()).isEqualTo(404);
+    demotedWs.close();
     assertThat(server.stderr()).contains("1 removed, their streams closed").doesNotContain(GONE).doesNotContain(READ);
 
     // a bad line: logged with its number, the tokens before kept (the read token still works, a new one does not)
@@ -301,7 +320,8 @@ class RolesIT {
     stays.close();
 
     // fixed: the new token works
-    Path fixed = Files.writeString(tmp.resolve("tokens.fixed"), TOKENS + "write new-token\n");
+    Path fixed = Files.writeString(tmp.resolve("tokens.fixed"), TOKENS.replace("write " + GONE + "\n", "")
+        + "write new-token\n");
     io.tickwheel.testkit.TestCertificates.replace(fixed, tokensFile);
     Awaitility.await().atMost(Duration.ofSeconds(15))
         .until(() -> send("GET", "/v1/timers", "new-token", null).status() == 200);
