@@ -346,10 +346,15 @@ public final class ServerCli {
       TlsOptions tls = tls(cl, parsed, fromEnv);
       Path tokens = path("tokensFile", tokensFile);
       if (tokens != null) {
+        Tokens loaded;
         try {
-          Tokens.load(t, tokens);
+          loaded = Tokens.load(t, tokens);
         } catch (TokenTable.Invalid e) {
           throw ConfigException.field("tokensFile", "'" + tokens + "' " + e.getMessage());
+        }
+        if (cluster && loaded.internalToken() == null) {
+          throw ConfigException.field("tokensFile", "'" + tokens + "' has no admin token, which cluster nodes call "
+              + "each other with: add an 'admin SECRET' line (the same on every node) or give --token");
         }
       }
       c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,

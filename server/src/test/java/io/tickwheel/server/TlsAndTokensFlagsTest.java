@@ -80,5 +80,11 @@ class TlsAndTokensFlagsTest {
     assertThatThrownBy(() -> parse("--tokens-file", none.toString()))
         .hasMessageStartingWith("flag --tokens-file '" + none + "' cannot be read");
     assertThatThrownBy(() -> parse("--host", "0.0.0.0")).hasMessageContaining("--tokens-file");
+    // a cluster's nodes call each other with an admin token
+    Path readOnly = Files.writeString(dir.resolve("read-only-tokens"), "read r1\nwrite w1\n");
+    assertThatThrownBy(() -> parse("--store", "redis", "--cluster", "--tokens-file", readOnly.toString()))
+        .hasMessageStartingWith("flag --tokens-file '" + readOnly + "' has no admin token");
+    assertThat(parse("--store", "redis", "--cluster", "--tokens-file", readOnly.toString(), "--token", "adm")
+        .tokensFile()).isEqualTo(readOnly);
   }
 }
