@@ -36,8 +36,8 @@ import java.util.function.Supplier;
  * across threads. A single node and a cluster node start the same way; what they stand on differs (a store, or a
  * cluster coordinator), and so who owns the partitions ({@link Node}).
  *
- * <p>Start: read the TLS and tokens files → open the store (or the coordinator) → the webhook secret → listen (answering 503 until the routes are in)
- * → build the {@link Node} and open its routes ({@code /health} answers 503 {@code recovering} until it serves) →
+ * <p>Start: read the TLS and tokens files → open the store (or the coordinator) → the webhook secret → listen
+ * (answering 503 until the routes are in) → build the {@link Node} and open its routes ({@code /health} answers 503 {@code recovering} until it serves) →
  * start it: a single node recovers its pending deliveries and timers, a cluster node joins and keeps leases →
  * ready ({@link #start()} completes; Main then prints the listening line). From listening on, the TLS and tokens
  * files are re-read when they change ({@link TlsReload}, {@link Tokens#watch}).

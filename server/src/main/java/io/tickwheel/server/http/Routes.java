@@ -26,9 +26,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The HTTP surface: which handler serves which route, in which order (CORS → request metrics → auth → media type and
- * cross-origin writes ({@link RequestGuard}) → recovery gate → body limit → handler; every failure through
- * {@link ErrorResponses}). What is decided per connection before any route is {@link HttpEdge}'s. See
+ * The HTTP surface: which handler serves which route, in which order (CORS → request metrics → token and role
+ * ({@link Permissions}) → media type and cross-origin writes ({@link RequestGuard}) → recovery gate → body limit →
+ * handler; every failure through {@link ErrorResponses}). What is decided per connection before any route is {@link HttpEdge}'s. See
  * {@code openapi.yaml}.
  */
 public final class Routes {
