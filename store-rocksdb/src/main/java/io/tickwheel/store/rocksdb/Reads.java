@@ -198,17 +198,32 @@ final class Reads {
     return out;
   }
 
-  /** An iterator over the timers family for {@code loadAll}: large readahead, no block-cache pollution. */
+  /**
+   * An iterator over the timers family for {@code loadAll} and {@code exportAll}: large readahead, no block-cache
+   * pollution; for an export, over one snapshot (released by {@link #close()}).
+   */
   static final class TimerScan implements AutoCloseable {
+    private final Db db;
     private final ReadOptions ro;
     private final RocksIterator it;
     private final EventLoopGuard guard;
+    private final Snapshot snapshot;
     private boolean closed;
 
     TimerScan(Db db, EventLoopGuard guard) {
+      this(db, guard, false);
+    }
+
+    /** @param snapshot whether to read one point-in-time snapshot (taken now) */
+    TimerScan(Db db, EventLoopGuard guard, boolean snapshot) {
+      this.db = db;
       this.guard = guard;
       guard.check();
+      this.snapshot = snapshot ? db.db.getSnapshot() : null;
       this.ro = new ReadOptions().setReadaheadSize(4L << 20).setFillCache(false);
+      if (this.snapshot != null) {
+        ro.setSnapshot(this.snapshot);
+      }
       this.it = db.db.newIterator(db.timers, ro);
       it.seekToFirst();
     }
@@ -238,6 +253,9 @@ final class Reads {
         guard.check();
         it.close();
         ro.close();
+        if (snapshot != null) {
+          db.db.releaseSnapshot(snapshot);
+        }
       }
     }
   }

@@ -75,7 +75,7 @@ import java.util.function.Function;
  * {@code list} examines at most 100,000 index entries per call; a {@code trimFirings} by age at most
  * {@code trimMaxScan} log entries (by count it is a single range delete).
  */
-public final class RocksDbTimerStore implements TimerStore {
+public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport {
 
   private static final System.Logger LOG = System.getLogger(RocksDbTimerStore.class.getName());
 
@@ -302,6 +302,32 @@ public final class RocksDbTimerStore implements TimerStore {
     Context ctx = callerContext();
     return read(() -> {
       Reads.TimerScan scan = new Reads.TimerScan(db, guard);
+      scans.add(scan);
+      return scan;
+    }).compose(scan -> {
+      Promise<Long> done = Promise.promise();
+      pump(scan, batchSize, sink, 0L, done, ctx);
+      return done.future();
+    });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One RocksDB snapshot, taken once every write called before has been applied, read in id order by one iterator
+   * (as {@link #loadAll}: a batch at a time on a reader thread, 4 MiB readahead, no block-cache fill); the snapshot
+   * and iterator are released when the export ends, fails or the store closes. A consistent point-in-time view:
+   * writes after it are not seen.
+   */
+  @Override
+  public Future<Long> exportAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    if (batchSize < 1) {
+      return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
+    }
+    Objects.requireNonNull(sink, "sink");
+    Context ctx = callerContext();
+    return read(() -> {
+      Reads.TimerScan scan = new Reads.TimerScan(db, guard, true);
       scans.add(scan);
       return scan;
     }).compose(scan -> {

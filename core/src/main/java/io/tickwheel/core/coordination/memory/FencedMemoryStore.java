@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread safe.
  */
-final class FencedMemoryStore implements TimerStore {
+final class FencedMemoryStore implements TimerStore, io.tickwheel.core.store.TimerExport {
 
   private final MemoryCoordinator coordinator;
   private final MemoryTimerStore data;
@@ -121,6 +121,12 @@ final class FencedMemoryStore implements TimerStore {
   @Override
   public Future<Long> loadAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
     return read(() -> data.loadAll(batchSize, sink));
+  }
+
+  /** The partition's memory store's export ({@link MemoryTimerStore#exportAll}). */
+  @Override
+  public Future<Long> exportAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    return read(() -> data.exportAll(batchSize, sink));
   }
 
   @Override
