@@ -44,7 +44,27 @@ public final class TimerJson {
     return write(sb, t, true);
   }
 
-  private static StringBuilder write(StringBuilder sb, Timer t, boolean state) {
+  /**
+   * Appends a timer as {@code GET /v1/export} writes it, one NDJSON line's object: {@link #append}'s fields without
+   * {@code upcoming} (computed, not state), {@code paused} always, and {@code nominalAt} when the timer has jitter (the
+   * nominal time of {@code nextDueAt}, which the jitter offset cannot be undone from). What {@link TimerImport} reads
+   * back into the same timer (its generation aside).
+   *
+   * @return {@code sb}
+   */
+  public static StringBuilder appendExport(StringBuilder sb, Timer t) {
+    write(sb, t, null);
+    sb.setLength(sb.length() - 1);
+    if (!t.paused()) {
+      sb.append(",\"paused\":false");
+    }
+    if (t.jitterMs() > 0) {
+      sb.append(",\"nominalAt\":").append(t.nominalAt());
+    }
+    return sb.append('}');
+  }
+
+  private static StringBuilder write(StringBuilder sb, Timer t, Boolean state) {
     sb.append("{\"id\":\"").append(t.id())
         .append("\",\"topic\":\"").append(t.topic())
         .append("\",\"kind\":\"").append(t.kind().wireName())
@@ -87,6 +107,9 @@ public final class TimerJson {
     sb.append(",\"nextDueAt\":").append(t.nextDueAt())
         .append(",\"firings\":").append(t.firings())
         .append(",\"createdAt\":").append(t.createdAt());
+    if (state == null) {
+      return sb.append('}');          // the export's: neither state nor upcoming
+    }
     if (state) {
       sb.append(",\"generation\":").append(t.generation()).append(",\"nominalAt\":").append(t.nominalAt());
     } else if (t.kind().periodic()) {

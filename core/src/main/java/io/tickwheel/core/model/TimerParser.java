@@ -102,6 +102,11 @@ public final class TimerParser {
     this.addresses = java.util.Objects.requireNonNull(addresses, "addresses");
   }
 
+  /** The limits it checks against. */
+  public Limits limits() {
+    return limits;
+  }
+
   /**
    * Validates a timer definition.
    *
@@ -438,7 +443,7 @@ public final class TimerParser {
     return (String) v;
   }
 
-  private static Long optLong(JsonObject body, String field) {
+  static Long optLong(JsonObject body, String field) {
     return optLong(body, field, field);
   }
 
@@ -470,7 +475,7 @@ public final class TimerParser {
     throw new ValidationException(field, field + " must be an integer, was " + describe(v));
   }
 
-  private static Long optInstant(JsonObject body, String field) {
+  static Long optInstant(JsonObject body, String field) {
     Object v = body.getValue(field);
     if (v == null) {
       return null;
@@ -500,7 +505,7 @@ public final class TimerParser {
     return at;
   }
 
-  private static String describe(Object v) {
+  static String describe(Object v) {
     if (v instanceof String s) {
       return "\"" + shorten(s) + "\"";
     }
