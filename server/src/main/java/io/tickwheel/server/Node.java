@@ -5,6 +5,7 @@ import io.tickwheel.core.callback.WebhookSigner;
 import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.store.TimerExport;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.dispatch.GuardedResolver;
 import io.tickwheel.server.cluster.ClusterMetrics;
@@ -19,6 +20,8 @@ import io.tickwheel.server.dispatch.DeliveryLane;
 import io.tickwheel.server.dispatch.DeliveryOptions;
 import io.tickwheel.server.dispatch.DeliveryService;
 import io.tickwheel.server.http.DeliveriesApi;
+import io.tickwheel.server.http.ExportApi;
+import io.tickwheel.server.http.ImportApi;
 import io.tickwheel.server.http.InternalApi;
 import io.tickwheel.server.http.NodeStatus;
 import io.tickwheel.server.http.OriginCheck;
@@ -228,7 +231,33 @@ final class Node {
         new TopicsApi(timers), view, wheelStream, tokens, cfg.allowedOrigins(), origins, hub::handleWebSocket,
         hub::handleSse, openapi, rc -> Replies.json(rc, 200, ownership.describe().toBuffer()),
         new WebhookSecretApi(() -> secret), new DeliveriesApi(deliveriesApi),
-        new InternalApi(timers, deliveriesApi, parser, codec)));
+        new InternalApi(timers, deliveriesApi, parser, codec), new ExportApi(exportSources(store, coordinator,
+            clustered ? cfg.cluster().partitions() : 0)), new ImportApi(timers, parser)));
+  }
+
+  /**
+   * What an export reads: a single node's store; in a cluster every partition's data in the shared store, through
+   * read-only partition readers (no call to the partitions' owners).
+   */
+  private static java.util.function.Supplier<List<TimerExport>> exportSources(TimerStore store,
+      ClusterCoordinator coordinator, int partitions) {
+    if (coordinator == null) {
+      return () -> List.of(exporting(store));
+    }
+    return () -> {
+      List<TimerExport> readers = new java.util.ArrayList<>(partitions);
+      for (int p = 0; p < partitions; p++) {
+        readers.add(exporting(coordinator.partitionReader(p)));
+      }
+      return readers;
+    };
+  }
+
+  private static TimerExport exporting(TimerStore s) {
+    if (s instanceof TimerExport e) {
+      return e;
+    }
+    throw new io.tickwheel.core.store.StoreFaultException("the " + s.name() + " store does not export", null, false);
   }
 
   /**

@@ -111,6 +111,13 @@ public final class InternalApi {
         return new InternalAnswer.Items(items);
       });
     }
+    if (call instanceof InternalCall.RestoreAll r) {
+      return timers.restoreAll(r.timers()).map(outcomes -> {
+        List<Item> items = new ArrayList<>(outcomes.size());
+        outcomes.forEach(o -> items.add(item(o)));
+        return new InternalAnswer.Items(items);
+      });
+    }
     if (call instanceof InternalCall.TouchAll t) {
       return timers.touchAll(t.ids(), t.delayMs()).map(outcomes -> {
         List<Item> items = new ArrayList<>(outcomes.size());

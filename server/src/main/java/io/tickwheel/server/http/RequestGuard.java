@@ -12,7 +12,11 @@ import java.util.Locale;
  * <ul>
  *   <li>A request with a body must declare {@code Content-Type: application/json} (parameters such as
  *       {@code charset} allowed): else 415 {@code invalid_argument}. A page of another site can send a
- *       {@code text/plain} body without asking the server first, but not a JSON one.</li>
+ *       {@code text/plain} body without asking the server first, but not a JSON one. {@value #IMPORT} also takes
+ *       {@code application/x-ndjson}, and {@code application/x-www-form-urlencoded} (what {@code curl --data-binary}
+ *       sends unless told otherwise): a page of another site cannot use that either, since a tokenless server refuses
+ *       its writes (below) and a server with a token needs an {@code Authorization} header, which such a page cannot
+ *       add without a preflight.</li>
  *   <li>On a server without a token, a write ({@code POST}, {@code PUT}, {@code DELETE}, {@code PATCH}) from a page of
  *       another origin is refused with 403 {@code permission_denied}, body or not: its {@code Origin} (which
  *       browsers send with every such request) must be the server's own or one of {@code --allowed-origins}
@@ -49,14 +53,33 @@ final class RequestGuard implements Handler<RoutingContext> {
     }
     if (hasBody(req)) {
       String type = req.getHeader(HttpHeaders.CONTENT_TYPE);
-      if (!isJson(type)) {
+      boolean importing = IMPORT.equals(req.path());
+      if (!(importing ? isImportType(type) : isJson(type))) {
         rc.fail(new ApiException(415, "invalid_argument", "a request body must be sent with Content-Type: "
-            + "application/json, was " + (type == null ? "none" : "\"" + ErrorResponses.shorten(type) + "\""),
-            null));
+            + (importing ? "application/x-ndjson" : "application/json") + ", was "
+            + (type == null ? "none" : "\"" + ErrorResponses.shorten(type) + "\""), null));
         return;
       }
     }
     rc.next();
+  }
+
+  /** The import's path: its body is NDJSON. */
+  static final String IMPORT = "/v1/import";
+
+  /** Whether {@code contentType} is one an import takes, parameters aside. */
+  static boolean isImportType(String contentType) {
+    String t = mediaType(contentType);
+    return t != null && (t.equals("application/x-ndjson") || t.equals("application/json")
+        || t.equals("application/x-www-form-urlencoded"));
+  }
+
+  private static String mediaType(String contentType) {
+    if (contentType == null) {
+      return null;
+    }
+    int semi = contentType.indexOf(';');
+    return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
   }
 
   static boolean isWrite(HttpMethod m) {

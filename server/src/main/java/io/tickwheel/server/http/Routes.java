@@ -49,13 +49,15 @@ public final class Routes {
    * @param cluster       {@code GET /v1/cluster}: the node's ownership described
    * @param webhookSecret {@code GET /v1/webhook-secret}
    * @param internal      the calls between nodes ({@link InternalApi})
+   * @param export        {@code GET /v1/export}
+   * @param importer      {@code POST /v1/import} (reads its own body, streamed: no body handler)
    */
   public record Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
       WheelStream wheelStream, Tokens tokens, List<String> allowedOrigins, OriginCheck origins,
       WebSocketEntry webSocket,
       Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries,
-      InternalApi internal) {}
+      InternalApi internal, ExportApi export, ImportApi importer) {}
 
   /** Where an accepted WebSocket goes. */
   @FunctionalInterface
@@ -187,6 +189,8 @@ public final class Routes {
     on(router.get("/v1/cluster"), m.httpRoute("/v1/cluster")).handler(d.cluster());
     on(router.get("/v1/ws"), m.httpRoute("/v1/ws")).handler(rc -> upgrade(rc, d, tokens, streams));
     on(router.get("/v1/webhook-secret"), m.httpRoute("/v1/webhook-secret")).handler(d.webhookSecret()::get);
+    on(router.get("/v1/export"), m.httpRoute("/v1/export")).handler(d.export()::export);
+    on(router.post(RequestGuard.IMPORT), m.httpRoute(RequestGuard.IMPORT)).handler(d.importer()::handle);
     DeliveriesApi dl = d.deliveries();
     on(router.get("/v1/deliveries"), m.httpRoute("/v1/deliveries")).handler(dl::list);
     on(router.get("/v1/deliveries/:id"), m.httpRoute("/v1/deliveries/:id")).handler(dl::get);

@@ -22,6 +22,9 @@ public sealed interface InternalCall {
     }
   }
 
+  /** Create or replace these timers with their whole state (an import's items for the owner's partitions). */
+  record RestoreAll(List<io.tickwheel.core.model.Timer> timers) implements InternalCall {}
+
   /** Touch these timers, with one {@code delayMs} override or {@code null}. */
   record TouchAll(List<String> ids, Long delayMs) implements InternalCall {}
 

@@ -9,6 +9,7 @@ import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerJson;
+import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.server.dispatch.DeliveryOutcome;
 import io.tickwheel.server.route.InternalAnswer.Done;
@@ -33,7 +34,9 @@ import java.util.function.Function;
  * HTTP error with the API's error body, read by {@link #answer} as a {@link Refused}).
  *
  * <ul>
- *   <li>Calls: {@code {"call":"create_all","timers":[spec…]}}, {@code {"call":"touch_all","ids":[…],"delayMs"?}},
+ *   <li>Calls: {@code {"call":"create_all","timers":[spec…]}}, {@code {"call":"restore_all","timers":[state…]}} (an
+ *       import's timers with their whole state, {@link TimerJson#appendState}, validated by the node that received
+ *       them), {@code {"call":"touch_all","ids":[…],"delayMs"?}},
  *       {@code {"call":"upsert","timer":spec}}, {@code {"call":"get"|"cancel"|"pause"|"resume"|"fire","id"}},
  *       {@code {"call":"topics","limit","after"?,"topic"?}}, {@code {"call":"retry_delivery","id"}}. A spec is the
  *       timer body the API takes, defaults left out ({@link #appendSpec}), so the owner parses and validates it as it
@@ -74,6 +77,13 @@ public final class InternalCodec {
   }
 
   private static StringBuilder append(StringBuilder sb, InternalCall call) {
+    if (call instanceof InternalCall.RestoreAll r) {
+      sb.append(RESTORE_PREFIX);
+      for (int i = 0; i < r.timers().size(); i++) {
+        TimerJson.appendState(i == 0 ? sb : sb.append(','), r.timers().get(i));
+      }
+      return sb.append(batchSuffix(null));
+    }
     if (call instanceof InternalCall.CreateAll c) {
       sb.append(batchPrefix(false));
       for (int i = 0; i < c.specs().size(); i++) {
@@ -129,6 +139,15 @@ public final class InternalCodec {
     return '"' + id + '"';
   }
 
+  /** The text before a restore batch's first item (a {@link InternalCall.RestoreAll}). */
+  static final String RESTORE_PREFIX = "{\"call\":\"restore_all\",\"timers\":[";
+
+  /** A timer's text in a restore batch: its whole state ({@link TimerJson#appendState}). */
+  static String stateText(Timer t) {
+    return TimerJson.appendState(new StringBuilder(160 + (t.payload() == null ? 0 : t.payload().length())), t)
+        .toString();
+  }
+
   /** A spec's text in a create batch. */
   static String specText(TimerSpec s) {
     return appendSpec(new StringBuilder(128 + (s.payload() == null ? 0 : s.payload().length())), s).toString();
@@ -162,6 +181,17 @@ public final class InternalCodec {
           }
         }
         return new InternalCall.CreateAll(specs, refused);
+      }
+      if ("restore_all".equals(call)) {
+        // between nodes: the receiving node validated every line at its edge, the state is taken as sent
+        JsonArray arr = o.getJsonArray("timers");
+        List<Timer> ts = new ArrayList<>(arr.size());
+        for (int i = 0; i < arr.size(); i++) {
+          Timer t = timer(arr.getJsonObject(i));
+          TimerParser.checkId(t.id());
+          ts.add(t);
+        }
+        return new InternalCall.RestoreAll(ts);
       }
       if ("touch_all".equals(call)) {
         JsonArray arr = o.getJsonArray("ids");
@@ -352,9 +382,11 @@ public final class InternalCodec {
       if (o.containsKey("refused")) {
         return item(o);
       }
-      if (call instanceof InternalCall.CreateAll || call instanceof InternalCall.TouchAll) {
+      if (call instanceof InternalCall.CreateAll || call instanceof InternalCall.TouchAll
+          || call instanceof InternalCall.RestoreAll) {
         JsonArray arr = o.getJsonArray("items");
-        int n = call instanceof InternalCall.CreateAll c ? c.specs().size() : ((InternalCall.TouchAll) call).ids().size();
+        int n = call instanceof InternalCall.CreateAll c ? c.specs().size()
+            : call instanceof InternalCall.RestoreAll r ? r.timers().size() : ((InternalCall.TouchAll) call).ids().size();
         if (arr.size() != n) {
           throw new IllegalArgumentException(arr.size() + " items for " + n + " calls");
         }

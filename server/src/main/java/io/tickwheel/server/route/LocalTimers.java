@@ -47,6 +47,11 @@ public final class LocalTimers implements Timers {
   }
 
   @Override
+  public Future<List<WriteOutcome>> restoreAll(List<io.tickwheel.core.model.Timer> timers) {
+    return scheduler.restoreAll(timers);
+  }
+
+  @Override
   public Future<WriteOutcome> upsert(TimerSpec spec) {
     return pipelined ? scheduler.pipeline().upsert(spec) : scheduler.upsert(spec);
   }

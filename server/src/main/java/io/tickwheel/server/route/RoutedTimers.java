@@ -243,14 +243,20 @@ final class RoutedTimers implements Timers {
     for (TimerSpec s : specs) {
       withIds.add(s.id() != null ? s : s.withId(Ids.random()));
     }
-    return split(withIds, TimerSpec::id, Scheduler::createAll, InternalCodec::specText, false, null,
-        sub -> new InternalCall.CreateAll(sub));
+    return split(withIds, TimerSpec::id, Scheduler::createAll, InternalCodec::specText, null,
+        sub -> new InternalCall.CreateAll(sub), InternalCodec.batchPrefix(false));
+  }
+
+  @Override
+  public Future<List<WriteOutcome>> restoreAll(List<io.tickwheel.core.model.Timer> timers) {
+    return split(timers, io.tickwheel.core.model.Timer::id, Scheduler::restoreAll, InternalCodec::stateText,
+        null, InternalCall.RestoreAll::new, InternalCodec.RESTORE_PREFIX);
   }
 
   @Override
   public Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
-    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride), InternalCodec::idText, true,
-        delayOverride, sub -> new InternalCall.TouchAll(sub, delayOverride));
+    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride), InternalCodec::idText,
+        delayOverride, sub -> new InternalCall.TouchAll(sub, delayOverride), InternalCodec.batchPrefix(true));
   }
 
   /** Items of one forwarded sub-batch (their indexes in the request), its body and its call. */
@@ -265,13 +271,13 @@ final class RoutedTimers implements Timers {
    * outcomes merged back in request order.
    *
    * @param item  an item's text in a forwarded body (pure; runs on the codec workers)
-   * @param touch whether it is a touch batch ({@code delay} its override), else a create batch
+   * @param delay a touch batch's override ({@code null}: none, or not a touch batch)
    * @param call  the call of a sub-batch's items
+   * @param prefix the text of a forwarded body before its first item
    */
   private <T> Future<List<WriteOutcome>> split(List<T> items, Function<T, String> idOf,
-      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<T, String> item, boolean touch,
-      Long delay, Function<List<T>, InternalCall> call) {
-    String prefix = InternalCodec.batchPrefix(touch);
+      BiFunction<Scheduler, List<T>, Future<List<WriteOutcome>>> local, Function<T, String> item,
+      Long delay, Function<List<T>, InternalCall> call, String prefix) {
     String suffix = InternalCodec.batchSuffix(delay);
     WriteOutcome[] out = new WriteOutcome[items.size()];
     Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();

@@ -28,6 +28,12 @@ public interface Timers {
   /** As {@link Scheduler#createAll}: one outcome per spec, in order. */
   Future<List<WriteOutcome>> createAll(List<TimerSpec> specs);
 
+  /**
+   * As {@link Scheduler#restoreAll}: timers with their whole state (the import), ids distinct; one outcome per timer,
+   * in order. In a cluster each goes to its partition's owner, as {@link #createAll}'s items do.
+   */
+  Future<List<WriteOutcome>> restoreAll(List<io.tickwheel.core.model.Timer> timers);
+
   /** As {@link Scheduler#upsert} ({@code spec.id()} set). */
   Future<WriteOutcome> upsert(TimerSpec spec);
 

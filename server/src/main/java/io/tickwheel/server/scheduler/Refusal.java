@@ -90,7 +90,7 @@ public sealed interface Refusal extends WriteOutcome, ReadOutcome permits Refusa
    *
    * @param write whether the call was a write (only a write "may have been applied")
    */
-  static Refusal ofStoreFailure(Throwable t, boolean write) {
+  public static Refusal ofStoreFailure(Throwable t, boolean write) {
     if (t instanceof StoreFencedException f) {
       return new NotOwner(f.partition());         // the lease moved: nothing applied, the new owner serves it
     }

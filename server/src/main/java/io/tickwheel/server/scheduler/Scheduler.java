@@ -64,6 +64,7 @@ public final class Scheduler {
   private final PendingTimers pending;
   private final FireLoop fireLoop;
   private final WritePath writes;
+  private final RestoreWrite restores;
   private final TouchWrite touches;
   private final TurnCoalescer coalescer;
   private final Pipeline pipeline;
@@ -98,6 +99,7 @@ public final class Scheduler {
     this.pending = new PendingTimers(vertx, opts.tickMs(), clock.getAsLong(), store.keepsTimersOnHeap());
     this.fireLoop = new FireLoop(vertx, owner, store, pending, clock, opts, metrics);
     this.writes = new WritePath(vertx, store, pending, clock, opts);
+    this.restores = new RestoreWrite(vertx, store, pending, opts);
     this.touches = new TouchWrite(vertx, store, pending, clock, opts.lockTimeoutMs());
     this.coalescer = new TurnCoalescer(store, owner, Pipeline.MAX_COALESCED);
     this.pipeline = new Pipeline(this, new WritePath(vertx, coalescer, pending, clock, opts),
@@ -283,6 +285,25 @@ public final class Scheduler {
       return Future.succeededFuture(all);
     }
     return writes.createAll(specs);
+  }
+
+  /**
+   * Creates or replaces timers that come with their whole state (the import): each as given (due time, firing count,
+   * creation time, pause kept; generation 1, or the replaced one's next), all in one atomic store write, then armed; a
+   * due time already passed fires at once, a periodic timer following its {@code misfire}. A paused topic holds them
+   * back as it holds every timer of it.
+   *
+   * @param timers distinct ids (else {@link IllegalArgumentException}), as {@code TimerImport} reads them
+   * @return one outcome per timer, in order: {@link Created}, {@link WriteOutcome.Replaced}, {@link Busy},
+   *     {@link CapacityExceeded} (a new id beyond {@code maxPending}), {@link Recovering}, or the store's failure
+   */
+  public Future<List<WriteOutcome>> restoreAll(List<io.tickwheel.core.model.Timer> timers) {
+    if (!ready) {
+      List<WriteOutcome> all = new ArrayList<>(timers.size());
+      timers.forEach(s -> all.add(new Recovering()));
+      return Future.succeededFuture(all);
+    }
+    return restores.restoreAll(timers);
   }
 
   /**

@@ -152,7 +152,14 @@ final class ClusterFixture implements AutoCloseable {
             view, new WheelStream(vertx, view), null, List.of(), new OriginCheck(List.of()), hub::handleWebSocket,
             hub::handleSse, openapi, rc -> rc.response().setStatusCode(501).end(),
             new WebhookSecretApi(() -> null), new io.tickwheel.server.http.DeliveriesApi(null),
-            new io.tickwheel.server.http.InternalApi(timers, null, parser, codec));
+            new io.tickwheel.server.http.InternalApi(timers, null, parser, codec),
+            new io.tickwheel.server.http.ExportApi(() -> {
+              List<io.tickwheel.core.store.TimerExport> readers = new ArrayList<>();
+              for (int p = 0; p < partitions; p++) {
+                readers.add((io.tickwheel.core.store.TimerExport) coordinator.partitionReader(p));
+              }
+              return readers;
+            }), new io.tickwheel.server.http.ImportApi(timers, parser));
         http = vertx.createHttpServer().requestHandler(Routes.router(deps));
         return http.listen(0, "127.0.0.1");
       }).map(server -> {

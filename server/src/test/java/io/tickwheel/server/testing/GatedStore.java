@@ -26,7 +26,7 @@ import java.util.function.Function;
  * A {@link MemoryTimerStore} whose writes a test can hold (until {@link #release()}) or fail (as if the backend
  * were down), and whose {@code recordFirings} calls are counted. Owner-thread use only.
  */
-public final class GatedStore implements TimerStore {
+public final class GatedStore implements TimerStore, io.tickwheel.core.store.TimerExport {
 
   private final MemoryTimerStore mem = new MemoryTimerStore();
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
@@ -37,6 +37,8 @@ public final class GatedStore implements TimerStore {
   public final AtomicInteger createAllTimers = new AtomicInteger();
   public final AtomicInteger updateAllCalls = new AtomicInteger();
   public final AtomicInteger updateAllTimers = new AtomicInteger();
+  /** Timers the export has handed out so far (read from the store by {@link #exportAll}). */
+  public final java.util.concurrent.atomic.AtomicLong exported = new java.util.concurrent.atomic.AtomicLong();
   /** The context of the last call (the server's owner context, once it called). */
   public volatile io.vertx.core.Context context;
   private boolean holdFirings;
@@ -235,6 +237,14 @@ public final class GatedStore implements TimerStore {
       return loadGate.future().compose(v -> mem.loadAll(batchSize, sink));
     }
     return mem.loadAll(batchSize, sink);
+  }
+
+  @Override
+  public Future<Long> exportAll(int batchSize, Function<List<Timer>, Future<Void>> sink) {
+    return mem.exportAll(batchSize, batch -> {
+      exported.addAndGet(batch.size());
+      return sink.apply(batch);
+    });
   }
 
   @Override
