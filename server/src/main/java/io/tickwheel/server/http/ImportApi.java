@@ -86,12 +86,16 @@ public final class ImportApi {
       req.pause();
       req.exceptionHandler(e -> gone = true);
       req.handler(chunk -> {
-        req.pause();
-        process(lines.feed(chunk), 0).onComplete(ar -> {
-          if (!gone) {
-            req.resume();
-          }
-        });
+        Future<Void> done = process(lines.feed(chunk), 0);
+        if (!done.isComplete()) {
+          // a batch is being written: nothing more is read until it is
+          req.pause();
+          done.onComplete(ar -> {
+            if (!gone) {
+              req.resume();
+            }
+          });
+        }
       });
       req.endHandler(v -> {
         NdjsonLines.Line last = lines.end();
