@@ -1,7 +1,7 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Timer;
-import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.core.store.TimerTable;
 import io.tickwheel.server.scheduler.Refusal.Busy;
 import io.tickwheel.server.scheduler.Refusal.CapacityExceeded;
 import io.tickwheel.server.scheduler.WriteOutcome.Created;
@@ -24,11 +24,11 @@ import java.util.List;
 final class RestoreWrite {
 
   private final ReadBack readBack;
-  private final TimerStore store;
+  private final TimerTable store;
   private final PendingTimers pending;
   private final SchedulerOptions opts;
 
-  RestoreWrite(Vertx vertx, TimerStore store, PendingTimers pending, SchedulerOptions opts) {
+  RestoreWrite(Vertx vertx, TimerTable store, PendingTimers pending, SchedulerOptions opts) {
     this.readBack = new ReadBack(vertx, store, pending);
     this.store = store;
     this.pending = pending;
