@@ -53,7 +53,7 @@ final class RequestGuard implements Handler<RoutingContext> {
     }
     if (hasBody(req)) {
       String type = req.getHeader(HttpHeaders.CONTENT_TYPE);
-      boolean importing = IMPORT.equals(req.path());
+      boolean importing = IMPORT.equals(rc.normalizedPath());
       if (!(importing ? isImportType(type) : isJson(type))) {
         rc.fail(new ApiException(415, "invalid_argument", "a request body must be sent with Content-Type: "
             + (importing ? "application/x-ndjson" : "application/json") + ", was "
