@@ -27,7 +27,9 @@ import java.util.List;
 /**
  * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Timers} (the node's scheduler, or
  * the cluster's routing), answer its outcome (a refusal through {@link OutcomeMapping}). Thin: no scheduling logic
- * here. Runs on the owner context; the JSON work of a large batch runs on the codec workers. (Calls between nodes
+ * here. The single writes ({@code POST}, {@code PUT}, {@code DELETE}, touch) go through {@link Timers#pipelined()}, as
+ * the WebSocket's commands do: every single write of an event-loop turn, from any connection, joins one store write
+ * per kind. Runs on the owner context; the JSON work of a large batch runs on the codec workers. (Calls between nodes
  * have their own route: {@link InternalApi}.)
  */
 public final class TimersApi {
@@ -39,6 +41,8 @@ public final class TimersApi {
   public static final int MAX_LIMIT = 1000;
 
   private final Timers timers;
+  /** {@link #timers}' group-committed view: the single writes of a turn share one store write with the WebSocket's. */
+  private final Timers pipelined;
   private final TimerParser parser;
   private final WorkerExecutor codec;
 
@@ -47,6 +51,7 @@ public final class TimersApi {
    */
   public TimersApi(Timers timers, TimerParser parser, WorkerExecutor codec) {
     this.timers = timers;
+    this.pipelined = timers.pipelined();
     this.parser = parser;
     this.codec = codec;
   }
@@ -54,7 +59,7 @@ public final class TimersApi {
   /** {@code POST /v1/timers}: 201 with {@code Location}, 409 if the id exists. */
   public void create(RoutingContext rc) {
     TimerSpec spec = parse(JsonBodies.object(rc, false));
-    Replies.write(rc, timers.create(spec), created -> {
+    Replies.write(rc, pipelined.create(spec), created -> {
       Timer t = timer(created);
       rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
       Replies.timer(rc, OutcomeMapping.status(created), t);
@@ -68,7 +73,7 @@ public final class TimersApi {
     if (spec.id() != null && !spec.id().equals(id)) {
       throw ApiException.invalid("id", "the body's id \"" + spec.id() + "\" differs from the path's \"" + id + "\"");
     }
-    Replies.write(rc, timers.upsert(spec.withId(id)), written -> {
+    Replies.write(rc, pipelined.upsert(spec.withId(id)), written -> {
       if (written instanceof WriteOutcome.Created) {
         rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + id);
       }
@@ -86,7 +91,7 @@ public final class TimersApi {
   /** {@code DELETE /v1/timers/{id}}: 204, 404. */
   public void delete(RoutingContext rc) {
     String id = pathId(rc);
-    Replies.write(rc, timers.cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
+    Replies.write(rc, pipelined.cancel(id), cancelled -> rc.response().setStatusCode(OutcomeMapping.status(cancelled)).end());
   }
 
   /** {@code POST /v1/timers/{id}/touch}, optional body {@code {"delayMs": n}}: 200, 404. */
@@ -98,7 +103,7 @@ public final class TimersApi {
     } catch (ValidationException e) {
       throw ErrorResponses.toApi(e, 400);
     }
-    Replies.write(rc, timers.touch(id, delay), touched -> Replies.timer(rc, OutcomeMapping.status(touched), timer(touched)));
+    Replies.write(rc, pipelined.touch(id, delay), touched -> Replies.timer(rc, OutcomeMapping.status(touched), timer(touched)));
   }
 
   /** {@code POST /v1/timers/{id}/pause}: 200 (the paused timer), 404. */

@@ -61,7 +61,7 @@ public final class WsCommandHandler implements WsCommands {
     Timer t = o instanceof WriteOutcome.Created c ? c.timer()
         : o instanceof WriteOutcome.Replaced r ? r.timer()
         : o instanceof WriteOutcome.Touched u ? u.timer() : null;
-    return new Result(status, t == null ? null : io.tickwheel.core.model.TimerJson.append(new StringBuilder(256), t).toString(), null);
+    return new Result(status, t, null);
   }
 
   private static Result error(ApiException e) {

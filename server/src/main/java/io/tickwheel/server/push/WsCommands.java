@@ -1,5 +1,6 @@
 package io.tickwheel.server.push;
 
+import io.tickwheel.core.model.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -40,10 +41,10 @@ public interface WsCommands {
    * (any other status).
    *
    * @param status    the HTTP call's status: 201, 200, 204, or 4xx/5xx
-   * @param timerJson the timer's JSON text, or {@code null}
-   * @param error     the error object {@code {"code","message","field"?}}, or {@code null}
+   * @param timer  the timer as the HTTP call's body shows it, or {@code null}
+   * @param error  the error object {@code {"code","message","field"?}}, or {@code null}
    */
-  record Result(int status, String timerJson, JsonObject error) {}
+  record Result(int status, Timer timer, JsonObject error) {}
 
   /**
    * Executes one command.

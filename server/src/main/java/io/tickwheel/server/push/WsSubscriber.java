@@ -2,6 +2,8 @@ package io.tickwheel.server.push;
 
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.wire.ErrorBody;
 import io.tickwheel.server.wire.PushNotices;
@@ -198,12 +200,15 @@ final class WsSubscriber extends Subscriber {
     }
   }
 
+  /** The result message of command {@code ref}: built once, the timer appended in place ({@link TimerJson#append}). */
   static String result(String ref, WsCommands.Result r) {
-    StringBuilder sb = new StringBuilder(64 + (r.timerJson() == null ? 0 : r.timerJson().length()))
-        .append("{\"type\":\"result\",\"ref\":").append(io.vertx.core.json.Json.encode(ref))
-        .append(",\"status\":").append(r.status());
-    if (r.timerJson() != null) {
-      sb.append(",\"timer\":").append(r.timerJson());
+    Timer t = r.timer();
+    StringBuilder sb = new StringBuilder(64 + ref.length() + (t == null ? 0 : 192 + (t.payload() == null ? 0
+        : t.payload().length())))
+        .append("{\"type\":\"result\",\"ref\":");
+    TimerJson.appendString(sb, ref).append(",\"status\":").append(r.status());
+    if (t != null) {
+      TimerJson.append(sb.append(",\"timer\":"), t);
     }
     if (r.error() != null) {
       sb.append(",\"error\":").append(r.error().encode());

@@ -80,7 +80,8 @@ public interface Timers {
 
   /**
    * The same calls, with {@code create}, {@code upsert}, {@code touch} and {@code cancel} group-committed where they
-   * run locally ({@link Scheduler#pipeline()}): for pipelined clients (WebSocket commands).
+   * run locally ({@link Scheduler#pipeline()}): for the single writes of every client (WebSocket commands, HTTP calls),
+   * so those of one event-loop turn share one store write.
    */
   Timers pipelined();
 
