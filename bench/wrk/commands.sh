@@ -78,24 +78,24 @@ printf '%-8s %-6s %-6s %10s %12s %12s %12s\n' store round load ops/s jvm-us/op j
 : >"$WORK/rows"
 for store in $STORES; do
   for r in $(seq 1 "$ROUNDS"); do
-    rm -rf "$WORK/data" "$WORK/redis"
+    rm -rf "$WORK/data" "$WORK/redis" "$WORK/server.out" "$WORK/redis.out"
     mkdir -p "$WORK/redis"
-    PORT=$(free_port)
-    url="http://127.0.0.1:$PORT"
     case "$store" in
       rocksdb) args=(--store rocksdb --data-dir "$WORK/data") ;;
       redis)
         RPORT=$(free_port)
         redis-server --port "$RPORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/redis" >"$WORK/redis.out" 2>&1 &
         RPID=$!
-        for _ in $(seq 1 100); do grep -q "Ready to accept" "$WORK/redis.out" && break; sleep 0.1; done
+        for _ in $(seq 1 100); do grep -qs "Ready to accept" "$WORK/redis.out" && break; sleep 0.1; done
+        grep -qs "Ready to accept" "$WORK/redis.out" || { cat "$WORK/redis.out" >&2; exit 1; }
         args=(--store redis --redis "redis://127.0.0.1:$RPORT") ;;
       *) echo "unknown store $store (rocksdb or redis)" >&2; exit 2 ;;
     esac
-    java -Xmx1g -jar "$JAR" --host 127.0.0.1 --port "$PORT" "${args[@]}" >"$WORK/server.out" 2>&1 &
+    java -Xmx1g -jar "$JAR" --host 127.0.0.1 --port 0 "${args[@]}" >"$WORK/server.out" 2>&1 &
     PID=$!
-    for _ in $(seq 1 300); do grep -q "tickwheel listening" "$WORK/server.out" && break; sleep 0.1; done
-    grep -q "tickwheel listening" "$WORK/server.out" || { cat "$WORK/server.out" >&2; exit 1; }
+    for _ in $(seq 1 600); do grep -qs "tickwheel listening" "$WORK/server.out" && break; sleep 0.1; done
+    url=$(sed -n 's/.*tickwheel listening on \(http:[^ ]*\).*/\1/p' "$WORK/server.out" 2>/dev/null | head -1)
+    [[ -n "$url" ]] || { cat "$WORK/server.out" >&2; exit 1; }
     for load in ws post batch; do          # warm-up: every load, WARMUP seconds each, before any is measured
       run "$load" "$WARMUP" "$url" >/dev/null
     done
