@@ -362,7 +362,8 @@ public final class Scheduler {
   /**
    * The same writes as {@link #create}, {@link #upsert}, {@link #touch} and {@link #cancel}, group-committed: the
    * single-timer writes made through it in one event-loop turn, from any number of connections, reach the store as
-   * one write per kind (see {@link Pipeline}). For pipelined clients (WebSocket commands).
+   * one write per kind (see {@link Pipeline}). The edge's single writes use it (WebSocket commands, and the HTTP
+   * calls {@code POST /v1/timers}, {@code PUT}, {@code DELETE}, touch).
    */
   public Pipeline pipeline() {
     return pipeline;
