@@ -28,8 +28,8 @@ import java.util.List;
  * The {@code /v1/timers} handlers: parse and validate at the edge, call the {@link Timers} (the node's scheduler, or
  * the cluster's routing), answer its outcome (a refusal through {@link OutcomeMapping}). Thin: no scheduling logic
  * here. The single writes ({@code POST}, {@code PUT}, {@code DELETE}, touch) go through {@link Timers#pipelined()}, as
- * the WebSocket's commands do: every single write of an event-loop turn, from any connection, joins one store write
- * per kind. Runs on the owner context; the JSON work of a large batch runs on the codec workers. (Calls between nodes
+ * the WebSocket's commands do: the creates, replaces and touches of an event-loop turn, from any connection, share one
+ * store write per kind (deletes go to the store one by one). Runs on the owner context; the JSON work of a large batch runs on the codec workers. (Calls between nodes
  * have their own route: {@link InternalApi}.)
  */
 public final class TimersApi {
