@@ -99,7 +99,8 @@ import java.util.Objects;
  * {@link RedisStoreOptions#setMinReplicasAcked} makes every write wait for replicas ({@code WAIT}; see there and
  * {@link RedisLink} for what that does and does not promise).
  */
-public final class RedisTimerStore extends ComposedStore implements io.tickwheel.core.store.TimerExport {
+public final class RedisTimerStore extends ComposedStore implements io.tickwheel.core.store.TimerExport,
+    io.tickwheel.core.store.DueIndex {
 
   /**
    * The version of the data layout under the prefix; open refuses another one, except {@link #UPGRADES_FORMAT}.
@@ -115,11 +116,30 @@ public final class RedisTimerStore extends ComposedStore implements io.tickwheel
   public static final int MAX_LIST_LIMIT = RedisTimers.MAX_LIST_LIMIT;
 
   private final RedisSender send;
+  private final RedisTimers timers;
 
   private RedisTimerStore(RedisSender send, RedisKeys keys) {
-    super(send.name(), new RedisTimers(send, keys), new RedisFiringLog(send, keys), new RedisDeliveries(send, keys),
+    this(send, keys, new RedisTimers(send, keys));
+  }
+
+  private RedisTimerStore(RedisSender send, RedisKeys keys, RedisTimers timers) {
+    super(send.name(), timers, new RedisFiringLog(send, keys), new RedisDeliveries(send, keys),
         new RedisSettings(send, keys), send::close);
     this.send = send;
+    this.timers = timers;
+  }
+
+  /** {@inheritDoc} The timers part's ({@link RedisTimers#dueBetween}). */
+  @Override
+  public Future<io.tickwheel.core.store.TimerPage> dueBetween(long fromMs, long toMs,
+      io.tickwheel.core.store.TimerCursor after, int limit) {
+    return timers.dueBetween(fromMs, toMs, after, limit);
+  }
+
+  /** {@inheritDoc} The timers part's ({@link RedisTimers#timerCount}). */
+  @Override
+  public Future<Long> timerCount() {
+    return timers.timerCount();
   }
 
 

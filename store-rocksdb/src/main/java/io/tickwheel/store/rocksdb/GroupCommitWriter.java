@@ -35,6 +35,9 @@ final class GroupCommitWriter implements Runnable {
   private long lastSeq;
   private long firstRetained;
   private volatile long publishedLastSeq;
+  /** Writer-confined: the number of stored timers ({@link Keys#TIMER_COUNT}). */
+  private long timerCount;
+  private volatile long publishedTimerCount;
   final LongAdder groups = new LongAdder();
   final LongAdder ops = new LongAdder();
 
@@ -44,7 +47,10 @@ final class GroupCommitWriter implements Runnable {
    * @param shutdown  runs on this thread after the last group, before the close call completes
    */
   GroupCommitWriter(Db db, EventLoopGuard guard, BlockingQueue<WriteOp<?>> queue, int maxGroupOps,
-      RecentTimers recent, long lastSeq, long firstRetained, LongConsumer onApplied, Runnable shutdown) {
+      RecentTimers recent, long lastSeq, long firstRetained, long timerCount, LongConsumer onApplied,
+      Runnable shutdown) {
+    this.timerCount = timerCount;
+    this.publishedTimerCount = timerCount;
     this.recent = recent;
     this.db = db;
     this.guard = guard;
@@ -55,6 +61,11 @@ final class GroupCommitWriter implements Runnable {
     this.publishedLastSeq = lastSeq;
     this.onApplied = onApplied;
     this.shutdown = shutdown;
+  }
+
+  /** The number of stored timers as of the latest group written; any thread. */
+  long timerCount() {
+    return publishedTimerCount;
   }
 
   /** The seq of the latest firing written; any thread. */
@@ -101,7 +112,7 @@ final class GroupCommitWriter implements Runnable {
 
   private void commit(List<WriteOp<?>> group) {
     boolean writing = false;
-    try (WriteGroup g = new WriteGroup(db, guard, recent, lastSeq, firstRetained)) {
+    try (WriteGroup g = new WriteGroup(db, guard, recent, lastSeq, firstRetained, timerCount)) {
       for (WriteOp<?> op : group) {
         applyOne(g, op);
       }
@@ -115,6 +126,8 @@ final class GroupCommitWriter implements Runnable {
       lastSeq = g.lastSeq;
       firstRetained = g.firstRetained;
       publishedLastSeq = lastSeq;
+      timerCount = g.timerCount;
+      publishedTimerCount = timerCount;
       groups.increment();
       ops.add(group.size());
     } catch (Throwable e) {

@@ -12,12 +12,16 @@ import java.nio.charset.StandardCharsets;
  *       {@link String#compareTo} order, hence the listing order of {@code TimerCursor}.</li>
  *   <li>{@code firings}: {@code seq} as 8 big-endian bytes → {@code Codec.encodeFiring}.</li>
  *   <li>{@code meta}: {@code "lastSeq"} → 8 big-endian bytes; {@code "pausedTopic:"} + topic as UTF-8 → empty, one
- *       key per paused topic (a prefix scan lists them); {@code "webhookSecret"} → the secret's text as UTF-8.</li>
+ *       key per paused topic (a prefix scan lists them); {@code "webhookSecret"} → the secret's text as UTF-8;
+ *       {@code "timerCount"} → 8 big-endian bytes, the number of records in {@code timers} (written with every
+ *       group that changes it; counted once at open when a database from before it lacks it).</li>
  * </ul>
  */
 final class Keys {
 
   static final byte[] LAST_SEQ = "lastSeq".getBytes(StandardCharsets.US_ASCII);
+  /** The {@code meta} key of the number of stored timers. */
+  static final byte[] TIMER_COUNT = "timerCount".getBytes(StandardCharsets.US_ASCII);
   /** The {@code meta} key of the webhook secret (its text as UTF-8). */
   static final byte[] WEBHOOK_SECRET = "webhookSecret".getBytes(StandardCharsets.US_ASCII);
   /** The prefix of the {@code meta} keys of paused topics. */

@@ -111,6 +111,77 @@ final class Reads {
     }
   }
 
+  /**
+   * The timers with {@code fromMs <= nextDueAt < toMs} strictly after {@code after}, at most {@code limit}, from one
+   * snapshot: the {@code due} family between the two bounds (an upper bound on the iterator, so nothing past
+   * {@code toMs} is read), then one {@code multiGet} of the records.
+   */
+  TimerPage dueBetween(long fromMs, long toMs, TimerCursor after, int limit) throws RocksDBException {
+    if (toMs <= fromMs) {
+      return new TimerPage(List.of(), null);
+    }
+    byte[] lo = Keys.due(fromMs, new byte[0]);
+    if (after != null) {
+      byte[] a = Keys.due(after.dueAt(), after.id());
+      if (Arrays.compareUnsigned(a, lo) >= 0) {
+        lo = a;
+      } else {
+        after = null;
+      }
+    }
+    guard.check();
+    Snapshot snap = db.db.getSnapshot();
+    try (org.rocksdb.Slice upper = new org.rocksdb.Slice(Keys.due(toMs, new byte[0]));
+        ReadOptions ro = new ReadOptions().setSnapshot(snap).setIterateUpperBound(upper);
+        RocksIterator it = db.db.newIterator(db.due, ro)) {
+      it.seek(lo);
+      if (after != null && it.isValid() && Arrays.equals(it.key(), lo)) {
+        it.next();
+      }
+      List<byte[]> ids = new ArrayList<>(Math.min(limit, 1024));
+      long[] dues = new long[limit];
+      byte[] lastKey = null;
+      for (; it.isValid() && ids.size() < limit; it.next()) {
+        lastKey = it.key();
+        dues[ids.size()] = Keys.dueAtOf(lastKey);
+        ids.add(Arrays.copyOfRange(lastKey, 8, lastKey.length));
+      }
+      TimerCursor next = it.isValid() && lastKey != null
+          ? new TimerCursor(Keys.dueAtOf(lastKey), Keys.idOfDue(lastKey)) : null;
+      it.status();
+      List<Timer> timers = new ArrayList<>(ids.size());
+      if (!ids.isEmpty()) {
+        List<byte[]> values = db.db.multiGetAsList(ro, Collections.nCopies(ids.size(), db.timers), ids);
+        for (int i = 0; i < values.size(); i++) {
+          byte[] v = values.get(i);
+          if (v != null) {
+            Timer t = Codec.decodeTimer(v);
+            if (t.nextDueAt() == dues[i]) {   // else an entry left behind by a createAll: not this timer's place
+              timers.add(t);
+            }
+          }
+        }
+      }
+      return new TimerPage(timers, next);
+    } finally {
+      db.db.releaseSnapshot(snap);
+    }
+  }
+
+  /** The number of records in the {@code timers} family, by iterating its keys (once, for an old database). */
+  long countTimers() throws RocksDBException {
+    guard.check();
+    long n = 0;
+    try (ReadOptions ro = new ReadOptions().setReadaheadSize(4L << 20).setFillCache(false);
+        RocksIterator it = db.db.newIterator(db.timers, ro)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        n++;
+      }
+      it.status();
+    }
+    return n;
+  }
+
   List<Firing> readFirings(long afterSeq, int limit) throws RocksDBException {
     List<Firing> out = new ArrayList<>(Math.min(limit, 1024));
     if (limit == 0 || afterSeq == Long.MAX_VALUE) {

@@ -75,7 +75,8 @@ import java.util.function.Function;
  * {@code list} examines at most 100,000 index entries per call; a {@code trimFirings} by age at most
  * {@code trimMaxScan} log entries (by count it is a single range delete).
  */
-public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport {
+public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport,
+    io.tickwheel.core.store.DueIndex {
 
   private static final System.Logger LOG = System.getLogger(RocksDbTimerStore.class.getName());
 
@@ -118,6 +119,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     this.reads = new Reads(db, guard);
     long lastSeq;
     long firstRetained;
+    long timerCount;
     try {
       guard.check();
       byte[] counter = db.db.get(db.meta, Keys.LAST_SEQ);
@@ -125,6 +127,14 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
       lastSeq = Math.max(Math.max(counter == null ? 0 : Keys.getLong(counter, 0), lastFiring), 0);
       long firstFiring = db.firstKeyAsLong(db.firings);
       firstRetained = firstFiring < 0 ? lastSeq + 1 : firstFiring;
+      byte[] count = db.db.get(db.meta, Keys.TIMER_COUNT);
+      if (count != null) {
+        timerCount = Keys.getLong(count, 0);
+      } else {
+        // a database from before the counter: count once, and keep it from now on
+        timerCount = reads.countTimers();
+        db.db.put(db.meta, Keys.TIMER_COUNT, Keys.u64(timerCount));
+      }
     } catch (org.rocksdb.RocksDBException e) {
       throw new StoreOpenException("data dir " + db.dir + " is unreadable: " + e.getMessage(), e);
     }
@@ -133,7 +143,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
         new LinkedBlockingQueue<>(), r -> daemon(r, "tickwheel-rocksdb-reader-" + n.incrementAndGet()));
     this.recent = new RecentTimers(o.getRecentTimers(), o.getRecentTimersBytes());
     this.writer = new GroupCommitWriter(db, guard, queue, o.getMaxGroupOps(), recent, lastSeq, firstRetained,
-        this::writesApplied, this::shutdownNative);
+        timerCount, this::writesApplied, this::shutdownNative);
     daemon(writer, "tickwheel-rocksdb-writer").start();
   }
 
@@ -275,6 +285,28 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
       return Future.failedFuture(new IllegalArgumentException("limit must be >= 0, was " + limit));
     }
     return read(() -> reads.readFirings(afterSeq, limit));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One iterator over the {@code due} family between the bounds, then one {@code multiGet} of the records; an
+   * index entry whose record disagrees (left behind by a {@code createAll} of a stored id) is skipped.
+   */
+  @Override
+  public Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit) {
+    try {
+      io.tickwheel.core.store.DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return read(() -> reads.dueBetween(fromMs, toMs, after, limit));
+  }
+
+  /** {@inheritDoc} A counter kept in the {@code meta} family with every write group that changes it. */
+  @Override
+  public Future<Long> timerCount() {
+    return read(writer::timerCount);
   }
 
   @Override

@@ -39,6 +39,10 @@ final class WriteGroup implements AutoCloseable {
   private Map<String, Timer> overlay = new HashMap<>();
   private Map<String, Timer> opOverlay = new HashMap<>();
   private final long startLastSeq;
+  /** The number of stored timers, this group included (see {@link Keys#TIMER_COUNT}). */
+  long timerCount;
+  private final long startTimerCount;
+  private long opTimerCount;
   /** The last seq assigned, this group included. */
   long lastSeq;
   /** The oldest retained seq, or {@code lastSeq + 1} when the log is empty. */
@@ -60,7 +64,9 @@ final class WriteGroup implements AutoCloseable {
   private final HeldKeys deferredDueDeletes = new HeldKeys(false);
   private boolean deferDue;
 
-  WriteGroup(Db db, EventLoopGuard guard, RecentTimers recent, long lastSeq, long firstRetained) {
+  WriteGroup(Db db, EventLoopGuard guard, RecentTimers recent, long lastSeq, long firstRetained, long timerCount) {
+    this.timerCount = timerCount;
+    this.startTimerCount = timerCount;
     this.db = db;
     this.guard = guard;
     this.recent = recent;
@@ -78,6 +84,7 @@ final class WriteGroup implements AutoCloseable {
     dCountsAtOpStart = dCounts == null ? null : dCounts.clone();
     opLastSeq = lastSeq;
     opFirstRetained = firstRetained;
+    opTimerCount = timerCount;
     batch.setSavePoint();
   }
 
@@ -116,6 +123,7 @@ final class WriteGroup implements AutoCloseable {
     }
     lastSeq = opLastSeq;
     firstRetained = opFirstRetained;
+    timerCount = opTimerCount;
     batch.rollbackToSavePoint();
   }
 
@@ -285,11 +293,18 @@ final class WriteGroup implements AutoCloseable {
     batch.delete(db.timers, id);
     deleteDue(Keys.due(due, id));
     opOverlay.put(idText, ABSENT);
+    timerCount--;
   }
 
-  /** Writes {@code t} (payload included) replacing {@code old} (or nothing), keeping the due index in step. */
+  /**
+   * Writes {@code t} (payload included) replacing {@code old} (or nothing: a new timer, counted), keeping the due
+   * index in step.
+   */
   void putTimer(Timer t, Timer old) throws RocksDBException {
     holdBackFor(t.id());
+    if (old == null) {
+      timerCount++;
+    }
     if (old != null && old.nextDueAt() != t.nextDueAt()) {
       deleteDue(Keys.due(old.nextDueAt(), Keys.id(t.id())));
     }
@@ -390,6 +405,9 @@ final class WriteGroup implements AutoCloseable {
     }
     if (lastSeq != startLastSeq) {
       batch.put(db.meta, Keys.LAST_SEQ, Keys.u64(lastSeq));
+    }
+    if (timerCount != startTimerCount) {
+      batch.put(db.meta, Keys.TIMER_COUNT, Keys.u64(timerCount));
     }
   }
 

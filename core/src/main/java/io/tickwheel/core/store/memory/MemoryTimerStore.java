@@ -7,6 +7,7 @@ import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.DeliveryPage;
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
@@ -35,7 +36,7 @@ import java.util.function.Function;
  * tests and benchmarks. Every call completes at once (on the caller's thread, hence on its context).
  * Its only failure is {@link StoreClosedException} after {@link #close()}. Thread safe (one lock).
  */
-public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport {
+public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport, DueIndex {
 
   /** The listing order: {@code nextDueAt}, then id. Written out (not composed) as it runs ~20 times per write. */
   private static final Comparator<Timer> LISTING = (a, b) -> {
@@ -245,6 +246,46 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
     }
     TimerCursor next = more && !page.isEmpty() ? TimerCursor.after(page.get(page.size() - 1)) : null;
     return Future.succeededFuture(new TimerPage(page, next));
+  }
+
+  @Override
+  public synchronized Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit) {
+    try {
+      DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (closed) {
+      return closedFuture();
+    }
+    if (toMs <= fromMs) {
+      return Future.succeededFuture(new TimerPage(List.of(), null));
+    }
+    Timer lo = probe(new TimerCursor(fromMs, ""));
+    boolean loInclusive = true;
+    if (after != null && LISTING.compare(probe(after), lo) >= 0) {
+      lo = probe(after);
+      loInclusive = false;
+    }
+    Timer hi = probe(new TimerCursor(toMs, ""));
+    if (LISTING.compare(lo, hi) >= 0) {
+      return Future.succeededFuture(new TimerPage(List.of(), null));
+    }
+    Iterator<Timer> it = byDue.subSet(lo, loInclusive, hi, false).iterator();
+    List<Timer> page = new ArrayList<>(Math.min(limit, 1024));
+    while (it.hasNext() && page.size() < limit) {
+      page.add(it.next());
+    }
+    TimerCursor next = it.hasNext() ? TimerCursor.after(page.get(page.size() - 1)) : null;
+    return Future.succeededFuture(new TimerPage(page, next));
+  }
+
+  @Override
+  public synchronized Future<Long> timerCount() {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture((long) timers.size());
   }
 
   @Override

@@ -26,7 +26,7 @@ import java.util.function.Function;
  * {@link RedisSender} (fenced on a partition store); {@link #createAll} is one {@code MULTI} with variadic commands.
  * Thread safe; every call completes on the caller's context.
  */
-public final class RedisTimers implements TimerTable {
+public final class RedisTimers implements TimerTable, io.tickwheel.core.store.DueIndex {
 
   /** The most index entries one filtered {@link #list} call examines. */
   static final int LIST_SCAN_BUDGET = 65_536;
@@ -256,7 +256,12 @@ public final class RedisTimers implements TimerTable {
    * between the two commands is skipped, and so is an index entry whose due time is not its record's.
    */
   private Future<Page> loadPage(String start, int batchSize) {
-    Request range = Request.cmd(Command.ZRANGE).arg(keys.dueKey).arg(start).arg("+").arg("BYLEX").arg("LIMIT").arg(0)
+    return loadPage(start, "+", batchSize);
+  }
+
+  /** {@link #loadPage(String, int)} up to {@code end}, a lex bound of the due index ({@code "+"}: none). */
+  private Future<Page> loadPage(String start, String end, int batchSize) {
+    Request range = Request.cmd(Command.ZRANGE).arg(keys.dueKey).arg(start).arg(end).arg("BYLEX").arg("LIMIT").arg(0)
         .arg(batchSize);
     return send.read(range, r -> {
       List<String> members = new ArrayList<>(r == null ? 0 : r.size());
@@ -354,5 +359,49 @@ public final class RedisTimers implements TimerTable {
           }
           return new Page(ts, exhausted, last.isEmpty() ? null : last);
         });
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code ZRANGE due [from (to BYLEX LIMIT 0 limit} (the members' 16-hex-digit due prefix makes the time bounds
+   * lex bounds), then one {@code HMGET} of those ids: two plain commands, no script. An index entry whose record is
+   * gone or disagrees is skipped.
+   */
+  @Override
+  public Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit) {
+    try {
+      io.tickwheel.core.store.DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (toMs <= fromMs) {
+      return Future.succeededFuture(new TimerPage(List.of(), null));
+    }
+    Context ctx = Vertx.currentContext();
+    String lo = TimerRecord.member(fromMs, "");
+    String start = "[" + lo;
+    if (after != null) {
+      String a = TimerRecord.member(after.dueAt(), after.id());
+      if (a.compareTo(lo) >= 0) {
+        start = "(" + a;
+      }
+    }
+    String end = "(" + TimerRecord.member(toMs, "");
+    return RedisSender.onContext(ctx, loadPage(start, end, limit).map(p -> {
+      if (p.exhausted || p.lastMember == null) {
+        return new TimerPage(p.timers, null);
+      }
+      return new TimerPage(p.timers, new TimerCursor(TimerRecord.parseDueHex(p.lastMember.substring(0, 16)),
+          TimerRecord.idOfMember(p.lastMember)));
+    }));
+  }
+
+  /** {@inheritDoc} {@code HLEN} of the timers hash. */
+  @Override
+  public Future<Long> timerCount() {
+    Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, send.read(Request.cmd(Command.HLEN).arg(keys.timersKey),
+        r -> r == null ? 0L : r.toLong()));
   }
 }

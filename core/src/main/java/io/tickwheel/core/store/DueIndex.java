@@ -1,0 +1,48 @@
+package io.tickwheel.core.store;
+
+import io.vertx.core.Future;
+
+/**
+ * The stored timers by due time, and how many there are: what a scheduler needs to keep only the timers due soon in
+ * memory and leave the later ones in the store, reading them back as their time comes. Implemented by the memory,
+ * RocksDB and Redis stores beside {@link TimerStore}; every implementation passes {@code DueIndexContract} (core's
+ * test-jar). Same threading, context and failure rules as {@link TimerStore}; thread safe.
+ */
+public interface DueIndex {
+
+  /** Most timers one {@link #dueBetween} call answers. */
+  int MAX_DUE_LIMIT = 10_000;
+
+  /**
+   * A page of the stored timers with {@code fromMs <= nextDueAt < toMs}, ordered by {@code nextDueAt} then id,
+   * strictly after {@code after} (a cursor of this order, or {@code null}: from {@code fromMs}), at most
+   * {@code limit}, payloads included. The work per call is bounded by {@code limit}; a page may be shorter than
+   * {@code limit} while more remain.
+   *
+   * <p>Not a snapshot across pages, and not atomic with writes made meanwhile: a timer written while the range is
+   * being read may be missed, or answered in the state it had before that write. A caller that keeps what it reads
+   * must order the reads with its own writes (a timer it wrote after the read started is its own to place) and rely
+   * on the generation check of {@link TimerStore#recordFirings} for the rest.
+   *
+   * @param fromMs inclusive lower bound of {@code nextDueAt}, epoch ms
+   * @param toMs   exclusive upper bound of {@code nextDueAt}, epoch ms; {@code toMs <= fromMs} is an empty range
+   * @param after  continue after this position, or {@code null}
+   * @param limit  in [1, {@value #MAX_DUE_LIMIT}], else {@link IllegalArgumentException} (a failed future)
+   * @return the timers, and in {@code next} the cursor to continue from when the range may hold more; {@code null}
+   *     when it is exhausted
+   */
+  Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit);
+
+  /**
+   * The number of timers stored now, exact, without reading them (a counter the store keeps in step with its writes,
+   * or an O(1) size). Ordered after the caller's earlier writes, as any read.
+   */
+  Future<Long> timerCount();
+
+  /** Checks {@link #dueBetween}'s {@code limit}; for implementations. */
+  static void checkLimit(int limit) {
+    if (limit < 1 || limit > MAX_DUE_LIMIT) {
+      throw new IllegalArgumentException("limit must be in [1, " + MAX_DUE_LIMIT + "], was " + limit);
+    }
+  }
+}

@@ -1,0 +1,227 @@
+package io.tickwheel.core.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link DueIndex}: range reads of the stored timers by due time, and the exact count. A store's test
+ * extends it and says how to open a fresh, empty store (a {@link TimerStore} that is a {@link DueIndex}) and, for a
+ * persistent store, how to reopen the same data.
+ */
+public abstract class DueIndexContract {
+
+  protected static Vertx vertx;
+  protected TimerStore store;
+
+  /** A new, empty store; it implements {@link DueIndex}. */
+  protected abstract TimerStore createStore(Vertx vertx) throws Exception;
+
+  /** The store over the same data as the last {@link #createStore}, after it was closed; {@code null}: none. */
+  protected TimerStore reopenStore(Vertx vertx) throws Exception {
+    return null;
+  }
+
+  @BeforeAll
+  static void startVertx() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stopVertx() {
+    await(vertx.close());
+  }
+
+  @BeforeEach
+  void open() throws Exception {
+    store = createStore(vertx);
+    assertThat(store).isInstanceOf(DueIndex.class);
+  }
+
+  @AfterEach
+  void closeStore() {
+    if (store != null) {
+      await(store.close());
+    }
+  }
+
+  private DueIndex index() {
+    return (DueIndex) store;
+  }
+
+  protected static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError("store call failed: " + e.getCause(), e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError("store call did not complete: " + e, e);
+    }
+  }
+
+  private static Timer timer(String id, long due) {
+    return new Timer(id, "t1", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{\"n\":\"" + id + "\"}", 1, due, 0, 1);
+  }
+
+  private static Timer periodic(String id, long due) {
+    return new Timer(id, "t2", Kind.FIXED_RATE, 100, 100, 0, Misfire.FIRE_ALL, null, 1, due, 0, 1);
+  }
+
+  private static List<String> ids(TimerPage p) {
+    return p.timers().stream().map(Timer::id).toList();
+  }
+
+  /** Every timer of the range, following {@code next} with pages of {@code limit}. */
+  private List<Timer> readAll(long from, long to, int limit) {
+    List<Timer> all = new ArrayList<>();
+    TimerCursor c = null;
+    int pages = 0;
+    do {
+      TimerPage p = await(index().dueBetween(from, to, c, limit));
+      assertThat(p.timers().size()).isLessThanOrEqualTo(limit);
+      all.addAll(p.timers());
+      c = p.next();
+      assertThat(++pages).as("pages").isLessThan(10_000);
+    } while (c != null);
+    return all;
+  }
+
+  // ------------------------------------------------------------------ range reads
+
+  @Test
+  void rangeIsFromInclusiveToExclusiveOrderedByDueThenIdWithPayloads() {
+    await(store.putAll(List.of(timer("b", 1000), timer("a", 1000), timer("c", 999), timer("d", 2000),
+        timer("e", 1999), timer("f", 1500))));
+    TimerPage p = await(index().dueBetween(1000, 2000, null, 100));
+    assertThat(ids(p)).containsExactly("a", "b", "f", "e");
+    assertThat(p.next()).isNull();
+    assertThat(p.timers().get(0)).isEqualTo(timer("a", 1000));
+    assertThat(p.timers().get(0).payload()).isEqualTo("{\"n\":\"a\"}");
+  }
+
+  @Test
+  void anEmptyOrInvertedRangeAnswersNothing() {
+    await(store.putAll(List.of(timer("a", 1000), timer("b", 2000))));
+    assertThat(await(index().dueBetween(1000, 1000, null, 10)).timers()).isEmpty();
+    assertThat(await(index().dueBetween(2000, 1000, null, 10)).timers()).isEmpty();
+    assertThat(await(index().dueBetween(1001, 2000, null, 10)).timers()).isEmpty();
+    assertThat(await(index().dueBetween(1001, 2000, null, 10)).next()).isNull();
+    assertThat(await(index().dueBetween(0, 10, null, 10)).timers()).isEmpty();
+  }
+
+  @Test
+  void negativeAndExtremeDueTimesSortInTimeOrder() {
+    await(store.putAll(List.of(timer("n", -5), timer("z", 0), timer("p", 5), timer("max", Long.MAX_VALUE - 1))));
+    assertThat(ids(await(index().dueBetween(-10, 10, null, 10)))).containsExactly("n", "z", "p");
+    assertThat(ids(await(index().dueBetween(Long.MIN_VALUE, Long.MAX_VALUE, null, 10))))
+        .containsExactly("n", "z", "p", "max");
+  }
+
+  @Test
+  void pagesFollowTheCursorAndEndWithNoNext() {
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 250; i++) {
+      ts.add(timer(String.format("id%03d", i), 10_000 + (i % 7) * 10));   // many share a due time
+    }
+    await(store.putAll(ts));
+    List<Timer> all = readAll(10_000, 10_070, 16);
+    assertThat(all).hasSize(250);
+    assertThat(all).isSortedAccordingTo((a, b) -> a.nextDueAt() != b.nextDueAt()
+        ? Long.compare(a.nextDueAt(), b.nextDueAt()) : a.id().compareTo(b.id()));
+    assertThat(all.stream().map(Timer::id).distinct().count()).isEqualTo(250);
+    // a page that ends exactly at the last timer of the range
+    TimerPage first = await(index().dueBetween(10_060, 10_070, null, 35));
+    List<Timer> rest = new ArrayList<>(first.timers());
+    if (first.next() != null) {
+      rest.addAll(await(index().dueBetween(10_060, 10_070, first.next(), 35)).timers());
+    }
+    assertThat(rest).hasSize((int) ts.stream().filter(t -> t.nextDueAt() == 10_060).count());
+  }
+
+  @Test
+  void aCursorBeforeTheRangeStartsAtItsLowerBoundAndOneBeyondItAnswersNothing() {
+    await(store.putAll(List.of(timer("a", 100), timer("b", 200), timer("c", 300))));
+    assertThat(ids(await(index().dueBetween(200, 400, new TimerCursor(100, "a"), 10)))).containsExactly("b", "c");
+    assertThat(ids(await(index().dueBetween(100, 400, new TimerCursor(200, "b"), 10)))).containsExactly("c");
+    assertThat(ids(await(index().dueBetween(100, 400, new TimerCursor(200, "a"), 10)))).containsExactly("b", "c");
+    assertThat(ids(await(index().dueBetween(100, 300, new TimerCursor(300, "c"), 10)))).isEmpty();
+  }
+
+  @Test
+  void writesMoveTimersInAndOutOfTheRange() {
+    await(store.putAll(List.of(timer("a", 100), timer("b", 200), periodic("p", 150))));
+    // touch a out of the range, b into it
+    Timer a2 = await(store.update(timer("a", 5000).touched(5000), 1));
+    assertThat(a2).isNotNull();
+    await(store.put(timer("c", 120)));
+    assertThat(await(store.remove("b"))).isTrue();
+    assertThat(ids(await(index().dueBetween(0, 1000, null, 10)))).containsExactly("c", "p");
+    // a firing that advances p leaves it out of its old place
+    List<FiringResult> r = await(store.recordFirings(List.of(
+        new FiringRequest("p", 1, 0, true, 150, 151, periodic("p", 150).fired(2000)))));
+    assertThat(r.get(0).applied()).isTrue();
+    assertThat(ids(await(index().dueBetween(0, 1000, null, 10)))).containsExactly("c");
+    assertThat(ids(await(index().dueBetween(1000, 6000, null, 10)))).containsExactly("p", "a");
+    assertThat(await(index().dueBetween(1000, 6000, null, 10)).timers().get(1).generation()).isEqualTo(2);
+  }
+
+  @Test
+  void aLimitOutsideItsBoundsIsRefused() {
+    assertThatThrownBy(() -> await(index().dueBetween(0, 10, null, 0))).hasRootCauseInstanceOf(
+        IllegalArgumentException.class).hasMessageContaining("limit");
+    assertThatThrownBy(() -> await(index().dueBetween(0, 10, null, DueIndex.MAX_DUE_LIMIT + 1)))
+        .hasRootCauseInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+  }
+
+  // ------------------------------------------------------------------ count
+
+  @Test
+  void theCountFollowsEveryKindOfWrite() {
+    assertThat(await(index().timerCount())).isZero();
+    await(store.putAll(List.of(timer("a", 100), timer("b", 200), periodic("p", 150))));
+    assertThat(await(index().timerCount())).isEqualTo(3);
+    await(store.createAll(List.of(timer("c", 300), timer("d", 400))));
+    assertThat(await(index().timerCount())).isEqualTo(5);
+    await(store.put(timer("a", 999)));                 // a replace
+    await(store.putAll(List.of(timer("b", 1), timer("e", 2))));   // one replace, one new
+    assertThat(await(index().timerCount())).isEqualTo(6);
+    await(store.update(timer("c", 700).touched(700), 1));
+    assertThat(await(index().timerCount())).isEqualTo(6);
+    assertThat(await(store.remove("d"))).isTrue();
+    assertThat(await(store.remove("d"))).isFalse();
+    assertThat(await(index().timerCount())).isEqualTo(5);
+    // a firing that ends a once timer removes it; one that advances a periodic one does not; a stale one nothing
+    List<FiringResult> r = await(store.recordFirings(List.of(
+        new FiringRequest("e", 1, 0, true, 2, 3, null),
+        new FiringRequest("p", 1, 0, true, 150, 151, periodic("p", 150).fired(250)),
+        new FiringRequest("b", 99, 0, true, 1, 3, null))));
+    assertThat(r).extracting(FiringResult::applied).containsExactly(true, true, false);
+    assertThat(await(index().timerCount())).isEqualTo(4);
+  }
+
+  @Test
+  void theCountSurvivesAReopen() throws Exception {
+    await(store.putAll(List.of(timer("a", 100), timer("b", 200), timer("c", 300))));
+    await(store.remove("b"));
+    await(store.close());
+    store = reopenStore(vertx);
+    Assumptions.assumeTrue(store != null, "the store keeps nothing across a close");
+    assertThat(await(index().timerCount())).isEqualTo(2);
+    assertThat(ids(await(index().dueBetween(0, 1000, null, 10)))).containsExactly("a", "c");
+  }
+}

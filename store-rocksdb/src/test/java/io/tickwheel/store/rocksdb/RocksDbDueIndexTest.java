@@ -1,0 +1,58 @@
+package io.tickwheel.store.rocksdb;
+
+import io.tickwheel.core.store.DueIndexContract;
+import io.tickwheel.core.store.TimerStore;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DueIndex;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The due-index contract against RocksDB on a fresh temporary directory per test. */
+class RocksDbDueIndexTest extends DueIndexContract {
+
+  @TempDir
+  Path tmp;
+
+  private RocksDbStoreOptions options() {
+    return new RocksDbStoreOptions().setDataDir(tmp.resolve("db")).setBlockCacheBytes(8 << 20)
+        .setWriteBufferBytes(4 << 20);
+  }
+
+  @Override
+  protected TimerStore createStore(Vertx vertx) {
+    return await(RocksDbTimerStore.open(vertx, options()));
+  }
+
+  @Override
+  protected TimerStore reopenStore(Vertx vertx) {
+    return await(RocksDbTimerStore.open(vertx, options()));
+  }
+
+  @Test
+  void aDatabaseWithoutTheCounterIsCountedOnceAtOpen() throws Exception {
+    await(store.putAll(List.of(
+        new Timer("a", "t", Kind.ONCE, 1, 0, 0, Misfire.FIRE_ONCE, null, 1, 10, 0, 1),
+        new Timer("b", "t", Kind.ONCE, 1, 0, 0, Misfire.FIRE_ONCE, null, 1, 20, 0, 1))));
+    await(store.close());
+    store = null;
+    Db db = Db.open(options());
+    try {
+      db.db.delete(db.meta, Keys.TIMER_COUNT);    // as a database written before the counter
+    } finally {
+      db.close();
+    }
+    store = reopenStore(vertx);
+    assertThat(await(((DueIndex) store).timerCount())).isEqualTo(2);
+    await(store.remove("a"));
+    await(store.close());
+    store = reopenStore(vertx);
+    assertThat(await(((DueIndex) store).timerCount())).isEqualTo(1);
+  }
+}
