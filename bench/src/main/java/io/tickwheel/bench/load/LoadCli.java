@@ -38,7 +38,9 @@ final class LoadCli {
   private String store;
 
   @Option(names = "--scenario", paramLabel = "A,B", defaultValue = "throughput,lateness,burst,heartbeat",
-      description = "scenarios: throughput, lateness, burst, heartbeat, recovery or all (default ${DEFAULT-VALUE})")
+      description = "scenarios: throughput, lateness, burst, heartbeat, recovery or all; and scale (tickwheel only,"
+          + " not in all: --pending timers over 48 h, a --duration-s stream at --firing-rate, heap, RSS, kill -9)"
+          + " (default ${DEFAULT-VALUE})")
   private String scenario;
 
   @Option(names = "--timers", paramLabel = "N", defaultValue = "50000",
@@ -83,11 +85,11 @@ final class LoadCli {
   private int batchConcurrency;
 
   @Option(names = "--pending", paramLabel = "N", defaultValue = "100000",
-      description = "lateness and recovery: timers pending (default ${DEFAULT-VALUE})")
+      description = "lateness, recovery and scale: timers pending (default ${DEFAULT-VALUE})")
   private int pending;
 
   @Option(names = "--firing-rate", paramLabel = "PER_S", defaultValue = "2000",
-      description = "lateness: firings per second (default ${DEFAULT-VALUE})")
+      description = "lateness and scale: firings per second (default ${DEFAULT-VALUE})")
   private int firingRate;
 
   @Option(names = "--window-ms", paramLabel = "MS", defaultValue = "10000",
@@ -107,7 +109,7 @@ final class LoadCli {
   private int keys;
 
   @Option(names = "--duration-s", paramLabel = "S", defaultValue = "10",
-      description = "heartbeat: how long (default ${DEFAULT-VALUE})")
+      description = "heartbeat: how long; scale: the stream's length (default ${DEFAULT-VALUE})")
   private int durationS;
 
   @Option(names = "--heartbeat-delay-ms", paramLabel = "MS", defaultValue = "3000",
@@ -188,11 +190,12 @@ final class LoadCli {
     for (String s : scenario.split(",")) {
       if (s.equals("all")) {
         scenarios.addAll(LoadConfig.ALL);
-      } else if (LoadConfig.ALL.contains(s)) {
+      } else if (LoadConfig.ALL.contains(s) || LoadConfig.ON_REQUEST.contains(s)) {
         scenarios.add(s);
       } else {
         throw new IllegalArgumentException(
-            "--scenario: unknown scenario '" + s + "' (known: " + LoadConfig.ALL + ", all)");
+            "--scenario: unknown scenario '" + s + "' (known: " + LoadConfig.ALL + ", " + LoadConfig.ON_REQUEST
+                + ", all)");
       }
     }
     List<String> targets = new ArrayList<>();

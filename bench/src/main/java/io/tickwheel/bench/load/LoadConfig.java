@@ -45,6 +45,9 @@ public record LoadConfig(List<String> targets, String url, String token, String 
   /** Every scenario, in the order {@code all} runs them. */
   public static final List<String> ALL = List.of("throughput", "lateness", "burst", "heartbeat", "recovery");
 
+  /** Scenarios run only when named ({@code all} leaves them out): {@code scale} (see {@link ScaleScenario}). */
+  public static final List<String> ON_REQUEST = List.of("scale");
+
   /** Default of {@code --client-loops}: the client's cores, at most 2 (see {@link HttpLanes}). */
   public static int defaultClientLoops() {
     return Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
@@ -78,6 +81,9 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  heartbeat: keys=" + keys + " duration-s=" + durationS + " heartbeat-delay-ms=" + heartbeatDelayMs
         + " warm-up-ms=" + latenessWarmupMs + " (--lateness-warmup-ms)\n"
         + "  recovery: pending=" + pending + "\n"
+        + "  scale: pending=" + pending + " firing-rate=" + firingRate + "/s stream duration-s=" + durationS
+        + " warm-up-ms=" + latenessWarmupMs + " (--lateness-warmup-ms)\n"
+        + "  server flags (" + ManagedServer.SERVER_ARGS_ENV + "): " + ManagedServer.serverArgs() + "\n"
         + "  server jvm flags (" + ManagedServer.JAVA_OPTS_ENV + "): " + ManagedServer.serverJavaOpts() + "\n"
         + (System.getenv(TickwheelTarget.FIRINGS_CSV_ENV) == null ? ""
             : "  firings written to (" + TickwheelTarget.FIRINGS_CSV_ENV + "): "

@@ -68,6 +68,18 @@ public final class ManagedServer implements AutoCloseable {
     return v == null || v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
   }
 
+  /**
+   * Environment variable with extra server flags (split on spaces), appended to the tool's own, e.g.
+   * {@code --max-pending 200000000} for the scale scenario.
+   */
+  public static final String SERVER_ARGS_ENV = "LOAD_SERVER_ARGS";
+
+  /** The server's extra flags from {@value #SERVER_ARGS_ENV} (none when unset). */
+  public static List<String> serverArgs() {
+    String v = System.getenv(SERVER_ARGS_ENV);
+    return v == null || v.isBlank() ? List.of() : List.of(v.trim().split("\\s+"));
+  }
+
   /** Starts the server (on the current data directory) and waits up to {@code timeoutMs} for its listening line. */
   public String start(long timeoutMs) throws Exception {
     if (process != null && process.isAlive()) {
@@ -89,6 +101,7 @@ public final class ManagedServer implements AutoCloseable {
       args.add(token);
     }
     args.addAll(extraArgs);
+    args.addAll(serverArgs());
     AtomicBoolean listening = new AtomicBoolean();   // written by the stdout reader, read by both readers
     io.tickwheel.testkit.ServerProcess p = io.tickwheel.testkit.ServerProcess.fromJar(jar)
         .jvmArgs(serverJavaOpts()).args(args)

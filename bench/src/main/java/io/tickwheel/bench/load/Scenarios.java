@@ -58,6 +58,7 @@ public final class Scenarios {
       case "burst" -> burst();
       case "heartbeat" -> heartbeat();
       case "recovery" -> recovery();
+      case "scale" -> new ScaleScenario(this, target, cfg, runId).run();
       default -> throw new IllegalArgumentException("unknown scenario " + scenario);
     }
   }
@@ -98,7 +99,7 @@ public final class Scenarios {
   }
 
   /** The managed server's pid, or -1 (a --url target). */
-  private long serverPid() {
+  long serverPid() {
     return target instanceof TickwheelTarget tw && tw.server() != null ? tw.server().pid() : -1;
   }
 
@@ -260,7 +261,12 @@ public final class Scenarios {
     long at(int i);
   }
 
-  private void put(String scenario, String metric, Object value) {
+  /** The sink firings of the current phase go to (null: none). */
+  void phase(FiringSink s) {
+    current.set(s);
+  }
+
+  void put(String scenario, String metric, Object value) {
     results.add(target.name(), scenario + suffix, metric, value);
   }
 
@@ -274,14 +280,14 @@ public final class Scenarios {
     put(scenario, what + " p999 ms", String.format("%.2f", ms(micros, 99.9) / 1000));
   }
 
-  private void checkErrors(String scenario, String what, Run r) {
+  void checkErrors(String scenario, String what, Run r) {
     put(scenario, what + " errors", r.errors);
     if (r.errors > 0) {
       System.err.println(scenario + ": " + r.errors + " " + what + " failed; first: " + r.firstError);
     }
   }
 
-  private void firingRows(String scenario, FiringTracker t) {
+  void firingRows(String scenario, FiringTracker t) {
     Histogram h = t.lateness();
     put(scenario, "firings expected", t.expectedCount());
     put(scenario, "firings received", t.received());
@@ -296,7 +302,7 @@ public final class Scenarios {
   }
 
   /** Waits until the tracker received everything or {@code deadlineMs} (epoch) passed. */
-  private static void awaitFirings(FiringTracker t, long deadlineMs) throws InterruptedException {
+  static void awaitFirings(FiringTracker t, long deadlineMs) throws InterruptedException {
     while (t.received() < t.expectedCount() && System.currentTimeMillis() < deadlineMs) {
       Thread.sleep(20);
     }
@@ -401,7 +407,7 @@ public final class Scenarios {
     target.reset();
   }
 
-  private static int MAX(LoadConfig cfg) {
+  static int MAX(LoadConfig cfg) {
     return Math.min(TickwheelTarget.MAX_BATCH, Math.max(cfg.batchSize(), 1000));
   }
 
