@@ -1,9 +1,15 @@
-# Shared by bench/cluster/*.sh (sourced): a private redis-server and N tickwheel cluster nodes on loopback.
-# Needs before sourcing: PORT (node i listens on PORT+i, Redis on PORT+1000), PARTS, JAR, WORK (a temp directory).
+# Shared by bench/cluster/*.sh (sourced): a private redis-server, or a private Redis Cluster of M masters, and N
+# tickwheel cluster nodes on loopback.
+# Needs before sourcing: PORT (node i listens on PORT+i, Redis on PORT+1000, Redis Cluster master k on PORT+1000+k and
+# its cluster bus on PORT+11000+k), PARTS, JAR, WORK (a temp directory).
 # Optional: LEASE (--lease-ms, default the server's), JAVA_OPTS (default -Xmx700m).
 
 REDIS_PORT=$((PORT + 1000))
 REDIS_PID=
+# every redis-server running (the standalone one, or the masters of the Redis Cluster) and its port
+declare -a REDIS_PIDS=() REDIS_PORTS=()
+# what the nodes get as --redis: one URL (standalone) or the masters' URLs (a Redis Cluster)
+REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 declare -a PIDS=()
 
 now_ms() { date +%s%3N; }
@@ -20,6 +26,28 @@ ticks_nojit() {
   echo "$sum"
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# CPU ticks of every redis-server running, summed
+redis_ticks() {
+  local p sum=0
+  for p in "${REDIS_PIDS[@]}"; do sum=$(( sum + $(ticks "$p") )); done
+  echo "$sum"
+}
+# true if nothing listens on loopback port $1
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# a random PORT whose node ports (PORT..PORT+9), Redis ports (PORT+1000..+1009) and cluster bus ports
+# (PORT+11000..+11009) are all free
+random_port() {
+  local p k ok
+  for _ in $(seq 1 50); do
+    p=$(( 20000 + RANDOM % 20000 )) ok=1
+    for k in $(seq 0 9); do
+      port_free $((p + k)) && port_free $((p + 1000 + k)) && port_free $((p + 11000 + k)) || { ok=0; break; }
+    done
+    (( ok )) && { echo "$p"; return 0; }
+  done
+  echo "no free port range found" >&2
+  exit 1
+}
 
 # starts the private redis-server (no persistence) and waits for PONG
 redis_start() {
@@ -27,9 +55,61 @@ redis_start() {
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/redis" \
     >"$WORK/redis.log" 2>&1 &
   REDIS_PID=$!
+  REDIS_PIDS=("$REDIS_PID") REDIS_PORTS=("$REDIS_PORT") REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
   for _ in $(seq 1 100); do redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && return 0; sleep 0.1; done
   echo "redis-server on $REDIS_PORT did not answer" >&2
   exit 1
+}
+
+# starts a private Redis Cluster of $1 masters, no replicas, no persistence (master k on PORT+1000+k), gives master
+# k the k-th of $1 equal ranges of the 16,384 hash slots (CLUSTER ADDSLOTSRANGE: redis-cli --cluster create refuses
+# fewer than 3 masters), joins them (CLUSTER MEET) and waits until every master says cluster_state:ok. The nodes get
+# every master's URL as --redis; a cluster of one master gets its URL twice (two or more URLs mean a Redis Cluster).
+redis_cluster_start() {
+  local m=$1 k p
+  REDIS_PIDS=() REDIS_PORTS=()
+  for k in $(seq 0 $((m - 1))); do
+    p=$((PORT + 1000 + k))
+    mkdir -p "$WORK/redis$k"
+    redis-server --port "$p" --bind 127.0.0.1 --save '' --appendonly no --dir "$WORK/redis$k" \
+      --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000 \
+      >"$WORK/redis$k.log" 2>&1 &
+    REDIS_PIDS[$k]=$! REDIS_PORTS[$k]=$p
+  done
+  for p in "${REDIS_PORTS[@]}"; do
+    for _ in $(seq 1 100); do redis-cli -p "$p" ping 2>/dev/null | grep -q PONG && break; sleep 0.1; done
+    redis-cli -p "$p" ping 2>/dev/null | grep -q PONG || { echo "redis-server on $p did not answer" >&2; exit 1; }
+  done
+  for k in $(seq 0 $((m - 1))); do
+    redis-cli -p "${REDIS_PORTS[$k]}" cluster addslotsrange $(( k * 16384 / m )) $(( (k + 1) * 16384 / m - 1 )) \
+      | grep -q OK || { echo "CLUSTER ADDSLOTSRANGE failed on ${REDIS_PORTS[$k]}" >&2; exit 1; }
+    (( k > 0 )) && redis-cli -p "${REDIS_PORTS[0]}" cluster meet 127.0.0.1 "${REDIS_PORTS[$k]}" >/dev/null
+  done
+  local deadline=$(( $(now_ms) + 30000 )) ok
+  while (( $(now_ms) < deadline )); do
+    ok=1
+    for p in "${REDIS_PORTS[@]}"; do
+      redis-cli -p "$p" cluster info | tr -d '\r' | grep -q "^cluster_state:ok" || ok=0
+      [[ "$(redis-cli -p "$p" cluster info | tr -d '\r' | awk -F: '$1 == "cluster_known_nodes" { print $2 }')" == "$m" ]] \
+        || ok=0
+    done
+    (( ok )) && break
+    sleep 0.2
+  done
+  (( ok )) || { echo "the Redis Cluster of $m masters did not reach cluster_state:ok within 30 s" >&2; exit 1; }
+  REDIS_URL=
+  for p in "${REDIS_PORTS[@]}"; do REDIS_URL+="${REDIS_URL:+,}redis://127.0.0.1:$p"; done
+  (( m == 1 )) && REDIS_URL+=",$REDIS_URL"
+  return 0
+}
+
+# stops every redis-server started (standalone or cluster) and removes their directories
+redis_stop() {
+  local p
+  for p in "${REDIS_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${REDIS_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$WORK"/redis*
+  REDIS_PIDS=() REDIS_PORTS=() REDIS_PID=
 }
 
 # starts node i (n$i) on the private Redis
@@ -39,7 +119,7 @@ start_node() {
   local lease=()
   [[ -n "${LEASE:-}" ]] && lease=(--lease-ms "$LEASE")
   # shellcheck disable=SC2086
-  java ${JAVA_OPTS:--Xmx700m} -jar "$JAR" --store redis --redis "redis://127.0.0.1:$REDIS_PORT" --cluster \
+  java ${JAVA_OPTS:--Xmx700m} -jar "$JAR" --store redis --redis "$REDIS_URL" --cluster \
     --node-id "n$i" --advertise "$(url "$i")" --partitions "$PARTS" "${lease[@]}" --port $((PORT + i)) \
     --data-dir "$WORK/data$i" --max-pending 100000000 >>"$WORK/node$i.out" 2>>"$WORK/node$i.err" &
   PIDS[$i]=$!
@@ -69,10 +149,10 @@ await_cluster() {
   exit 1
 }
 
-# flushes the private Redis, starts nodes 0..n-1 and waits until they share the partitions
+# flushes the private Redis (every master), starts nodes 0..n-1 and waits until they share the partitions
 start_nodes() {
-  local n=$1
-  redis-cli -p "$REDIS_PORT" flushall >/dev/null
+  local n=$1 p
+  for p in "${REDIS_PORTS[@]}"; do redis-cli -p "$p" flushall >/dev/null; done
   for i in $(seq 0 $((n - 1))); do rm -rf "$WORK/data$i"; start_node "$i"; done
   await_cluster "$n"
 }
@@ -83,10 +163,48 @@ stop_nodes() {
   PIDS=()
 }
 
+# load NAME N DURATION CONNECTIONS SCRIPT [args after --]
+#   -> "ops/s node-us/op max-node-us/op redis-us/op non2xx node-us/op-nojit"
+# one wrk per node (CONNECTIONS/N connections each), run at once; ops = requests (x batch size for batch.lua);
+# CPU of nodes 0..N-1 and of every redis-server running. Needs WRK, WRKDIR (bench/wrk) and TCK (getconf CLK_TCK).
+load() {
+  local name=$1 n=$2 dur=$3 conns=$4 script=$5; shift 5
+  local per=$(( conns / n > 0 ? conns / n : 1 ))
+  local -a c0 c1 j0 j1 wp
+  for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
+  local r0 r1
+  r0=$(redis_ticks)
+  for i in $(seq 0 $((n - 1))); do
+    "$WRK" -t1 -c"$per" -d"$dur" -s "$WRKDIR/$script" "$(url "$i")" "$@" >"$WORK/$name.$i.txt" 2>&1 &
+    wp[$i]=$!
+  done
+  for i in $(seq 0 $((n - 1))); do wait "${wp[$i]}" || true; done
+  for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); j1[$i]=$(ticks_nojit "${PIDS[$i]}"); done
+  r1=$(redis_ticks)
+  local sum=0 max=0 d jit=0
+  for i in $(seq 0 $((n - 1))); do
+    d=$(( c1[i] - c0[i] )); sum=$(( sum + d )); (( d > max )) && max=$d
+    jit=$(( jit + j1[i] - j0[i] ))
+  done
+  local mult=1
+  [[ "$script" == batch.lua ]] && mult=${2:-1000}
+  # what the non-2xx answers were (bench/wrk/post.lua prints them): on stderr, beside the table
+  grep -h '^non-2xx' "$WORK/$name".*.txt | sed "s/^/[$name, $n node(s)] /" >&2 || true
+  cat "$WORK/$name".*.txt | awk -v sum=$sum -v max=$max -v rt=$((r1 - r0)) -v tck="$TCK" -v mult="$mult" -v jit=$jit '
+    / requests in / { n += $1 }
+    /Requests\/sec:/ { rps += $2 }
+    /Non-2xx or 3xx responses:/ { bad += $5 }
+    END { ops = n * mult
+          printf "%.0f %.2f %.2f %.2f %d %.2f\n", rps * mult, (ops > 0 ? sum * 1e6 / tck / ops : 0),
+            (ops > 0 ? max * 1e6 / tck / ops : 0), (ops > 0 ? rt * 1e6 / tck / ops : 0), bad,
+            (ops > 0 ? jit * 1e6 / tck / ops : 0) }'
+}
+
 # the trap: nodes, Redis, the temp directory
 cleanup_all() {
   stop_nodes
-  [[ -n "$REDIS_PID" ]] && kill "$REDIS_PID" 2>/dev/null || true
+  local p
+  for p in "${REDIS_PIDS[@]:-}"; do [[ -n "$p" ]] && kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$WORK"
 }

@@ -52,41 +52,6 @@ trap cleanup_all EXIT
 TCK=$(getconf CLK_TCK)
 redis_start
 
-# load NAME N DURATION CONNECTIONS SCRIPT [args after --] -> "ops/s node-us max-node-us redis-us non2xx"
-# one wrk per node (CONNECTIONS/N connections each), run at once; ops = requests (x batch size for batch.lua)
-load() {
-  local name=$1 n=$2 dur=$3 conns=$4 script=$5; shift 5
-  local per=$(( conns / n > 0 ? conns / n : 1 ))
-  local -a c0 c1 j0 j1 wp
-  for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
-  local r0 r1
-  r0=$(ticks "$REDIS_PID")
-  for i in $(seq 0 $((n - 1))); do
-    "$WRK" -t1 -c"$per" -d"$dur" -s "$WRKDIR/$script" "$(url "$i")" "$@" >"$WORK/$name.$i.txt" 2>&1 &
-    wp[$i]=$!
-  done
-  for i in $(seq 0 $((n - 1))); do wait "${wp[$i]}" || true; done
-  for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); j1[$i]=$(ticks_nojit "${PIDS[$i]}"); done
-  r1=$(ticks "$REDIS_PID")
-  local sum=0 max=0 d jit=0
-  for i in $(seq 0 $((n - 1))); do
-    d=$(( c1[i] - c0[i] )); sum=$(( sum + d )); (( d > max )) && max=$d
-    jit=$(( jit + j1[i] - j0[i] ))
-  done
-  local mult=1
-  [[ "$script" == batch.lua ]] && mult=${2:-1000}
-  # what the non-2xx answers were (bench/wrk/post.lua prints them): on stderr, beside the table
-  grep -h '^non-2xx' "$WORK/$name".*.txt | sed "s/^/[$name, $n node(s)] /" >&2 || true
-  cat "$WORK/$name".*.txt | awk -v sum=$sum -v max=$max -v rt=$((r1 - r0)) -v tck="$TCK" -v mult="$mult" -v jit=$jit '
-    / requests in / { n += $1 }
-    /Requests\/sec:/ { rps += $2 }
-    /Non-2xx or 3xx responses:/ { bad += $5 }
-    END { ops = n * mult
-          printf "%.0f %.2f %.2f %.2f %d %.2f\n", rps * mult, (ops > 0 ? sum * 1e6 / tck / ops : 0),
-            (ops > 0 ? max * 1e6 / tck / ops : 0), (ops > 0 ? rt * 1e6 / tck / ops : 0), bad,
-            (ops > 0 ? jit * 1e6 / tck / ops : 0) }'
-}
-
 echo "tickwheel cluster throughput bench: 1 vs $NODES nodes, rounds=$ROUNDS duration=$DURATION connections=$CONNS" \
   "batch=${BSIZE}x$BCONNS conns, partitions=$PARTS, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
