@@ -23,13 +23,14 @@
 #                                  [--connections 64] [--batch-connections 6] [--batch-size 1000]
 #                                  [--firings 100000] [--firing-rate 10000] [--fire-lead-ms 10000]
 #                                  [--partitions 256] [--port random] [--csv bench/results/cluster-scaleout.csv]
-#                                  [--cores 16] [--utilization 0.7] [--redis-machines 0.2] [--jar PATH]
+#                                  [--cores 16] [--utilization 0.7] [--redis-machines 0.2]
+#                                  [--projection-partitions 4096] [--jar PATH]
 # Env:   JAVA_OPTS (the nodes' JVM flags; default -Xmx700m), WRK (default: wrk)
 # Needs: wrk, redis-server (7+), redis-cli, curl, jq, and the jar: mvn -B -ntp -q -pl server -am package -DskipTests
 set -euo pipefail
 
 MASTERS="1 2 3" NODES=3 ROUNDS=3 DURATION=10s WARMUP=8s CONNS=64 BCONNS=6 BSIZE=1000 FIRINGS=100000 RATE=10000
-LEAD=10000 PARTS=256 PORT= JAR= CSV= CORES=16 UTIL=0.7 RSHARE=0.2
+LEAD=10000 PARTS=256 PORT= JAR= CSV= CORES=16 UTIL=0.7 RSHARE=0.2 PPARTS=4096
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --masters) MASTERS=$2; shift 2 ;;
@@ -49,6 +50,7 @@ while [[ $# -gt 0 ]]; do
     --cores) CORES=$2; shift 2 ;;
     --utilization) UTIL=$2; shift 2 ;;
     --redis-machines) RSHARE=$2; shift 2 ;;
+    --projection-partitions) PPARTS=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -140,6 +142,19 @@ fire() {
               (ops > 0 ? nojit * 1e6 / tck / ops : 0), fill }'
 }
 
+# the hash slot of partition p's keys (hash tag {tw:p:P}), p = 0..4095, one a line: asked of a running master once
+SLOTS="$WORK/partition-slots"
+partition_slots() {
+  [[ -s "$SLOTS" ]] && return 0
+  for p in $(seq 0 4095); do echo "CLUSTER KEYSLOT {tw:p:$p}"; done | redis-cli -p "${REDIS_PORTS[0]}" >"$SLOTS"
+}
+# spread PARTITIONS MASTERS -> "partitions per master, busiest / mean", the slots split in equal ranges (as here)
+spread() {
+  head -n "$1" "$SLOTS" | awk -v m="$2" '{ c[int($1 * m / 16384)]++ }
+    END { s = ""; mx = 0; for (k = 0; k < m; k++) { s = s (k ? "/" : "") (c[k] + 0); if (c[k] > mx) mx = c[k] }
+          printf "%s %.2f\n", (m <= 9 ? s : "-"), mx * m / NR }'
+}
+
 LOADAVG0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "tickwheel scale-out bench: $NODES nodes on a Redis Cluster of $MASTERS master(s), rounds=$ROUNDS" \
   "duration=$DURATION connections=$CONNS batch=${BSIZE}x$BCONNS conns, firings=$FIRINGS at $RATE/s," \
@@ -154,6 +169,7 @@ declare -A V
 for r in $(seq 1 "$ROUNDS"); do
   for m in $MASTERS; do
     redis_cluster_start "$m"
+    partition_slots
     start_nodes "$NODES"
     load warm-post "$NODES" "$WARMUP" "$CONNS" post.lua >/dev/null
     load warm-batch "$NODES" "$WARMUP" "$BCONNS" batch.lua -- "$BSIZE" >/dev/null
@@ -193,26 +209,37 @@ for m in $MASTERS; do
   done
 done
 
+echo
+for m in $MASTERS; do
+  read -r per busiest < <(spread "$PARTS" "$m")
+  echo "$m master(s): the $PARTS partitions per master $per (busiest / mean $busiest)"
+done
+
 # The projection: machines of CORES cores, a share RSHARE of them running Redis masters (one redis-server per core,
 # each single-threaded, the slots spread evenly), the rest one tickwheel node each; every process busy at most UTIL.
 # Node cost per op = the nodes' CPU without JIT threads (steady state); Redis cost per op = all masters summed (the
 # same total work whatever the master count: a Redis Cluster splits the keys by slot, not the work per key).
 echo
 echo "projection from the medians with $LAST master(s): machines of $CORES cores, $(awk -v s="$RSHARE" 'BEGIN { printf "%d%%", s * 100 }') of" \
-  "them Redis machines ($CORES masters each, one per core), the rest one tickwheel node each, every core busy at most" \
-  "$(awk -v u="$UTIL" 'BEGIN { printf "%d%%", u * 100 }'); ops/s = min(node machines x cores x utilization / node CPU per op," \
-  "masters x utilization / Redis CPU per op):"
-printf '| %-8s | %-14s | %-7s | %-16s | %13s | %12s |\n' machines "node machines" masters operation ops/s "bound by"
-echo '|---:|---:|---:|---|---:|---|'
+  "them Redis machines ($CORES masters each, one per core, the slots split in equal ranges), the rest one tickwheel" \
+  "node each, every core busy at most $(awk -v u="$UTIL" 'BEGIN { printf "%d%%", u * 100 }'), --partitions $PPARTS;" \
+  "ops/s = min(node machines x cores x utilization / node CPU per op, masters x utilization / Redis CPU per op /" \
+  "busiest master's partitions over the mean):"
+printf '| %-8s | %-13s | %-7s | %-15s | %-16s | %13s | %8s |\n' machines "node machines" masters "busiest master" \
+  operation ops/s "bound by"
+echo '|---:|---:|---:|---:|---|---:|---|'
 for k in 10 100; do
+  rm_=$(awk -v k=$k -v s="$RSHARE" 'BEGIN { r = int(k * s + 0.5); print (r < 1 ? 1 : r) }')
+  read -r _ busiest < <(spread "$PPARTS" $(( rm_ * CORES )))
   for l in post batch fire; do
     case $l in post) label="single POST" ;; batch) label="batched timer" ;; fire) label="firing" ;; esac
-    awk -v k=$k -v c="$CORES" -v u="$UTIL" -v s="$RSHARE" -v nu="$(med "$LAST.$l.j")" -v ru="$(med "$LAST.$l.r")" \
-        -v label="$label" 'BEGIN {
-      rm = int(k * s + 0.5); if (rm < 1) rm = 1; nm = k - rm; masters = rm * c
-      nodes = (nu > 0 ? nm * c * u * 1e6 / nu : 1e18); redis = (ru > 0 ? masters * u * 1e6 / ru : 1e18)
+    awk -v k=$k -v rm="$rm_" -v c="$CORES" -v u="$UTIL" -v b="$busiest" -v nu="$(med "$LAST.$l.j")" \
+        -v ru="$(med "$LAST.$l.r")" -v label="$label" 'BEGIN {
+      nm = k - rm; masters = rm * c
+      nodes = (nu > 0 ? nm * c * u * 1e6 / nu : 1e18); redis = (ru > 0 ? masters * u * 1e6 / ru / b : 1e18)
       ops = (nodes < redis ? nodes : redis)
-      printf "| %-8d | %-14d | %-7d | %-16s | %13.0f | %12s |\n", k, nm, masters, label, ops, (nodes < redis ? "nodes" : "Redis") }'
+      printf "| %-8d | %-13d | %-7d | %14.2fx | %-16s | %13.0f | %8s |\n", k, nm, masters, b, label, ops,
+        (nodes < redis ? "nodes" : "Redis") }'
   done
 done
 echo "load average before: $LOADAVG0, after: $(cut -d' ' -f1-3 /proc/loadavg); rows appended to $CSV"
