@@ -7,7 +7,7 @@
 #   batch  POST /v1/timers/batch of --batch-size timers (bench/wrk/batch.lua), due in 1 h; the same spread;
 #   fire   --firings timers created by batch (spread over the nodes) beforehand, due at --firing-rate/s over
 #          firings/rate seconds from a start far enough ahead for the fill to end before it; CPU from just before the first is due until every
-#          one of them fired (the nodes' firedTotal in /health, summed, grew by --firings), divided by --firings.
+#          one of them fired (the nodes' tickwheel_firings_total, summed, grew by --firings), divided by --firings.
 #          Nobody subscribes: a firing is recorded in Redis and published to no subscriber.
 # A warm-up before each measurement runs the same load (post, batch, and a fire of a fifth of --firings, whose fill
 # time sets the measured fire's lead: --fire-lead-ms at least).
@@ -22,7 +22,7 @@
 # Usage: bench/cluster/scaleout.sh [--masters "1 2 3"] [--nodes 3] [--rounds 3] [--duration 10s] [--warmup 8s]
 #                                  [--connections 64] [--batch-connections 6] [--batch-size 1000]
 #                                  [--firings 100000] [--firing-rate 10000] [--fire-lead-ms 10000]
-#                                  [--partitions 256] [--port random] [--csv bench/results/cluster-scaleout.csv]
+#                                  [--partitions 256] [--port random: a free range per cluster] [--csv bench/results/cluster-scaleout.csv]
 #                                  [--cores 16] [--utilization 0.7] [--redis-machines 0.2]
 #                                  [--projection-partitions 4096] [--jar PATH]
 # Env:   JAVA_OPTS (the nodes' JVM flags; default -Xmx700m), WRK (default: wrk)
@@ -71,17 +71,19 @@ PORT=${PORT:-0}
 # shellcheck source=bench/cluster/lib.sh
 source "$HERE/lib.sh"
 trap cleanup_all EXIT
-(( PORT > 0 )) || PORT=$(random_port)
+FIXED_PORT=; (( PORT > 0 )) && FIXED_PORT=$PORT || PORT=$(random_port)
 REDIS_PORT=$((PORT + 1000))
 TCK=$(getconf CLK_TCK)
 COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')
 
-# the nodes' firedTotal (GET /health), summed over nodes 0..n-1
+# the firings the nodes recorded (tickwheel_firings_total in GET /metrics: a counter per node, which partitions moving
+# between nodes do not lower), summed over nodes 0..n-1; empty if a node did not answer
 fired_total() {
   local n=$1 i sum=0 f
   for i in $(seq 0 $((n - 1))); do
-    f=$(curl -s --max-time 5 "$(url "$i")/health" | jq -r '.firedTotal // 0' 2>/dev/null || echo 0)
-    sum=$(( sum + ${f:-0} ))
+    f=$(curl -s --max-time 5 "$(url "$i")/metrics" | awk '/^tickwheel_firings_total/ { printf "%.0f", $NF }')
+    [[ -n "$f" ]] || return 0
+    sum=$(( sum + f ))
   done
   echo "$sum"
 }
@@ -100,8 +102,8 @@ fire() {
                 printf "%s{\"id\":\"%s%d\",\"topic\":\"bench\",\"at\":%d,\"payload\":{\"n\":%d}}", (i > b * size ? "," : ""),
                   p, i, t0 + int(i * 1000 / rate), i > f
               printf "]}" > f; close(f) } }'
-  local before
-  before=$(fired_total "$n")
+  local before=
+  while [[ -z "$before" ]]; do before=$(fired_total "$n"); done
   start=$(now_ms)
   local k=0
   for f in "$WORK/$name"/*.json; do
@@ -117,12 +119,13 @@ fire() {
   while (( $(now_ms) < t0 - 200 )); do sleep 0.05; done
   local -a c0 c1 j0 j1
   for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
-  local r0 r1 m0 m1 got=0
+  local r0 r1 m0 m1 got=0 f
   r0=$(redis_ticks) m0=$(now_ms)
   local deadline=$(( t0 + count * 1000 / RATE + 60000 ))
   sleep $(( count / RATE ))
   while (( $(now_ms) < deadline )); do
-    got=$(( $(fired_total "$n") - before ))
+    f=$(fired_total "$n")
+    [[ -n "$f" ]] && got=$(( f - before ))
     (( got >= count )) && break
     sleep 0.2
   done
@@ -168,6 +171,8 @@ printf '%-6s %-8s %-6s %10s %10s %12s %10s %10s %8s\n' round masters op ops/s no
 declare -A V
 for r in $(seq 1 "$ROUNDS"); do
   for m in $MASTERS; do
+    # fresh free ports for every cluster (other programs on the machine may have taken the last ones meanwhile)
+    [[ -n "$FIXED_PORT" ]] || PORT=$(random_port)
     redis_cluster_start "$m"
     partition_slots
     start_nodes "$NODES"
