@@ -9,6 +9,8 @@
 #          firings/rate seconds from a start far enough ahead for the fill to end before it; CPU from just before the first is due until every
 #          one of them fired (the nodes' tickwheel_firings_total, summed, grew by --firings), divided by --firings.
 #          Nobody subscribes: a firing is recorded in Redis and published to no subscriber.
+#   idle   --idle-s seconds without load after the warm-ups: what the nodes and the masters burn on their own (leases,
+#          wheels ticking, the broadcast subscription), in CPU microseconds per second (the CSV's per-op columns).
 # A warm-up before each measurement runs the same load (post, batch, and a fire of a fifth of --firings, whose fill
 # time sets the measured fire's lead: --fire-lead-ms at least).
 #
@@ -21,7 +23,7 @@
 #
 # Usage: bench/cluster/scaleout.sh [--masters "1 2 3"] [--nodes 3] [--rounds 3] [--duration 10s] [--warmup 8s]
 #                                  [--connections 64] [--batch-connections 6] [--batch-size 1000]
-#                                  [--firings 100000] [--firing-rate 10000] [--fire-lead-ms 10000]
+#                                  [--idle-s 5] [--firings 100000] [--firing-rate 10000] [--fire-lead-ms 10000]
 #                                  [--partitions 256] [--port random: a free range per cluster] [--csv bench/results/cluster-scaleout.csv]
 #                                  [--cores 16] [--utilization 0.7] [--redis-machines 0.2]
 #                                  [--projection-partitions 4096] [--jar PATH]
@@ -30,7 +32,7 @@
 set -euo pipefail
 
 MASTERS="1 2 3" NODES=3 ROUNDS=3 DURATION=10s WARMUP=8s CONNS=64 BCONNS=6 BSIZE=1000 FIRINGS=100000 RATE=10000
-LEAD=10000 PARTS=256 PORT= JAR= CSV= CORES=16 UTIL=0.7 RSHARE=0.2 PPARTS=4096
+IDLE=5 LEAD=10000 PARTS=256 PORT= JAR= CSV= CORES=16 UTIL=0.7 RSHARE=0.2 PPARTS=4096
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --masters) MASTERS=$2; shift 2 ;;
@@ -42,6 +44,7 @@ while [[ $# -gt 0 ]]; do
     --batch-connections) BCONNS=$2; shift 2 ;;
     --batch-size) BSIZE=$2; shift 2 ;;
     --firings) FIRINGS=$2; shift 2 ;;
+    --idle-s) IDLE=$2; shift 2 ;;
     --firing-rate) RATE=$2; shift 2 ;;
     --fire-lead-ms) LEAD=$2; shift 2 ;;
     --partitions) PARTS=$2; shift 2 ;;
@@ -158,6 +161,26 @@ spread() {
           printf "%s %.2f\n", (m <= 9 ? s : "-"), mx * m / NR }'
 }
 
+# idle N SECONDS -> "0 node-us/s max-node-us/s redis-us/s 0 node-us/s-nojit": CPU per second of N nodes left alone
+idle() {
+  local n=$1 secs=$2 i
+  local -a c0 c1 j0 j1
+  for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
+  local r0 r1 m0 m1
+  r0=$(redis_ticks) m0=$(now_ms)
+  sleep "$secs"
+  for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); j1[$i]=$(ticks_nojit "${PIDS[$i]}"); done
+  r1=$(redis_ticks) m1=$(now_ms)
+  local sum=0 max=0 d nojit=0
+  for i in $(seq 0 $((n - 1))); do
+    d=$(( c1[i] - c0[i] )); sum=$(( sum + d )); (( d > max )) && max=$d
+    nojit=$(( nojit + j1[i] - j0[i] ))
+  done
+  awk -v s=$(( m1 - m0 )) -v sum=$sum -v max=$max -v rt=$((r1 - r0)) -v tck="$TCK" -v nojit=$nojit '
+    BEGIN { printf "0 %.0f %.0f %.0f 0 %.0f\n", sum * 1e9 / tck / s, max * 1e9 / tck / s, rt * 1e9 / tck / s,
+              nojit * 1e9 / tck / s }'
+}
+
 LOADAVG0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "tickwheel scale-out bench: $NODES nodes on a Redis Cluster of $MASTERS master(s), rounds=$ROUNDS" \
   "duration=$DURATION connections=$CONNS batch=${BSIZE}x$BCONNS conns, firings=$FIRINGS at $RATE/s," \
@@ -181,16 +204,18 @@ for r in $(seq 1 "$ROUNDS"); do
     # the measured fill gets the lead the warm-up's fill (a fifth as many timers) says it needs, x 1.5, + 2 s
     read -r _ _ _ _ _ _ wf < <(fire "warm-fire-r$r-m$m" "$NODES" $(( FIRINGS / 5 )) "$LEAD")
     lead=$(( wf * 5 * 3 / 2 + 2000 )); (( lead > LEAD )) || lead=$LEAD
+    read -r it iu im ir ib ij < <(idle "$NODES" "$IDLE")
     read -r pt pn pm pr pb pj < <(load post "$NODES" "$DURATION" "$CONNS" post.lua)
     read -r bt bn bm br bb bj < <(load batch "$NODES" "$DURATION" "$BCONNS" batch.lua -- "$BSIZE")
     read -r ft fn fm fr fb fj _ < <(fire "fire-r$r-m$m" "$NODES" "$FIRINGS" "$lead")
     stop_nodes
     redis_stop
+    row "$r" "$m" idle "$it" "$iu" "$im" "$ir" "$ib" "$ij"
     row "$r" "$m" post "$pt" "$pn" "$pm" "$pr" "$pb" "$pj"
     row "$r" "$m" batch "$bt" "$bn" "$bm" "$br" "$bb" "$bj"
     row "$r" "$m" fire "$ft" "$fn" "$fm" "$fr" "$fb" "$fj"
-    for l in post batch fire; do
-      case $l in post) set -- "$pt" "$pn" "$pj" "$pr" "$pm" ;; batch) set -- "$bt" "$bn" "$bj" "$br" "$bm" ;;
+    for l in idle post batch fire; do
+      case $l in idle) set -- "$it" "$iu" "$ij" "$ir" "$im" ;; post) set -- "$pt" "$pn" "$pj" "$pr" "$pm" ;; batch) set -- "$bt" "$bn" "$bj" "$br" "$bm" ;;
         fire) set -- "$ft" "$fn" "$fj" "$fr" "$fm" ;; esac
       V[$m.$l.t]+="$1 " V[$m.$l.n]+="$2 " V[$m.$l.j]+="$3 " V[$m.$l.r]+="$4 " V[$m.$l.x]+="$5 "
     done
@@ -200,15 +225,16 @@ med() { tr ' ' '\n' <<<"${V[$1]}" | grep -v '^$' | median; }
 
 echo
 echo "medians of $ROUNDS round(s), CPU in microseconds per operation (per request for post, per timer for batch," \
-  "per recorded firing for fire):"
+  "per recorded firing for fire; per second for idle):"
 printf '| %-7s | %-16s | %10s | %14s | %15s | %16s | %17s |\n' masters operation ops/s "node CPU (sum)" "busiest node" \
   "nodes, no JIT" "Redis CPU (sum)"
 echo '|---|---|---:|---:|---:|---:|---:|'
 LAST=
 for m in $MASTERS; do
   LAST=$m
-  for l in post batch fire; do
-    case $l in post) label="single POST" ;; batch) label="batched timer" ;; fire) label="firing" ;; esac
+  for l in idle post batch fire; do
+    case $l in idle) label="idle, us/s" ;; post) label="single POST" ;; batch) label="batched timer" ;;
+      fire) label="firing" ;; esac
     printf '| %-7s | %-16s | %10s | %14s | %15s | %16s | %17s |\n' "$m" "$label" "$(med "$m.$l.t")" "$(med "$m.$l.n")" \
       "$(med "$m.$l.x")" "$(med "$m.$l.j")" "$(med "$m.$l.r")"
   done
