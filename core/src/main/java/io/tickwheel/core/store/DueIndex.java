@@ -39,6 +39,14 @@ public interface DueIndex {
    */
   Future<Long> timerCount();
 
+  /**
+   * Whether this object answers {@link #dueBetween} and {@link #timerCount}: {@code true} for a store; a wrapper of
+   * any store (metrics, fencing) implements this interface and answers whether the store it wraps does.
+   */
+  default boolean dueIndexAvailable() {
+    return true;
+  }
+
   /** Checks {@link #dueBetween}'s {@code limit}; for implementations. */
   static void checkLimit(int limit) {
     if (limit < 1 || limit > MAX_DUE_LIMIT) {

@@ -20,12 +20,16 @@ import java.util.List;
  * {@link ComposedStore} forwards them as they are. Same contract and thread safety as the wrapped store; the callback
  * runs where the store's futures complete (the owner context).
  */
-final class WatchedStore extends ComposedStore {
+final class WatchedStore extends ComposedStore implements io.tickwheel.core.store.DueIndex {
+
+  /** The wrapped store, for its {@link io.tickwheel.core.store.DueIndex} when it has one. */
+  private final TimerStore wrapped;
 
   private final Runnable onFenced;
 
   WatchedStore(TimerStore store, Runnable onFenced) {
     super(ComposedStore.of(store));
+    this.wrapped = store;
     this.onFenced = onFenced;
   }
 
@@ -95,5 +99,49 @@ final class WatchedStore extends ComposedStore {
   @Override
   public Future<Void> setTopicPaused(String topic, boolean paused) {
     return watch(super.setTopicPaused(topic, paused));
+  }
+
+  /** Whether the wrapped store is a {@link io.tickwheel.core.store.DueIndex} that answers. */
+  @Override
+  public boolean dueIndexAvailable() {
+    return wrapped instanceof io.tickwheel.core.store.DueIndex d && d.dueIndexAvailable();
+  }
+
+  private io.tickwheel.core.store.DueIndex index() {
+    if (!dueIndexAvailable()) {
+      throw new io.tickwheel.core.store.StoreFaultException("the " + name() + " store has no due index", null, false);
+    }
+    return (io.tickwheel.core.store.DueIndex) wrapped;
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<io.tickwheel.core.store.TimerPage> dueBetween(long fromMs, long toMs,
+      io.tickwheel.core.store.TimerCursor after, int limit) {
+    try {
+      return watch(index().dueBetween(fromMs, toMs, after, limit));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<Long> timerCount() {
+    try {
+      return watch(index().timerCount());
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<java.util.Set<String>> storedIds(java.util.List<String> ids) {
+    try {
+      return watch(index().storedIds(ids));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
   }
 }

@@ -64,9 +64,13 @@ public final class WheelView {
     WheelSnapshot w = all.isEmpty() ? WheelSnapshot.empty(tickMs, now) : merge(all);
     long pending = 0;
     long fired = 0;
+    long far = 0;
+    long farFrom = Long.MAX_VALUE;
     for (Scheduler s : all) {
       pending += s.pending();
       fired += s.publishedTotal();
+      far += s.farTimers();
+      farFrom = Math.min(farFrom, s.windowBound());
     }
     JsonArray levels = new JsonArray(new ArrayList<>(w.levels().size()));
     for (WheelSnapshot.Level l : w.levels()) {
@@ -83,6 +87,10 @@ public final class WheelView {
           .put("occupancy", new JsonArray(counts)));
     }
     LatencyWindow.Stats late = metrics.latenessStats();
+    JsonObject farTier = new JsonObject().put("count", far);
+    if (farFrom != Long.MAX_VALUE) {
+      farTier.put("fromMs", farFrom);
+    }
     return new JsonObject()
         .put("tickMs", w.tickMs())
         .put("now", now)
@@ -91,6 +99,7 @@ public final class WheelView {
         .put("firedTotal", fired)
         .put("store", storeName)
         .put("levels", levels)
+        .put("far", farTier)
         .put("lateness", new JsonObject()
             .put("p50Ms", late.p50())
             .put("p99Ms", late.p99())

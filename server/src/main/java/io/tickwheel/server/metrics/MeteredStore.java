@@ -22,16 +22,19 @@ import java.util.Set;
  * {@link #UNMETERED} ones (they stream or answer without work worth a series), which {@link ComposedStore} forwards
  * as they are. Same contract, same thread safety as the wrapped store.
  */
-public final class MeteredStore extends ComposedStore {
+public final class MeteredStore extends ComposedStore implements io.tickwheel.core.store.DueIndex {
 
   /** The calls forwarded without a measurement. */
   static final Set<String> UNMETERED = Set.of("name", "close", "keepsTimersOnHeap", "loadAll", "lastSeq");
 
   private final Metrics metrics;
+  /** The wrapped store, for its {@link io.tickwheel.core.store.DueIndex} when it has one. */
+  private final TimerStore wrapped;
 
   public MeteredStore(TimerStore store, Metrics metrics) {
     super(ComposedStore.of(store));
     this.metrics = metrics;
+    this.wrapped = store;
   }
 
   /** {@code f}, timed from {@code t0} (taken before the call: arguments are evaluated left to right). */
@@ -147,5 +150,49 @@ public final class MeteredStore extends ComposedStore {
   @Override
   public Future<String> webhookSecret(String generatedIfAbsent) {
     return done("webhookSecret", System.nanoTime(), super.webhookSecret(generatedIfAbsent));
+  }
+
+  /** Whether the wrapped store is a {@link io.tickwheel.core.store.DueIndex} that answers. */
+  @Override
+  public boolean dueIndexAvailable() {
+    return wrapped instanceof io.tickwheel.core.store.DueIndex d && d.dueIndexAvailable();
+  }
+
+  private io.tickwheel.core.store.DueIndex index() {
+    if (!dueIndexAvailable()) {
+      throw new io.tickwheel.core.store.StoreFaultException("the " + name() + " store has no due index", null, false);
+    }
+    return (io.tickwheel.core.store.DueIndex) wrapped;
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<io.tickwheel.core.store.TimerPage> dueBetween(long fromMs, long toMs,
+      io.tickwheel.core.store.TimerCursor after, int limit) {
+    try {
+      return done("dueBetween", System.nanoTime(), index().dueBetween(fromMs, toMs, after, limit));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<Long> timerCount() {
+    try {
+      return done("timerCount", System.nanoTime(), index().timerCount());
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<java.util.Set<String>> storedIds(java.util.List<String> ids) {
+    try {
+      return done("storedIds", System.nanoTime(), index().storedIds(ids));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
   }
 }

@@ -55,34 +55,43 @@ final class PauseWrite {
    * Holds {@code id}, runs {@code change} on its armed state ({@code null}: it ends), stores and arms the result.
    */
   private Future<WriteOutcome> change(String id, Function<Timer, Timer> change, Function<Timer, WriteOutcome> done) {
-    if (!pending.exists(id)) {
+    if (!pending.mayExist(id)) {
       return Future.succeededFuture(new NotFound(id));
     }
     return pending.hold(id, lockTimeoutMs).compose(held -> {
       if (!held) {
         return Future.succeededFuture(new Busy(id));
       }
-      Timer old = pending.disarm(id);
-      if (old == null) {          // it ended (fired its last) while we waited
-        pending.release(id);
-        return Future.succeededFuture(new NotFound(id));
-      }
-      Timer next = change.apply(old);
-      if (next == null) {
-        return end(id, old);
-      }
-      return store.update(next, old.generation()).transform(ar -> {
-        if (ar.failed()) {
-          readBack.failed(ar.cause(), id, old);   // a lost resume must not stay paused here
-          return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
-        }
-        if (ar.result() != null) {
-          pending.arm(ar.result());
+      return pending.take(id).transform(taken -> {
+        Timer old = taken.succeeded() ? taken.result() : null;
+        if (old == null) {        // it ended (fired its last) while we waited, or was never there
           pending.release(id);
-          return Future.succeededFuture(done.apply(ar.result()));
+          return Future.succeededFuture(taken.failed() ? Refusal.ofStoreFailure(taken.cause(), false)
+              : new NotFound(id));
         }
-        return adoptStored(id, old);
+        return changeHeld(id, old, change, done);
       });
+    });
+  }
+
+  /** {@link #change} of held {@code id}, whose state {@code old} was taken out. */
+  private Future<WriteOutcome> changeHeld(String id, Timer old, Function<Timer, Timer> change,
+    Function<Timer, WriteOutcome> done) {
+    Timer next = change.apply(old);
+    if (next == null) {
+      return end(id, old);
+    }
+    return store.update(next, old.generation()).transform(ar -> {
+      if (ar.failed()) {
+        readBack.failed(ar.cause(), id, old);   // a lost resume must not stay paused here
+        return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
+      }
+      if (ar.result() != null) {
+        pending.arm(ar.result());
+        pending.release(id);
+        return Future.succeededFuture(done.apply(ar.result()));
+      }
+      return adoptStored(id, old);
     });
   }
 

@@ -1,6 +1,7 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.wheel.ExpiryHandler;
 import io.tickwheel.core.wheel.TimerWheel;
@@ -8,10 +9,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -23,6 +26,14 @@ import java.util.function.LongConsumer;
  * paused timer, out of the wheel until resumed, see {@link io.tickwheel.core.model.Schedule#pause}); or
  * <em>parked</em> (it came due while its topic was paused: held back, unchanged, until the topic resumes and
  * {@link #unpark} hands it back). All three count as pending, per topic too ({@link #topicCount}).
+ *
+ * <p><b>Two tiers.</b> With a window ({@link #windowed()}: a store that is a {@link DueIndex} and does not keep its
+ * timers on the heap), only timers due before the <em>bound</em> are in memory; a timer due at or after it is
+ * <em>far</em>: kept by the store alone and counted ({@link #farCount()}), until the {@link WindowLoader} moves the bound
+ * past its due time and loads it. {@link #arm} of a timer due at or after the bound counts it far instead of keeping it;
+ * {@link #take} of an id not in memory reads the store. Every stored timer is in memory (armed or held) or far, never
+ * both: the loader skips an id in memory, and an id held or released while its page was being read (that write has
+ * placed it already).
  *
  * <p>The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every armed timer; with a store that
  * keeps its timers on the heap ({@link TimerStore#keepsTimersOnHeap()}) it holds the timer itself, the very object
@@ -40,15 +51,133 @@ final class PendingTimers {
   private final HashMap<String, LinkedHashMap<String, Timer>> parkedByTopic = new HashMap<>();
   private final TopicCounts topics = new TopicCounts();
   private LongConsumer onArmed = dueAt -> { };
+  /** The store, for {@link #take} and {@link #stored} of far timers; {@code null} without a window. */
+  private final TimerStore store;
+  /** Timers due at or after it are far; {@code Long.MAX_VALUE} without a window. */
+  private long bound = Long.MAX_VALUE;
+  /** Far timers: stored, not in memory. */
+  private long farCount;
+  /** Ids held or released while the loader's page read is in flight; {@code null} when none is. */
+  private HashSet<String> touchedWhileReading;
 
   /**
    * @param startMs   the wheel's initial time, epoch ms
    * @param heapStore {@link TimerStore#keepsTimersOnHeap()} of the store
    */
   PendingTimers(Vertx vertx, long tickMs, long startMs, boolean heapStore) {
+    this(vertx, tickMs, startMs, heapStore, null);
+  }
+
+  /** @param windowStore the store when timers beyond a window stay in it ({@link #windowed()}), else {@code null} */
+  PendingTimers(Vertx vertx, long tickMs, long startMs, boolean heapStore, TimerStore windowStore) {
     this.wheel = new TimerWheel<>(tickMs, startMs);
     this.locks = new IdLocks(vertx);
     this.heapStore = heapStore;
+    this.store = windowStore;
+  }
+
+  // ------------------------------------------------------------------ the far tier
+
+  /** Whether timers beyond the bound stay in the store (see "Two tiers"). */
+  boolean windowed() {
+    return store != null;
+  }
+
+  /** Timers due at or after this, epoch ms, are far ({@code Long.MAX_VALUE}: none). */
+  long bound() {
+    return bound;
+  }
+
+  /** Moves the bound (the loader, before it reads the timers between the old bound and this one). */
+  void bound(long b) {
+    this.bound = b;
+  }
+
+  /** Far timers: stored, not in memory. */
+  long farCount() {
+    return farCount;
+  }
+
+  /** Sets the far count (recovery: the store's count minus the timers loaded). */
+  void farCount(long n) {
+    this.farCount = n;
+  }
+
+  /** The loader's page read starts: ids held or released from now on are left to their writes. */
+  void readStarted() {
+    touchedWhileReading = new HashSet<>();
+  }
+
+  /** The loader's page was placed. */
+  void readDone() {
+    touchedWhileReading = null;
+  }
+
+  /**
+   * Places far timer {@code t} read by the loader (due before the bound now) in memory, unless {@code id} is in memory
+   * already or was held or released while its page was read (its write placed it); returns whether it was placed.
+   */
+  boolean loadFar(Timer t) {
+    String id = t.id();
+    if (exists(id) || (touchedWhileReading != null && touchedWhileReading.contains(id))) {
+      return false;
+    }
+    farCount--;
+    Timer lean = t.withoutPayload();
+    if (lean.paused()) {
+      paused.put(id, lean);
+    } else {
+      wheel.schedule(id, lean.nextDueAt(), lean);
+      onArmed.accept(lean.nextDueAt());
+    }
+    topics.add(lean.topic());
+    return true;
+  }
+
+  /**
+   * Held {@code id}'s current state, taken out of the pending timers (a write replaces it): its armed copy
+   * ({@link #disarm}), or, windowed, its stored state when it is far (then no longer counted far), or {@code null}.
+   * Fails with the store's failure when the far state could not be read.
+   */
+  Future<Timer> take(String id) {
+    Timer t = disarm(id);
+    if (t != null || store == null) {
+      return Future.succeededFuture(t);
+    }
+    return store.get(id).map(s -> {
+      if (s != null) {
+        farCount--;
+      }
+      return s;
+    });
+  }
+
+  /** Whether {@code id} may be pending: {@link #exists} in memory, or windowed (it may be far). */
+  boolean mayExist(String id) {
+    return store != null || exists(id);
+  }
+
+  /**
+   * Of {@code ids}, none in memory, those the store keeps (far timers); empty without a window. The caller holds the
+   * ids, so none is placed meanwhile.
+   */
+  Future<Set<String>> stored(List<String> ids) {
+    if (store == null || ids.isEmpty()) {
+      return Future.succeededFuture(Set.of());
+    }
+    List<Future<Timer>> gets = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      gets.add(store.get(id));
+    }
+    return Future.all(gets).map(all -> {
+      Set<String> found = new HashSet<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (gets.get(i).result() != null) {
+          found.add(ids.get(i));
+        }
+      }
+      return found;
+    });
   }
 
   /** Called with the due time (epoch ms) of every timer {@link #arm}ed: the fire loop's wake-up hook. */
@@ -56,9 +185,9 @@ final class PendingTimers {
     this.onArmed = hook;
   }
 
-  /** Armed (in the wheel, paused or parked) plus held timers. */
-  int size() {
-    return wheel.size() + paused.size() + parked.size() + locks.size();
+  /** Armed (in the wheel, paused or parked), held and far timers. */
+  long size() {
+    return wheel.size() + paused.size() + parked.size() + locks.size() + farCount;
   }
 
   /** Whether {@code id} is armed (in the wheel, paused or parked) or held. */
@@ -116,7 +245,7 @@ final class PendingTimers {
    */
   void arm(Timer t) {
     long due = load(t);
-    if (!t.paused()) {
+    if (!t.paused() && due < bound) {
       onArmed.accept(due);
     }
   }
@@ -128,6 +257,10 @@ final class PendingTimers {
    * fire loop. A paused timer goes to the paused set.
    */
   void rearm(Timer t) {
+    if (t.nextDueAt() >= bound) {
+      farCount++;             // stored with its next state already: far until the loader reaches it
+      return;
+    }
     Timer lean = heapStore ? t : t.withoutPayload();
     if (lean.paused()) {
       paused.put(lean.id(), lean);
@@ -141,12 +274,16 @@ final class PendingTimers {
 
   /**
    * Arms {@code t} without telling the fire loop (recovery, before it runs; a paused timer goes to the paused set,
-   * replacing an armed copy); returns its due time.
+   * replacing an armed copy), or counts it far when it is due at or after the bound; returns its due time.
    */
   long load(Timer t) {
     Timer lean = heapStore ? t : t.withoutPayload();
     if (!paused.isEmpty() || !parked.isEmpty() || wheel.contains(lean.id())) {
       disarm(lean.id());
+    }
+    if (lean.nextDueAt() >= bound) {
+      farCount++;
+      return lean.nextDueAt();
     }
     if (lean.paused()) {
       paused.put(lean.id(), lean);
@@ -248,16 +385,25 @@ final class PendingTimers {
 
   /** Holds {@code id} if it is free; returns whether it was taken. */
   boolean tryHold(String id) {
+    touched(id);
     return locks.tryLock(id);
+  }
+
+  private void touched(String id) {
+    if (touchedWhileReading != null) {
+      touchedWhileReading.add(id);
+    }
   }
 
   /** {@link IdLocks#lock}: {@code true} once held, {@code false} after {@code timeoutMs} without it. */
   Future<Boolean> hold(String id, long timeoutMs) {
-    return locks.lock(id, timeoutMs);
+    touched(id);
+    return locks.lock(id, timeoutMs).onSuccess(held -> touched(id));
   }
 
   /** Releases {@code id} to its next waiter, or frees it. */
   void release(String id) {
+    touched(id);
     locks.unlock(id);
   }
 

@@ -71,6 +71,8 @@ public final class Scheduler {
   private final PauseWrite pauses;
   private final TopicPauses topics;
   private final FiringLogTrim trim;
+  /** Moves the window of the two tiers; {@code null} when every pending timer is in memory. */
+  private final WindowLoader window;
 
   private volatile boolean ready;
 
@@ -96,7 +98,12 @@ public final class Scheduler {
     this.clock = clock;
     this.opts = opts;
     this.drive = drive;
-    this.pending = new PendingTimers(vertx, opts.tickMs(), clock.getAsLong(), store.keepsTimersOnHeap());
+    boolean windowed = opts.windowMs() > 0 && store instanceof io.tickwheel.core.store.DueIndex d
+        && d.dueIndexAvailable() && !store.keepsTimersOnHeap();
+    this.pending = new PendingTimers(vertx, opts.tickMs(), clock.getAsLong(), store.keepsTimersOnHeap(),
+        windowed ? store : null);
+    this.window = windowed ? new WindowLoader(vertx, owner, (io.tickwheel.core.store.DueIndex) store, pending, clock,
+        opts.windowMs()) : null;
     this.fireLoop = new FireLoop(vertx, owner, store, pending, clock, opts, metrics);
     this.writes = new WritePath(vertx, store, pending, clock, opts);
     this.restores = new RestoreWrite(vertx, store, pending, opts);
@@ -126,22 +133,27 @@ public final class Scheduler {
   // ------------------------------------------------------------------ lifecycle
 
   /**
-   * Loads the paused topics, then every stored timer into the wheel (overdue ones fire on the first turns; fixed-rate
-   * and cron ones apply their misfire rule then; paused timers go to the paused set; due timers of paused topics are
-   * held back when they come due), then starts firing and trimming. Until it completes, {@link #ready()} is false and writes
-   * answer {@link Recovering}.
+   * Loads the paused topics, then the stored timers into the wheel: every one, or, with a window (see
+   * {@link SchedulerOptions#windowMs()}), those due within it, the others counted and left in the store (overdue ones
+   * fire on the first turns; fixed-rate and cron ones apply their misfire rule then; paused timers go to the paused
+   * set; due timers of paused topics are held back when they come due), then starts firing and trimming. Until it
+   * completes, {@link #ready()} is false and writes answer {@link Recovering}.
    *
-   * @return the number of timers loaded
+   * @return the number of timers loaded into memory
    */
   public Future<Long> recover() {
     return onOwner(() -> { }).compose(v -> topics.recover())
-        .compose(v -> store.loadAll(opts.recoveryBatch(), batch -> onOwner(() -> batch.forEach(pending::load))))
+        .compose(v -> window != null ? window.recover()
+            : store.loadAll(opts.recoveryBatch(), batch -> onOwner(() -> batch.forEach(pending::load))))
         .compose(n -> store.lastSeq().compose(seq -> onOwner(() -> fireLoop.knownSeq(seq))).map(n))
         .onSuccess(n -> {
           ready = true;
           if (drive) {
             trim.start(opts.trimIntervalMs());
             fireLoop.start();
+            if (window != null) {
+              window.start();
+            }
           }
         });
   }
@@ -149,6 +161,9 @@ public final class Scheduler {
   /** Stops firing and trimming; waits (at most 2 s) for the firing batch in flight. The store is left open. */
   public Future<Void> stop() {
     trim.stop();
+    if (window != null) {
+      window.stop();
+    }
     return fireLoop.stop();
   }
 
@@ -164,7 +179,7 @@ public final class Scheduler {
    * @return how many timers were handed out
    */
   public Future<Integer> drain() {
-    return fireLoop.drain();
+    return window == null ? fireLoop.drain() : window.catchUp().compose(v -> fireLoop.drain());
   }
 
   /** Trims the firing log to the retention, now. Skipped (0) while a trim is running. */
@@ -175,10 +190,21 @@ public final class Scheduler {
   // ------------------------------------------------------------------ reads
 
   /**
-   * Timers waiting to fire: armed, paused, held back by a topic pause, or held by an operation or a firing in flight.
+   * Timers waiting to fire: armed, paused, held back by a topic pause, held by an operation or a firing in flight, or
+   * far (in the store beyond the window). At most {@code Integer.MAX_VALUE}.
    */
   public int pending() {
-    return pending.size();
+    return (int) Math.min(Integer.MAX_VALUE, pending.size());
+  }
+
+  /** Of {@link #pending()}, the far ones: in the store, due beyond the window (0 without one). */
+  public long farTimers() {
+    return pending.farCount();
+  }
+
+  /** Timers due at or after this are far, epoch ms ({@code Long.MAX_VALUE}: no window). */
+  public long windowBound() {
+    return pending.bound();
   }
 
   /** Paused timers (out of the wheel until resumed; counted in {@link #pending()}). */
@@ -408,19 +434,21 @@ public final class Scheduler {
     if (!ready) {
       return recovering();
     }
-    if (!pending.exists(id)) {
+    if (!pending.mayExist(id)) {
       return Future.succeededFuture(new NotFound(id));
     }
     return pending.hold(id, opts.lockTimeoutMs()).compose(held -> {
       if (!held) {
         return Future.succeededFuture(new Busy(id));
       }
-      Timer old = pending.disarm(id);
-      if (old == null) {          // it ended (fired its last) while we waited
-        pending.release(id);
-        return Future.succeededFuture(new NotFound(id));
-      }
-      return fireLoop.fireNow(old);
+      return pending.take(id).transform(ar -> {
+        Timer old = ar.succeeded() ? ar.result() : null;
+        if (old == null) {          // it ended (fired its last) while we waited, or was never there
+          pending.release(id);
+          return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), false) : new NotFound(id));
+        }
+        return fireLoop.fireNow(old);
+      });
     });
   }
 

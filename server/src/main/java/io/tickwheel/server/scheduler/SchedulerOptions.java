@@ -17,9 +17,13 @@ import io.tickwheel.core.store.Retention;
  * @param trimIntervalMs     how often the firing log is trimmed, ms, {@code >= 1}
  * @param recoveryBatch      timers per batch when loading the store at start, {@code >= 1}
  * @param lockTimeoutMs      how long a write waits for a busy id before answering {@link Refusal.Busy}, ms, {@code >= 1}
+ * @param windowMs           with a store that is a {@link io.tickwheel.core.store.DueIndex} and keeps nothing on the
+ *                           heap: how far ahead of now every pending timer is in memory, ms; later ones stay in the
+ *                           store until the window reaches them ({@link WindowLoader}); {@code 0}: every pending timer
+ *                           in memory. {@code 0} or {@code >= 1000}.
  */
 public record SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
-    long trimIntervalMs, int recoveryBatch, long lockTimeoutMs) {
+    long trimIntervalMs, int recoveryBatch, long lockTimeoutMs, long windowMs) {
 
   /** Default {@link #maxPending}: ten million timers. */
   public static final long DEFAULT_MAX_PENDING = Limits.DEFAULT_MAX_PENDING;
@@ -32,6 +36,16 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
   /** Default {@link #lockTimeoutMs}: 10 s. */
   public static final long DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
+  /** Default {@link #windowMs}: 10 minutes (heartbeats of seconds to minutes never leave memory). */
+  public static final long DEFAULT_WINDOW_MS = 600_000;
+
+  /** With the default window. */
+  public SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
+      long trimIntervalMs, int recoveryBatch, long lockTimeoutMs) {
+    this(tickMs, maxPending, misfireThresholdMs, turnLimit, retention, trimIntervalMs, recoveryBatch, lockTimeoutMs,
+        DEFAULT_WINDOW_MS);
+  }
+
   public SchedulerOptions {
     atLeast("tickMs", tickMs, 1);
     atLeast("maxPending", maxPending, 1);
@@ -43,6 +57,9 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
     atLeast("trimIntervalMs", trimIntervalMs, 1);
     atLeast("recoveryBatch", recoveryBatch, 1);
     atLeast("lockTimeoutMs", lockTimeoutMs, 1);
+    if (windowMs != 0) {
+      atLeast("windowMs", windowMs, 1000);
+    }
   }
 
   private static void atLeast(String field, long value, long min) {
@@ -62,20 +79,26 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
 
   public SchedulerOptions withMaxPending(long m) {
     return new SchedulerOptions(tickMs, m, misfireThresholdMs, turnLimit, retention, trimIntervalMs, recoveryBatch,
-        lockTimeoutMs);
+        lockTimeoutMs, windowMs);
   }
 
   public SchedulerOptions withTurnLimit(int l) {
     return new SchedulerOptions(tickMs, maxPending, misfireThresholdMs, l, retention, trimIntervalMs, recoveryBatch,
-        lockTimeoutMs);
+        lockTimeoutMs, windowMs);
   }
 
   public SchedulerOptions withMisfireThresholdMs(long m) {
-    return new SchedulerOptions(tickMs, maxPending, m, turnLimit, retention, trimIntervalMs, recoveryBatch, lockTimeoutMs);
+    return new SchedulerOptions(tickMs, maxPending, m, turnLimit, retention, trimIntervalMs, recoveryBatch, lockTimeoutMs,
+        windowMs);
   }
 
   public SchedulerOptions withRetention(Retention r, long intervalMs) {
     return new SchedulerOptions(tickMs, maxPending, misfireThresholdMs, turnLimit, r, intervalMs, recoveryBatch,
-        lockTimeoutMs);
+        lockTimeoutMs, windowMs);
+  }
+
+  public SchedulerOptions withWindowMs(long w) {
+    return new SchedulerOptions(tickMs, maxPending, misfireThresholdMs, turnLimit, retention, trimIntervalMs,
+        recoveryBatch, lockTimeoutMs, w);
   }
 }

@@ -41,32 +41,40 @@ final class TouchWrite {
 
   /** See {@link Scheduler#touch}. */
   Future<WriteOutcome> touch(String id, Long delayOverride) {
-    if (!pending.exists(id)) {
+    if (!pending.mayExist(id)) {
       return Future.succeededFuture(new NotFound(id));
     }
     return pending.hold(id, lockTimeoutMs).compose(held -> {
       if (!held) {
         return Future.succeededFuture(new Busy(id));
       }
-      Timer old = pending.disarm(id);
-      if (old == null) {          // it ended (fired its last) while we waited
-        pending.release(id);
-        return Future.succeededFuture(new NotFound(id));
-      }
-      Timer next = Schedule.touch(old, clock.getAsLong(), delayOverride);
-      return store.update(next, old.generation()).transform(ar -> {
-        if (ar.failed()) {
-          readBack.failed(ar.cause(), id, old);
-          return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
-        }
-        Timer touched = ar.result();    // the stored timer, payload included: one store round trip
-        if (touched != null) {
-          pending.arm(touched);
+      return pending.take(id).transform(taken -> {
+        Timer old = taken.succeeded() ? taken.result() : null;
+        if (old == null) {        // it ended (fired its last) while we waited, or was never there
           pending.release(id);
-          return Future.succeededFuture(new Touched(touched));
+          return Future.succeededFuture(taken.failed() ? Refusal.ofStoreFailure(taken.cause(), false)
+              : new NotFound(id));
         }
-        return adoptStored(id, old, delayOverride);
+        return touchHeld(id, old, delayOverride);
       });
+    });
+  }
+
+  /** Touch of held {@code id}, whose state {@code old} was taken out. */
+  private Future<WriteOutcome> touchHeld(String id, Timer old, Long delayOverride) {
+    Timer next = Schedule.touch(old, clock.getAsLong(), delayOverride);
+    return store.update(next, old.generation()).transform(ar -> {
+      if (ar.failed()) {
+        readBack.failed(ar.cause(), id, old);
+        return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
+      }
+      Timer touched = ar.result();    // the stored timer, payload included: one store round trip
+      if (touched != null) {
+        pending.arm(touched);
+        pending.release(id);
+        return Future.succeededFuture(new Touched(touched));
+      }
+      return adoptStored(id, old, delayOverride);
     });
   }
 
@@ -87,14 +95,15 @@ final class TouchWrite {
     List<Future<Boolean>> holds = new ArrayList<>(distinct.size());
     for (int i = 0; i < distinct.size(); i++) {
       String id = distinct.get(i);
-      if (!pending.exists(id)) {
+      if (!pending.mayExist(id)) {
         out[i] = new NotFound(id);
         holds.add(Future.succeededFuture(false));
       } else {
         holds.add(pending.hold(id, lockTimeoutMs));
       }
     }
-    return Future.join(holds).transform(ignored -> {
+    return Future.join(holds).compose(ignored -> takeAll(distinct, holds, out)).transform(takenAr -> {
+      Timer[] taken = takenAr.result();
       List<Timer> olds = new ArrayList<>();
       List<Timer> next = new ArrayList<>();
       List<Integer> at = new ArrayList<>();
@@ -108,8 +117,8 @@ final class TouchWrite {
           out[i] = new Busy(id);
           continue;
         }
-        Timer old = pending.disarm(id);
-        if (old == null) {        // it ended (fired its last) while we waited
+        Timer old = taken[i];
+        if (old == null) {        // it ended (fired its last) while we waited, or was never there
           pending.release(id);
           out[i] = new NotFound(id);
           continue;
@@ -149,6 +158,30 @@ final class TouchWrite {
         return Future.succeededFuture(inRequestOrder(ids, first, out));
       });
     });
+  }
+
+  /**
+   * Takes the state of every held id of {@code distinct} out ({@link PendingTimers#take}); an id whose far state could
+   * not be read gets its store failure in {@code out} and {@code null}. Never fails.
+   */
+  private Future<Timer[]> takeAll(List<String> distinct, List<Future<Boolean>> holds, WriteOutcome[] out) {
+    Timer[] taken = new Timer[distinct.size()];
+    List<Future<Timer>> reads = new ArrayList<>();
+    for (int i = 0; i < distinct.size(); i++) {
+      if (out[i] != null || !holds.get(i).result()) {
+        continue;
+      }
+      int at = i;
+      reads.add(pending.take(distinct.get(i)).andThen(ar -> {
+        if (ar.succeeded()) {
+          taken[at] = ar.result();
+        } else {
+          pending.release(distinct.get(at));
+          out[at] = Refusal.ofStoreFailure(ar.cause(), false);
+        }
+      }));
+    }
+    return Future.join(reads).transform(x -> Future.succeededFuture(taken));
   }
 
   /** One outcome per requested id, in request order; a repeated id gets its first occurrence's outcome. */

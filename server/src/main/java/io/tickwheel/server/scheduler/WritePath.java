@@ -55,6 +55,23 @@ final class WritePath {
     if (pending.size() >= opts.maxPending()) {
       return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
     }
+    if (pending.windowed() && spec.id() != null) {
+      // not in memory, but it may be far: ask the store, the id held meanwhile (a concurrent create gets Conflict)
+      pending.tryHold(id);
+      return pending.stored(List.of(id)).transform(found -> {
+        if (found.failed() || !found.result().isEmpty()) {
+          pending.release(id);
+          return Future.succeededFuture(found.failed() ? Refusal.ofStoreFailure(found.cause(), false)
+              : new Conflict(id));
+        }
+        Timer t = Schedule.accept(spec.withId(id), clock.getAsLong(), 1);
+        return store.createAll(List.of(t)).transform(ar -> {
+          WriteOutcome out = created(ar, t);
+          readBack.settle(ar, id);
+          return Future.succeededFuture(out);
+        });
+      });
+    }
     Timer t = Schedule.accept(spec.withId(id), clock.getAsLong(), 1);
     // createAll, not put: the id is neither armed nor held, so it is not stored either (every stored timer is
     // armed or held), and the store need not read an old version
@@ -108,6 +125,45 @@ final class WritePath {
     if (accepted.isEmpty()) {
       return Future.succeededFuture(out);
     }
+    if (pending.windowed()) {
+      // ids not in memory may be far: the store says which (they answer Conflict), the ids held meanwhile
+      List<String> given = new ArrayList<>(accepted.size());
+      for (int i = 0; i < specs.size(); i++) {
+        if (out.get(i) instanceof Created c && specs.get(i).id() != null) {
+          given.add(c.timer().id());
+        }
+      }
+      return pending.stored(given).compose(found -> {
+        if (found.isEmpty()) {
+          return write(accepted, out);
+        }
+        List<Timer> fresh = new ArrayList<>(accepted.size());
+        for (int i = 0; i < out.size(); i++) {
+          if (out.get(i) instanceof Created c && found.contains(c.timer().id())) {
+            pending.release(c.timer().id());
+            out.set(i, new Conflict(c.timer().id()));
+          }
+        }
+        for (Timer t : accepted) {
+          if (!found.contains(t.id())) {
+            fresh.add(t);
+          }
+        }
+        return fresh.isEmpty() ? Future.succeededFuture(out) : write(fresh, out);
+      }, failed -> {
+        Refusal r = Refusal.ofStoreFailure(failed, false);
+        for (Timer t : accepted) {
+          pending.release(t.id());
+        }
+        out.replaceAll(o -> o instanceof Created ? r : o);
+        return Future.succeededFuture(out);
+      });
+    }
+    return write(accepted, out);
+  }
+
+  /** createAll's store write of {@code accepted} (held), then arms them; {@code out} holds their Created. */
+  private Future<List<WriteOutcome>> write(List<Timer> accepted, List<WriteOutcome> out) {
     return store.createAll(accepted).transform(ar -> {
       for (Timer t : accepted) {
         if (ar.succeeded()) {
@@ -130,50 +186,68 @@ final class WritePath {
       if (!held) {
         return Future.succeededFuture(new Busy(id));
       }
-      Timer old = pending.armed(id);
-      if (old == null && pending.size() > opts.maxPending()) {   // size() counts this id's hold
-        pending.release(id);
-        return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
-      }
-      pending.disarm(id);
-      Timer accepted = Schedule.accept(spec, clock.getAsLong(), old == null ? 1 : old.generation() + 1);
-      Timer t = old != null && old.paused() ? accepted.withPaused(true) : accepted;   // a replace keeps a pause
-      return store.put(t).transform(ar -> {
-        if (ar.succeeded()) {
-          pending.arm(t);
+      return pending.take(id).transform(taken -> {
+        if (taken.failed()) {
           pending.release(id);
-        } else {
-          readBack.failed(ar.cause(), id, old);
+          return Future.succeededFuture(Refusal.ofStoreFailure(taken.cause(), false));
         }
-        return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
-            : old == null ? new Created(t) : new Replaced(t));
+        return upsertHeld(spec, taken.result());
       });
+    });
+  }
+
+  /** Upsert of held {@code spec.id()}, whose state {@code old} ({@code null}: none) was taken out. */
+  private Future<WriteOutcome> upsertHeld(TimerSpec spec, Timer old) {
+    String id = spec.id();
+    if (old == null && pending.size() > opts.maxPending()) {   // size() counts this id's hold
+      pending.release(id);
+      return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
+    }
+    Timer accepted = Schedule.accept(spec, clock.getAsLong(), old == null ? 1 : old.generation() + 1);
+    Timer t = old != null && old.paused() ? accepted.withPaused(true) : accepted;   // a replace keeps a pause
+    return store.put(t).transform(ar -> {
+      if (ar.succeeded()) {
+        pending.arm(t);
+        pending.release(id);
+      } else {
+        readBack.failed(ar.cause(), id, old);
+      }
+      return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
+          : old == null ? new Created(t) : new Replaced(t));
     });
   }
 
   /** See {@link Scheduler#cancel}. */
   Future<WriteOutcome> cancel(String id) {
-    if (!pending.exists(id)) {
+    if (!pending.mayExist(id)) {
       return Future.succeededFuture(new NotFound(id));
     }
     return pending.hold(id, opts.lockTimeoutMs()).compose(held -> {
       if (!held) {
         return Future.succeededFuture(new Busy(id));
       }
-      Timer old = pending.disarm(id);
-      if (old == null) {          // it ended (fired its last) while we waited
-        pending.release(id);
-        return Future.succeededFuture(new NotFound(id));
-      }
-      return store.remove(id).transform(ar -> {
-        if (ar.failed()) {
-          readBack.failed(ar.cause(), id, old);
-        } else {
+      return pending.take(id).transform(taken -> {
+        Timer old = taken.succeeded() ? taken.result() : null;
+        if (old == null) {        // it ended (fired its last) while we waited, or was never there
           pending.release(id);
+          return Future.succeededFuture(taken.failed() ? Refusal.ofStoreFailure(taken.cause(), false)
+              : new NotFound(id));
         }
-        return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
-            : ar.result() ? new Cancelled(id) : new NotFound(id));
+        return removeHeld(id, old);
       });
+    });
+  }
+
+  /** Cancel of held {@code id}, whose state {@code old} was taken out. */
+  private Future<WriteOutcome> removeHeld(String id, Timer old) {
+    return store.remove(id).transform(ar -> {
+      if (ar.failed()) {
+        readBack.failed(ar.cause(), id, old);
+      } else {
+        pending.release(id);
+      }
+      return Future.succeededFuture(ar.failed() ? Refusal.ofStoreFailure(ar.cause(), true)
+          : ar.result() ? new Cancelled(id) : new NotFound(id));
     });
   }
 }

@@ -26,7 +26,8 @@ import java.util.function.Function;
  * A {@link MemoryTimerStore} whose writes a test can hold (until {@link #release()}) or fail (as if the backend
  * were down), and whose {@code recordFirings} calls are counted. Owner-thread use only.
  */
-public final class GatedStore implements TimerStore, io.tickwheel.core.store.TimerExport {
+public final class GatedStore implements TimerStore, io.tickwheel.core.store.TimerExport,
+    io.tickwheel.core.store.DueIndex {
 
   private final MemoryTimerStore mem = new MemoryTimerStore();
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
@@ -103,6 +104,49 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
     write.get().onComplete(ar -> io.vertx.core.Vertx.currentContext().runOnContext(v -> p.fail(
         new StoreUnavailableException("write applied, its answer lost (test)", null, true))));
     return p.future();
+  }
+
+  private boolean holdDueAnswers;
+  private final ArrayDeque<Runnable> heldDueAnswers = new ArrayDeque<>();
+  /** Calls of dueBetween. */
+  public final AtomicInteger dueReads = new AtomicInteger();
+
+  /**
+   * Holds the answers of every following {@code dueBetween}: each is read at once (the store's state then) and
+   * answered at {@link #releaseDueAnswers()} (a page read in flight while writes go on).
+   */
+  public void holdDueAnswers(boolean h) {
+    holdDueAnswers = h;
+  }
+
+  /** Answers the held {@code dueBetween} calls, in order; returns how many. */
+  public int releaseDueAnswers() {
+    int n = 0;
+    while (!heldDueAnswers.isEmpty()) {
+      heldDueAnswers.poll().run();
+      n++;
+    }
+    return n;
+  }
+
+  @Override
+  public Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit) {
+    dueReads.incrementAndGet();
+    if (loadGate != null && !loadGate.future().isComplete()) {
+      return loadGate.future().compose(v -> mem.dueBetween(fromMs, toMs, after, limit));
+    }
+    Future<TimerPage> read = gate(false, () -> mem.dueBetween(fromMs, toMs, after, limit));
+    if (!holdDueAnswers) {
+      return read;
+    }
+    Promise<TimerPage> p = Promise.promise();
+    heldDueAnswers.add(() -> read.onComplete(p));
+    return p.future();
+  }
+
+  @Override
+  public Future<Long> timerCount() {
+    return gate(false, mem::timerCount);
   }
 
   /** Holds {@code loadAll} (recovery) until {@link #releaseLoad()}. */
