@@ -40,6 +40,15 @@ public interface DueIndex {
   Future<Long> timerCount();
 
   /**
+   * Which of {@code ids} are stored now, in one read (a create checks that its ids are not far timers). Ordered after
+   * the caller's earlier writes, as any read.
+   *
+   * @param ids at most {@value #MAX_DUE_LIMIT}, else {@link IllegalArgumentException} (a failed future)
+   * @return a new set, the caller's to keep
+   */
+  Future<java.util.Set<String>> storedIds(java.util.List<String> ids);
+
+  /**
    * Whether this object answers {@link #dueBetween} and {@link #timerCount}: {@code true} for a store; a wrapper of
    * any store (metrics, fencing) implements this interface and answers whether the store it wraps does.
    */

@@ -188,6 +188,19 @@ public abstract class DueIndexContract {
         .hasRootCauseInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
   }
 
+  @Test
+  void storedIdsAnswersWhichIdsHaveARecord() {
+    await(store.putAll(List.of(timer("a", 100), timer("b", 200))));
+    await(store.remove("b"));
+    assertThat(await(index().storedIds(List.of("a", "b", "c")))).containsExactly("a");
+    assertThat(await(index().storedIds(List.of()))).isEmpty();
+    List<String> tooMany = new ArrayList<>();
+    for (int i = 0; i <= DueIndex.MAX_DUE_LIMIT; i++) {
+      tooMany.add("x" + i);
+    }
+    assertThatThrownBy(() -> await(index().storedIds(tooMany))).hasRootCauseInstanceOf(IllegalArgumentException.class);
+  }
+
   // ------------------------------------------------------------------ count
 
   @Test

@@ -165,20 +165,21 @@ final class PendingTimers {
     if (store == null || ids.isEmpty()) {
       return Future.succeededFuture(Set.of());
     }
-    List<Future<Timer>> gets = new ArrayList<>(ids.size());
-    for (String id : ids) {
-      gets.add(store.get(id));
+    DueIndex index = (DueIndex) store;
+    if (ids.size() <= DueIndex.MAX_DUE_LIMIT) {
+      return index.storedIds(ids);
     }
-    return Future.all(gets).map(all -> {
+    List<Future<Set<String>>> parts = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i += DueIndex.MAX_DUE_LIMIT) {
+      parts.add(index.storedIds(ids.subList(i, Math.min(ids.size(), i + DueIndex.MAX_DUE_LIMIT))));
+    }
+    return Future.all(parts).map(all -> {
       Set<String> found = new HashSet<>();
-      for (int i = 0; i < ids.size(); i++) {
-        if (gets.get(i).result() != null) {
-          found.add(ids.get(i));
-        }
-      }
+      parts.forEach(f -> found.addAll(f.result()));
       return found;
     });
   }
+
 
   /** Called with the due time (epoch ms) of every timer {@link #arm}ed: the fire loop's wake-up hook. */
   void onArmed(LongConsumer hook) {

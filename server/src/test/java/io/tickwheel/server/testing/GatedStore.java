@@ -145,6 +145,11 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
   }
 
   @Override
+  public Future<java.util.Set<String>> storedIds(List<String> ids) {
+    return gate(false, () -> mem.storedIds(ids));
+  }
+
+  @Override
   public Future<Long> timerCount() {
     return gate(false, mem::timerCount);
   }

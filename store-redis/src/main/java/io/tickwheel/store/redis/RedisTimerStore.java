@@ -136,6 +136,12 @@ public final class RedisTimerStore extends ComposedStore implements io.tickwheel
     return timers.dueBetween(fromMs, toMs, after, limit);
   }
 
+  /** {@inheritDoc} The timers part's ({@link RedisTimers#storedIds}). */
+  @Override
+  public Future<java.util.Set<String>> storedIds(java.util.List<String> ids) {
+    return timers.storedIds(ids);
+  }
+
   /** {@inheritDoc} The timers part's ({@link RedisTimers#timerCount}). */
   @Override
   public Future<Long> timerCount() {

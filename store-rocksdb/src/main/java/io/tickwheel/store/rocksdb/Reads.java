@@ -168,6 +168,23 @@ final class Reads {
     }
   }
 
+  /** Which of {@code ids} have a record: one {@code multiGet}. */
+  java.util.Set<String> storedIds(List<String> ids) throws RocksDBException {
+    guard.check();
+    List<byte[]> keys = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      keys.add(Keys.id(id));
+    }
+    List<byte[]> values = db.db.multiGetAsList(Collections.nCopies(keys.size(), db.timers), keys);
+    java.util.Set<String> found = new java.util.HashSet<>();
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i) != null) {
+        found.add(ids.get(i));
+      }
+    }
+    return found;
+  }
+
   /** The number of records in the {@code timers} family, by iterating its keys (once, for an old database). */
   long countTimers() throws RocksDBException {
     guard.check();

@@ -303,6 +303,18 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     return read(() -> reads.dueBetween(fromMs, toMs, after, limit));
   }
 
+  /** {@inheritDoc} One {@code multiGet} of the records. */
+  @Override
+  public Future<Set<String>> storedIds(List<String> ids) {
+    if (ids.size() > MAX_DUE_LIMIT) {
+      return Future.failedFuture(new IllegalArgumentException("at most " + MAX_DUE_LIMIT + " ids, was " + ids.size()));
+    }
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(new java.util.HashSet<>());
+    }
+    return read(() -> reads.storedIds(ids));
+  }
+
   /** {@inheritDoc} A counter kept in the {@code meta} family with every write group that changes it. */
   @Override
   public Future<Long> timerCount() {

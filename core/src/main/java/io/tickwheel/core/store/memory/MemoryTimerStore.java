@@ -281,6 +281,23 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
   }
 
   @Override
+  public synchronized Future<Set<String>> storedIds(List<String> ids) {
+    if (ids.size() > MAX_DUE_LIMIT) {
+      return Future.failedFuture(new IllegalArgumentException("at most " + MAX_DUE_LIMIT + " ids, was " + ids.size()));
+    }
+    if (closed) {
+      return closedFuture();
+    }
+    Set<String> found = new HashSet<>();
+    for (String id : ids) {
+      if (timers.containsKey(id)) {
+        found.add(id);
+      }
+    }
+    return Future.succeededFuture(found);
+  }
+
+  @Override
   public synchronized Future<Long> timerCount() {
     if (closed) {
       return closedFuture();

@@ -397,6 +397,29 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     }));
   }
 
+  /** {@inheritDoc} One {@code HMGET} of the timers hash. */
+  @Override
+  public Future<java.util.Set<String>> storedIds(List<String> ids) {
+    if (ids.size() > MAX_DUE_LIMIT) {
+      return Future.failedFuture(new IllegalArgumentException("at most " + MAX_DUE_LIMIT + " ids, was " + ids.size()));
+    }
+    if (ids.isEmpty()) {
+      return Future.succeededFuture(new HashSet<>());
+    }
+    Context ctx = Vertx.currentContext();
+    Request get = Request.cmd(Command.HMGET).arg(keys.timersKey);
+    ids.forEach(get::arg);
+    return RedisSender.onContext(ctx, send.read(get, r -> {
+      java.util.Set<String> found = new HashSet<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (r.get(i) != null) {
+          found.add(ids.get(i));
+        }
+      }
+      return found;
+    }));
+  }
+
   /** {@inheritDoc} {@code HLEN} of the timers hash. */
   @Override
   public Future<Long> timerCount() {
