@@ -40,8 +40,10 @@ public interface DueIndex {
   Future<Long> timerCount();
 
   /**
-   * Which of {@code ids} are stored now, in one read (a create checks that its ids are not far timers). Ordered after
-   * the caller's earlier writes, as any read.
+   * Which of {@code ids} are stored now, in one read (a create checks that its ids are not far timers). Unlike the
+   * other reads it need not wait for the caller's writes in flight: an id one of them creates or removes may be
+   * answered either way (a caller keeps such ids from being checked: it holds them until their write completes). It
+   * sees every write completed before it was called.
    *
    * @param ids at most {@value #MAX_DUE_LIMIT}, else {@link IllegalArgumentException} (a failed future)
    * @return a new set, the caller's to keep

@@ -303,7 +303,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     return read(() -> reads.dueBetween(fromMs, toMs, after, limit));
   }
 
-  /** {@inheritDoc} One {@code multiGet} of the records. */
+  /** {@inheritDoc} One {@code multiGet} of the records, not waiting for the writes in flight. */
   @Override
   public Future<Set<String>> storedIds(List<String> ids) {
     if (ids.size() > MAX_DUE_LIMIT) {
@@ -312,7 +312,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     if (ids.isEmpty()) {
       return Future.succeededFuture(new java.util.HashSet<>());
     }
-    return read(() -> reads.storedIds(ids));
+    return read(() -> reads.storedIds(ids), false);
   }
 
   /** {@inheritDoc} A counter kept in the {@code meta} family with every write group that changes it. */
@@ -509,6 +509,11 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   }
 
   private <T> Future<T> read(ReadCall<T> call) {
+    return read(call, true);
+  }
+
+  /** A read; {@code ordered}: after every write called before it (else at once, beside the writes in flight). */
+  private <T> Future<T> read(ReadCall<T> call, boolean ordered) {
     Context ctx = callerContext();
     Promise<T> promise = Promise.promise();
     Runnable task = () -> {
@@ -540,7 +545,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
             "rocksdb read queue is full (" + maxQueuedReads + " calls waiting)", null, false));
       }
       queuedReads.incrementAndGet();
-      if (appliedTicket >= lastTicket) {
+      if (!ordered || appliedTicket >= lastTicket) {
         readers.execute(task);
       } else {
         waitingReads.addLast(new PendingRead(lastTicket, task));
