@@ -144,14 +144,4 @@ final class WatchedStore extends ComposedStore implements io.tickwheel.core.stor
       return Future.failedFuture(e);
     }
   }
-
-  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
-  @Override
-  public Future<java.util.Set<String>> storedIds(List<String> ids) {
-    if (!dueIndexAvailable()) {
-      return Future.failedFuture(new io.tickwheel.core.store.StoreFaultException("the " + store.name()
-          + " store has no due index", null, false));
-    }
-    return watch(((io.tickwheel.core.store.DueIndex) store).storedIds(ids));
-  }
 }

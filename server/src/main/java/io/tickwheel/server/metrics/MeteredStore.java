@@ -195,15 +195,4 @@ public final class MeteredStore extends ComposedStore implements io.tickwheel.co
       return Future.failedFuture(e);
     }
   }
-
-  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
-  @Override
-  public Future<java.util.Set<String>> storedIds(List<String> ids) {
-    if (!dueIndexAvailable()) {
-      return Future.failedFuture(new io.tickwheel.core.store.StoreFaultException("the " + store.name()
-          + " store has no due index", null, false));
-    }
-    long t0 = System.nanoTime();
-    return done("storedIds", t0, ((io.tickwheel.core.store.DueIndex) store).storedIds(ids));
-  }
 }
