@@ -126,7 +126,10 @@ public final class TickwheelServer extends VerticleBase {
     }
   }
 
-  /** JVM system property: the scheduler's window, ms ({@link SchedulerOptions#windowMs()}); unset: its default. */
+  /**
+   * JVM system property: the scheduler's window, ms ({@link SchedulerOptions#windowMs()}, experimental); unset or
+   * {@code 0}: no window.
+   */
   public static final String WINDOW_MS_PROPERTY = "tickwheel.windowMs";
 
   /** The scheduler options {@code cfg} asks for (the window from {@value #WINDOW_MS_PROPERTY} when set). */

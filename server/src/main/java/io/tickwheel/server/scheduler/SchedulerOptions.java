@@ -19,8 +19,16 @@ import io.tickwheel.core.store.Retention;
  * @param lockTimeoutMs      how long a write waits for a busy id before answering {@link Refusal.Busy}, ms, {@code >= 1}
  * @param windowMs           with a store that is a {@link io.tickwheel.core.store.DueIndex} and keeps nothing on the
  *                           heap: how far ahead of now every pending timer is in memory, ms; later ones stay in the
- *                           store until the window reaches them ({@link WindowLoader}); {@code 0}: every pending timer
- *                           in memory. {@code 0} or {@code >= 1000}.
+ *                           store until the window reaches them ({@link WindowLoader}); {@code 0} (the default, see
+ *                           {@link #DEFAULT_WINDOW_MS}): no window, every pending timer in memory. {@code 0} or
+ *                           {@code >= 1000}.
+ *
+ * <p><b>The window is experimental and off by default.</b> Per-topic counts ({@code /v1/topics}) and paused-timer counts
+ * see only the timers in memory, not the far ones kept in the store, so with a window they undercount. Until those
+ * counts cover the store tier, a window is set only explicitly: {@link #withWindowMs} here, or the server's JVM
+ * system property {@code tickwheel.windowMs} (its own tests and benchmarks). With {@code windowMs == 0} the scheduler
+ * keeps every pending timer in memory, recovers by loading the whole store, and reads nothing from the store before a
+ * create.
  */
 public record SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
     long trimIntervalMs, int recoveryBatch, long lockTimeoutMs, long windowMs) {
@@ -36,10 +44,10 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
   /** Default {@link #lockTimeoutMs}: 10 s. */
   public static final long DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
-  /** Default {@link #windowMs}: 10 minutes (heartbeats of seconds to minutes never leave memory). */
-  public static final long DEFAULT_WINDOW_MS = 600_000;
+  /** Default {@link #windowMs}: {@code 0}, no window (every pending timer in memory); the window is experimental. */
+  public static final long DEFAULT_WINDOW_MS = 0;
 
-  /** With the default window. */
+  /** Without a window ({@link #DEFAULT_WINDOW_MS}). */
   public SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
       long trimIntervalMs, int recoveryBatch, long lockTimeoutMs) {
     this(tickMs, maxPending, misfireThresholdMs, turnLimit, retention, trimIntervalMs, recoveryBatch, lockTimeoutMs,

@@ -91,6 +91,25 @@ class WindowTest {
   }
 
   @Test
+  void withTheDefaultOptionsThereIsNoWindowEveryTimerIsInMemoryAndTheDueIndexIsNeverRead() {
+    assertThat(SchedulerOptions.defaults(TICK).windowMs()).isZero();
+    store = new GatedStore();
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK));
+    on(ctx, () -> scheduler.recover());
+    assertThat(scheduler.windowBound()).isEqualTo(Long.MAX_VALUE);
+    create("far", T0 + 48 * 3_600_000L);
+    assertThat(armed("far")).isNotNull();
+    assertThat(scheduler.farTimers()).isZero();
+    assertThat(scheduler.pending()).isEqualTo(1);
+    assertThat(drainAt(T0 + 3_600_000L)).isZero();
+    assertThat(store.dueReads).hasValue(0);
+    // a create does not ask the store first: with the store down it fails at its write ("may have been applied")
+    store.down(true);
+    assertThat(write("{\"id\":\"k2\",\"delayMs\":100}"))
+        .isEqualTo(new Refusal.StoreUnavailable("store is down (test)", true, true));
+  }
+
+  @Test
   void aTimerBeyondTheBoundStaysInTheStoreAndIsCountedAsPending() {
     long bound = scheduler.windowBound();
     assertThat(bound).isBetween(T0 + WINDOW, T0 + WINDOW + 100);
