@@ -21,6 +21,7 @@ import io.tickwheel.server.dispatch.DeliveryOptions;
 import io.tickwheel.server.dispatch.DeliveryService;
 import io.tickwheel.server.http.DeliveriesApi;
 import io.tickwheel.server.http.ExportApi;
+import io.tickwheel.server.http.FiringPushApi;
 import io.tickwheel.server.http.ImportApi;
 import io.tickwheel.server.http.InternalApi;
 import io.tickwheel.server.http.NodeStatus;
@@ -40,6 +41,7 @@ import io.tickwheel.server.push.ClusterFiringFeed;
 import io.tickwheel.server.push.ClusterFiringSink;
 import io.tickwheel.server.push.FiringFeed;
 import io.tickwheel.server.push.FiringHub;
+import io.tickwheel.server.push.FiringPusher;
 import io.tickwheel.server.push.FiringSink;
 import io.tickwheel.server.push.PushOptions;
 import io.tickwheel.server.push.StoreFiringFeed;
@@ -98,6 +100,8 @@ final class Node {
   private final ClusterRouting routing;
   private final ClusterCoordinator coordinator;
   private final Promise<Void> joined = Promise.promise();
+  /** A cluster node's push of its firings to the other nodes; {@code null} on a single node. */
+  private final FiringPusher pusher;
   private final long tickMs;
   /** Each open scheduler's delivery lane (the lane of partition p is that of {@code ownership.local(p)}). */
   private final Map<Scheduler, DeliveryLane> lanes = new IdentityHashMap<>();
@@ -130,11 +134,15 @@ final class Node {
     this.hub = new FiringHub(vertx, feed, PushOptions.defaults(), metrics.registry(),
         io.tickwheel.server.http.HttpEdge.heartbeatMs(cfg));
     FiringSink sink;
+    String address = clustered ? clusterAddress(cfg, port) : null;
     if (clustered) {
       ClusterFiringFeed cf = (ClusterFiringFeed) feed;
+      this.pusher = new FiringPusher(vertx, cfg.cluster().nodeIdFor(port), cfg.token());
+      cf.enablePush(pusher, address);
       coordinator.onBroadcast(cf::onBroadcast);
-      sink = new ClusterFiringSink(cf, coordinator, owner);
+      sink = new ClusterFiringSink(cf, coordinator, owner, pusher);
     } else {
+      this.pusher = null;
       sink = hub::publish;
     }
 
@@ -179,7 +187,6 @@ final class Node {
     Timers timers;
     Deliveries deliveriesApi;
     if (clustered) {
-      String address = cfg.cluster().advertise() != null ? cfg.cluster().advertise() : cfg.url(port);
       LeaseKeeper keeper = new LeaseKeeper(vertx, coordinator, cfg.cluster().nodeIdFor(port), address,
           cfg.cluster().partitions(), cfg.cluster().leaseMs(), MonotonicClock.SYSTEM, partitions,
           new ClusterMetrics(metrics.registry()));
@@ -232,7 +239,8 @@ final class Node {
         hub::handleSse, openapi, rc -> Replies.json(rc, 200, ownership.describe().toBuffer()),
         new WebhookSecretApi(() -> secret), new DeliveriesApi(deliveriesApi),
         new InternalApi(timers, deliveriesApi, parser, codec), new ExportApi(exportSources(store, coordinator,
-            clustered ? cfg.cluster().partitions() : 0)), new ImportApi(timers, parser)));
+            clustered ? cfg.cluster().partitions() : 0)), new ImportApi(timers, parser),
+        clustered ? new FiringPushApi((ClusterFiringFeed) feed) : null));
   }
 
   /**
@@ -258,6 +266,11 @@ final class Node {
       return e;
     }
     throw new io.tickwheel.core.store.StoreFaultException("the " + s.name() + " store does not export", null, false);
+  }
+
+  /** A cluster node's address as the other nodes reach it: {@code --advertise}, else its own URL. */
+  private static String clusterAddress(ServerConfig cfg, int port) {
+    return cfg.cluster().advertise() != null ? cfg.cluster().advertise() : cfg.url(port);
   }
 
   /**
@@ -302,6 +315,9 @@ final class Node {
   Future<Void> shutdown() {
     joined.tryFail("stopped");
     Future<Void> stopped = ownership.shutdown().otherwiseEmpty();
+    if (pusher != null) {
+      stopped = stopped.eventually(pusher::close);
+    }
     return routing == null ? stopped : stopped.eventually(routing::close);
   }
 }

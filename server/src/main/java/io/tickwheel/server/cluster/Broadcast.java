@@ -23,4 +23,17 @@ public sealed interface Broadcast {
    * receiver that does not publish firings never decodes them.
    */
   record Firings(int partition, long firstSeq, long lastSeq, String encodedFirings) implements Broadcast {}
+
+  /**
+   * Node {@code nodeId}, reachable at {@code address}, wants the firings of {@code topics} pushed to it (its
+   * subscribers' topics; {@code all}: every topic; neither: none, it wants only the positions). {@code version}
+   * grows with every change of the set, so an owner tags what it pushes with the version it filtered by. Sent on
+   * every change and periodically (it may be lost, and a node that starts learns the others' from it).
+   */
+  record Interest(String nodeId, String address, long version, boolean all, java.util.List<String> topics)
+      implements Broadcast {
+    public Interest {
+      topics = java.util.List.copyOf(topics);
+    }
+  }
 }

@@ -14,6 +14,8 @@ import java.util.List;
  *   <li>{@code "F <partition> <firstSeq> <lastSeq> <firings>"}: {@link Broadcast.Firings}, the firings a JSON array of
  *       {@code [seq, id, topic, firing, dueAt, firedAt, payload, nominalAt]} arrays in seq order ({@code payload} the
  *       payload's JSON text as a string, or null), at most {@value #MAX_BODY_CHARS} characters.</li>
+ *   <li>{@code "i <version> <nodeId> <address> <topics>"}: {@link Broadcast.Interest}, the topics a JSON array of
+ *       strings, {@code ["*"]} for every topic ({@code nodeId} and {@code address} without spaces).</li>
  * </ul>
  * Reading a text that is none of these (a node of another version, a bad number) gives {@code null}: receivers
  * ignore it. Stateless, thread safe.
@@ -65,6 +67,10 @@ public final class BroadcastCodec {
     if (b instanceof Broadcast.FiringsRecorded r) {
       return "f " + r.partition() + " " + r.lastSeq();
     }
+    if (b instanceof Broadcast.Interest i) {
+      JsonArray topics = i.all() ? new JsonArray().add(ALL) : new JsonArray(new ArrayList<>(i.topics()));
+      return "i " + i.version() + " " + i.nodeId() + " " + i.address() + " " + topics.encode();
+    }
     Broadcast.Firings f = (Broadcast.Firings) b;
     return "F " + f.partition() + " " + f.firstSeq() + " " + f.lastSeq() + " " + f.encodedFirings();
   }
@@ -90,6 +96,9 @@ public final class BroadcastCodec {
         long last = Long.parseLong(text, a + 1, text.length(), 10);
         return p < 0 ? null : new Broadcast.FiringsRecorded(p, last);
       }
+      if (text.startsWith("i ")) {
+        return interest(text);
+      }
       if (text.startsWith("F ")) {
         int a = text.indexOf(' ', 2);
         int b = a < 0 ? -1 : text.indexOf(' ', a + 1);
@@ -106,6 +115,39 @@ public final class BroadcastCodec {
       return null;
     }
     return null;
+  }
+
+  /** The topic that stands for every topic in an {@link Broadcast.Interest}. */
+  public static final String ALL = "*";
+
+  private static Broadcast interest(String text) {
+    int a = text.indexOf(' ', 2);
+    int b = a < 0 ? -1 : text.indexOf(' ', a + 1);
+    int c = b < 0 ? -1 : text.indexOf(' ', b + 1);
+    if (c < 0 || b == a + 1 || c == b + 1) {
+      return null;
+    }
+    long version = Long.parseLong(text, 2, a, 10);
+    JsonArray topics;
+    try {
+      topics = new JsonArray(text.substring(c + 1));
+    } catch (RuntimeException e) {
+      return null;
+    }
+    List<String> named = new ArrayList<>(topics.size());
+    boolean all = false;
+    for (Object t : topics) {
+      if (!(t instanceof String s)) {
+        return null;
+      }
+      if (ALL.equals(s)) {
+        all = true;
+      } else {
+        named.add(s);
+      }
+    }
+    return new Broadcast.Interest(text.substring(a + 1, b), text.substring(b + 1, c), version, all,
+        all ? List.of() : named);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.tickwheel.server.http;
 
 import io.tickwheel.server.metrics.Metrics;
 import io.tickwheel.server.metrics.RouteMeters;
+import io.tickwheel.server.push.FiringPush;
 import io.tickwheel.server.route.InternalCodec;
 import io.tickwheel.server.push.WsCommands;
 import io.tickwheel.server.scheduler.Refusal;
@@ -51,13 +52,25 @@ public final class Routes {
    * @param internal      the calls between nodes ({@link InternalApi})
    * @param export        {@code GET /v1/export}
    * @param importer      {@code POST /v1/import} (reads its own body, streamed: no body handler)
+   * @param firingPush    the firings other nodes push here ({@link FiringPushApi}), or {@code null} (a single node)
    */
   public record Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
       WheelView wheelView,
       WheelStream wheelStream, Tokens tokens, List<String> allowedOrigins, OriginCheck origins,
       WebSocketEntry webSocket,
       Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster, WebhookSecretApi webhookSecret, DeliveriesApi deliveries,
-      InternalApi internal, ExportApi export, ImportApi importer) {}
+      InternalApi internal, ExportApi export, ImportApi importer, FiringPushApi firingPush) {
+
+    /** Without a firing push route. */
+    public Deps(Vertx vertx, NodeStatus status, Metrics metrics, TimersApi timers, TopicsApi topics,
+        WheelView wheelView, WheelStream wheelStream, Tokens tokens, List<String> allowedOrigins, OriginCheck origins,
+        WebSocketEntry webSocket, Handler<RoutingContext> events, Buffer openapi, Handler<RoutingContext> cluster,
+        WebhookSecretApi webhookSecret, DeliveriesApi deliveries, InternalApi internal, ExportApi export,
+        ImportApi importer) {
+      this(vertx, status, metrics, timers, topics, wheelView, wheelStream, tokens, allowedOrigins, origins, webSocket,
+          events, openapi, cluster, webhookSecret, deliveries, internal, export, importer, null);
+    }
+  }
 
   /** Where an accepted WebSocket goes. */
   @FunctionalInterface
@@ -197,6 +210,10 @@ public final class Routes {
     on(router.post("/v1/deliveries/:id/retry"), m.httpRoute("/v1/deliveries/:id/retry")).handler(dl::retry);
     on(router.post(InternalCodec.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
         m.httpRoute(InternalCodec.PATH)).handler(d.internal()::handle);
+    if (d.firingPush() != null) {
+      on(router.post(FiringPush.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
+          m.httpRoute(FiringPush.PATH)).handler(d.firingPush()::handle);
+    }
 
     router.route().failureHandler(ErrorResponses::handle);
     for (int status : new int[] {400, 401, 403, 404, 405, 413, 414, 415, 431, 500, 501, 503}) {

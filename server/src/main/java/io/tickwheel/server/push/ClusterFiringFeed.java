@@ -12,16 +12,26 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A cluster node's feed: every partition's firing log, read through
  * {@link ClusterCoordinator#partitionReader(int)} whichever node owns the partition, and tailed into the hub, so
  * every node's subscribers get every partition's firings, each once, in seq order per partition.
  *
- * <h2>Tailing</h2>
+ * <h2>Push</h2>
  * The feed keeps, per partition, the last seq it published to the hub. The owner publishes the firings it records
- * into its own hub through {@link #recorded} and broadcasts them ({@link ClusterFiringSink}, {@link Broadcast.Firings}):
- * when they follow what was published they are published at once, without a read.
+ * into its own hub through {@link #recorded}, and pushes them to the other nodes ({@link ClusterFiringSink},
+ * {@link FiringPusher}), each node getting the firings of the topics it announced
+ * ({@link Broadcast.Interest}: this feed announces what its hub's subscribers want, on every change and every
+ * {@value #ANNOUNCE_MS} ms) with the stretch of the log they cover. A pushed stretch that follows what was published
+ * is published at once, without a read ({@link #onPush}), unless the wanted topics grew since the version it was
+ * chosen by (then it is read). Each partition is published on its own, in seq order: an idle partition holds up no
+ * other.
+ *
+ * <h2>Tailing</h2>
+ * Without a pusher the owner broadcasts what it records ({@link Broadcast.Firings}): when it follows what was
+ * published it is published at once, without a read.
  * Otherwise the feed reads a partition after its position
  * ({@code readFirings(known, readBatch)}) when a {@link Broadcast.FiringsRecorded} broadcast (or an unusable
  * {@link Broadcast.Firings} one) says the log grew
@@ -69,6 +79,18 @@ public final class ClusterFiringFeed implements FiringFeed {
   private final ArrayDeque<Integer> queue = new ArrayDeque<>();
   private int inFlight;
   private FiringHub hub;
+
+  // push (see "Push"): null until enabled
+  private FiringPusher pusher;
+  private String address;
+  /** This node's interest version: starts at a value no earlier run of the node reached (its start time, µs). */
+  private long version = System.currentTimeMillis() * 1000;
+  /** The version at which the wanted topics last grew: a push chosen by an older version may lack some. */
+  private long grownAt;
+  private boolean announcedAll;
+  private Set<String> announcedTopics = Set.of();
+  private boolean interestQueued;
+  private long announceTimer = -1;
   private long timer = -1;
   private boolean closed;
   /** Reads issued (tests and metrics; written on the context only, volatile so a test thread sees it). */
@@ -190,6 +212,11 @@ public final class ClusterFiringFeed implements FiringFeed {
       known[p] = Math.max(known[p], hub.latestSeq(p));
     }
     timer = vertx.setPeriodic(catchUpMs, id -> catchUp());
+    if (pusher != null) {
+      refreshInterest();
+      announce();
+      announceTimer = vertx.setPeriodic(ANNOUNCE_MS, id -> announce());
+    }
   }
 
   /** Queues every partition for a read. */
@@ -208,7 +235,11 @@ public final class ClusterFiringFeed implements FiringFeed {
    */
   public void onBroadcast(String message) {
     Broadcast b = BroadcastCodec.decode(message);
-    if (b instanceof Broadcast.Firings f) {
+    if (b instanceof Broadcast.Interest i) {
+      if (pusher != null && pusher.onInterest(i)) {
+        announce(); // a node this one did not know: it may not know this node's interest either
+      }
+    } else if (b instanceof Broadcast.Firings f) {
       onFirings(f);
     } else if (b instanceof Broadcast.FiringsRecorded r) {
       onRecorded(r.partition(), r.lastSeq());
@@ -285,7 +316,117 @@ public final class ClusterFiringFeed implements FiringFeed {
       vertx.cancelTimer(timer);
       timer = -1;
     }
+    if (announceTimer >= 0) {
+      vertx.cancelTimer(announceTimer);
+      announceTimer = -1;
+    }
     queue.clear();
+  }
+
+  // ---- push ----
+
+  /** How often this node announces its interest again, ms (announcements may be lost; new nodes learn them so). */
+  public static final long ANNOUNCE_MS = 1_000;
+  /** Most characters of named topics an announcement lists; beyond, it asks for every topic. */
+  static final int MAX_INTEREST_CHARS = 16 * 1024;
+
+  /**
+   * Takes pushed firings ({@link #onPush}) and announces this node's interest as {@code pusher}'s node at
+   * {@code address}; other nodes' announcements go to {@code pusher}. Call before the hub attaches.
+   */
+  public void enablePush(FiringPusher pusher, String address) {
+    this.pusher = Objects.requireNonNull(pusher, "pusher");
+    this.address = Objects.requireNonNull(address, "address");
+  }
+
+  /**
+   * The subscribers' topics changed (the hub calls it, before any firing is offered under them): if that changes
+   * what this node wants, the version moves on at once (so no push chosen before counts as complete for topics
+   * added now) and the announcement goes out at the end of the task.
+   */
+  @Override
+  public void interestChanged() {
+    if (pusher != null && hub != null && !closed) {
+      refreshInterest();
+    }
+  }
+
+  private void refreshInterest() {
+    boolean all = hub.wantsAllTopics();
+    Set<String> named = all ? Set.of() : hub.wantedTopics();
+    if (!all) {
+      long chars = 0;
+      for (String t : named) {
+        chars += t.length() + 3;
+      }
+      all = chars > MAX_INTEREST_CHARS;
+    }
+    if (all == announcedAll && (all || named.equals(announcedTopics))) {
+      return;
+    }
+    boolean grown = all ? !announcedAll : !announcedAll && !announcedTopics.containsAll(named);
+    version++;
+    if (grown) {
+      grownAt = version;
+    }
+    announcedAll = all;
+    announcedTopics = all ? Set.of() : Set.copyOf(named);
+    if (!interestQueued) {
+      interestQueued = true;
+      vertx.runOnContext(v -> {
+        interestQueued = false;
+        announce();
+      });
+    }
+  }
+
+  private void announce() {
+    if (pusher == null || closed) {
+      return;
+    }
+    coordinator.broadcast(BroadcastCodec.encode(new Broadcast.Interest(pusher.nodeId(), address, version,
+        announcedAll, new ArrayList<>(announcedTopics))));
+  }
+
+  /**
+   * Firings another node pushed ({@link FiringPusher}): per partition, a stretch of its log, with the firings of
+   * the topics this node wanted in the push's version. A stretch that follows what was published is published (the
+   * firings given, the rest passed over) when the push's version is no older than the last growth of the wanted
+   * topics; otherwise it counts as a hint (the log is read past what was published). With nobody subscribed only
+   * the positions move on. Owner context.
+   */
+  public void onPush(FiringPush push) {
+    if (hub == null || closed || (pusher != null && push.node().equals(pusher.nodeId()))) {
+      return;
+    }
+    boolean complete = push.version() >= grownAt;
+    for (FiringPush.Part part : push.parts()) {
+      int p = part.partition();
+      if (p >= known.length || part.upTo() <= known[p]) {
+        continue;
+      }
+      if (idle()) {
+        known[p] = part.upTo();
+        hinted[p] = Math.max(hinted[p], part.upTo());
+        hub.skipTo(p, part.upTo());
+        continue;
+      }
+      if (part.after() > known[p] || !complete) {
+        onRecorded(p, part.upTo());
+        continue;
+      }
+      for (Firing f : part.firings()) {
+        if (f.seq() > known[p]) {
+          known[p] = f.seq();
+          pushed++;
+          hub.publish(p, f);
+        }
+      }
+      if (part.upTo() > known[p]) {
+        known[p] = part.upTo();
+        hub.skipTo(p, part.upTo());
+      }
+    }
   }
 
   /** The last seq published to the hub for partition {@code p} (tests). */

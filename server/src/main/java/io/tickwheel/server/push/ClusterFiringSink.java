@@ -10,12 +10,14 @@ import java.util.Objects;
 
 /**
  * A cluster node's {@link FiringSink}: each firing this node records goes into its own hub at once (through its
- * {@link ClusterFiringFeed}, which keeps the partition's position), and the firings of one partition recorded in one
- * event-loop task are broadcast to the other nodes as one {@link io.tickwheel.server.cluster.Broadcast.Firings} at the end of that task. The node
- * gets its own broadcast back and ignores it (its feed has published those seqs already).
+ * {@link ClusterFiringFeed}, which keeps the partition's position), and the firings of each partition recorded in one
+ * event-loop task go to the other nodes at the end of that task: to a {@link FiringPusher}, which pushes each node
+ * the firings of its subscribers' topics; without one, as one
+ * {@link io.tickwheel.server.cluster.Broadcast.Firings} broadcast per partition (which the node gets back and
+ * ignores: its feed has published those seqs already).
  *
- * <p>A broadcast may be lost: the other nodes' feeds read the log then ({@link ClusterFiringFeed}). Owner context
- * only (the context it is created on).
+ * <p>A push or broadcast may be lost: the other nodes' feeds read the log then ({@link ClusterFiringFeed}). Owner
+ * context only (the context it is created on).
  */
 public final class ClusterFiringSink implements FiringSink {
 
@@ -27,11 +29,22 @@ public final class ClusterFiringSink implements FiringSink {
   /** The partitions with unsent firings, in the order they were first recorded. */
   private final List<Integer> dirty = new ArrayList<>();
 
-  @SuppressWarnings("unchecked")
+  /** Where the firings go to the other nodes; {@code null}: broadcast. */
+  private final FiringPusher pusher;
+
+  /** A sink that broadcasts what it records to every node. */
   public ClusterFiringSink(ClusterFiringFeed feed, ClusterCoordinator coordinator, Context owner) {
+    this(feed, coordinator, owner, null);
+  }
+
+  /** A sink that hands what it records to {@code pusher} ({@code null}: broadcasts it). */
+  @SuppressWarnings("unchecked")
+  public ClusterFiringSink(ClusterFiringFeed feed, ClusterCoordinator coordinator, Context owner,
+      FiringPusher pusher) {
     this.feed = Objects.requireNonNull(feed, "feed");
     this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
     this.owner = Objects.requireNonNull(owner, "owner");
+    this.pusher = pusher;
     this.unsent = new List[feed.partitions()];
   }
 
@@ -49,12 +62,30 @@ public final class ClusterFiringSink implements FiringSink {
     batch.add(f);
   }
 
+  /** Hands {@code batch} to the pusher in runs of consecutive seqs. */
+  private void pushConsecutive(int p, List<Firing> batch) {
+    int from = 0;
+    for (int i = 1; i <= batch.size(); i++) {
+      if (i == batch.size() || batch.get(i).seq() != batch.get(i - 1).seq() + 1) {
+        pusher.recorded(p, from == 0 && i == batch.size() ? batch : batch.subList(from, i));
+        from = i;
+      }
+    }
+  }
+
   private void flush() {
     for (int p : dirty) {
       List<Firing> batch = unsent[p];
       unsent[p] = null;
-      coordinator.broadcast(BroadcastCodec.encode(BroadcastCodec.firings(p, batch)));
+      if (pusher != null) {
+        pushConsecutive(p, batch);
+      } else {
+        coordinator.broadcast(BroadcastCodec.encode(BroadcastCodec.firings(p, batch)));
+      }
     }
     dirty.clear();
+    if (pusher != null) {
+      pusher.flush();
+    }
   }
 }

@@ -38,6 +38,12 @@ public interface FiringFeed {
    */
   default void catchUp() {}
 
+  /**
+   * The topics the hub's subscribers want changed ({@link FiringHub#wantsAllTopics}, {@link FiringHub#wantedTopics}):
+   * a cluster feed tells the other nodes. Owner context; may do nothing.
+   */
+  default void interestChanged() {}
+
   /** Stops whatever the feed runs (timers, reads). Owner context. */
   default void close() {}
 }

@@ -401,7 +401,18 @@ public final class FiringHub {
   void reindex(Subscriber s) {
     if (s.attached) {
       index.update(s, s.topics);
+      feed.interestChanged();
     }
+  }
+
+  /** Whether a subscriber takes every topic. Owner context. */
+  boolean wantsAllTopics() {
+    return !index.wildcard().isEmpty();
+  }
+
+  /** The named topics some subscriber takes (a copy). Owner context. */
+  java.util.Set<String> wantedTopics() {
+    return index.named();
   }
 
   /** Unlists {@code s} (deferred to the end of a publish in progress). Idempotent. */
@@ -417,6 +428,7 @@ public final class FiringHub {
     index.remove(s);
     all.remove(s);
     s.meters.subscribers.decrementAndGet();
+    feed.interestChanged();
   }
 
   /** How many subscribers are replaying the log now (tests). */

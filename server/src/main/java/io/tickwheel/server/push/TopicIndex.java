@@ -70,6 +70,11 @@ final class TopicIndex {
     return wildcard;
   }
 
+  /** The named topics with at least one subscriber (a copy). */
+  Set<String> named() {
+    return Set.copyOf(byTopic.keySet());
+  }
+
   /** How many distinct topics have at least one subscriber. */
   int topics() {
     return byTopic.size();

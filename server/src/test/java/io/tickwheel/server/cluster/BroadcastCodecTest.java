@@ -49,8 +49,21 @@ class BroadcastCodecTest {
   }
 
   @Test
+  void anInterestReadsBackWithItsTopicsOrAsEveryTopic() {
+    Broadcast.Interest named = new Broadcast.Interest("n1", "http://127.0.0.1:8080", 1234567890123L, false,
+        List.of("orders", "a \"b\" ö"));
+    assertThat(BroadcastCodec.decode(BroadcastCodec.encode(named))).isEqualTo(named);
+    Broadcast.Interest all = new Broadcast.Interest("n2", "http://h:1", 5, true, List.of());
+    assertThat(BroadcastCodec.encode(all)).isEqualTo("i 5 n2 http://h:1 [\"*\"]");
+    assertThat(BroadcastCodec.decode(BroadcastCodec.encode(all))).isEqualTo(all);
+    Broadcast.Interest none = new Broadcast.Interest("n3", "http://h:2", 6, false, List.of());
+    assertThat(BroadcastCodec.decode(BroadcastCodec.encode(none))).isEqualTo(none);
+  }
+
+  @Test
   void aTextThatIsNoBroadcastReadsAsNothing() {
-    for (String s : List.of("", "x", "f", "f 1", "f a 2", "f -1 2", "F 1 2", "F 1 5 4 []", "F x 1 2 []", "M", "tt")) {
+    for (String s : List.of("", "x", "f", "f 1", "f a 2", "f -1 2", "F 1 2", "F 1 5 4 []", "F x 1 2 []", "M", "tt",
+        "i", "i 1 n", "i 1 n a", "i x n a []", "i 1 n a {}", "i 1 n a [1]", "i 1  a []")) {
       assertThat(BroadcastCodec.decode(s)).as(s).isNull();
     }
     assertThat(BroadcastCodec.decode(null)).isNull();

@@ -64,6 +64,53 @@ final class ClusterPushNode {
     return n;
   }
 
+  /** This node's pusher and sink (a node started by {@link #startPushing}), else null. */
+  volatile FiringPusher pusher;
+  volatile ClusterFiringSink sink;
+  /** While set, a node started by {@link #startPushing} drops every broadcast (it hears of no interest change). */
+  volatile boolean deaf;
+
+  /**
+   * A node as the cluster runtime wires one: it gets the coordinator's broadcasts, announces its subscribers'
+   * interest, takes pushed firings on {@value FiringPush#PATH}, and pushes what it records through {@link #sink} with
+   * its {@link #pusher} (as node {@code nodeId}).
+   */
+  static ClusterPushNode startPushing(Vertx vertx, ClusterCoordinator coordinator, int partitions, String nodeId,
+      long catchUpMs) {
+    ClusterPushNode n = new ClusterPushNode(vertx);
+    PushServer.await(vertx.deployVerticle(new VerticleBase() {
+      @Override
+      public Future<?> start() {
+        n.context = context;
+        Router router = Router.router(vertx);
+        router.get("/v1/events").handler(rc -> n.hub.handleSse(rc));
+        router.post(FiringPush.PATH).handler(io.vertx.ext.web.handler.BodyHandler.create(false)).handler(rc -> {
+          n.feed.onPush(FiringPush.decode(rc.body().buffer(), partitions));
+          rc.response().setStatusCode(204).end();
+        });
+        return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+            .requestHandler(router)
+            .webSocketHandler(ws -> n.hub.handleWebSocket(ws, PushServer.channelOf(ws)))
+            .listen().onSuccess(h -> {
+              n.port = h.actualPort();
+              n.feed = new ClusterFiringFeed(vertx, coordinator, partitions, catchUpMs, 64, 4);
+              n.pusher = new FiringPusher(vertx, nodeId, null);
+              n.feed.enablePush(n.pusher, "http://127.0.0.1:" + n.port);
+              coordinator.onBroadcast(m -> {
+                if (!n.deaf) {
+                  n.feed.onBroadcast(m);
+                  n.broadcasts.add(m);
+                }
+              });
+              n.sink = new ClusterFiringSink(n.feed, coordinator, context, n.pusher);
+              n.hub = new FiringHub(vertx, n.feed, PushOptions.defaults(), new SimpleMeterRegistry(),
+                  FiringHub.SSE_HEARTBEAT_MS);
+            });
+      }
+    }));
+    return n;
+  }
+
   /** Runs {@code action} on the node's context and waits for its future. */
   <T> T call(Supplier<Future<T>> action) {
     Promise<T> p = Promise.promise();

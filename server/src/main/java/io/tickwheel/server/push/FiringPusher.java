@@ -1,0 +1,346 @@
+package io.tickwheel.server.push;
+
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.server.cluster.Broadcast;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * An owner's side of the cluster stream: the firings this node records are pushed straight to the other nodes
+ * ({@code POST} {@value FiringPush#PATH}), each node getting only the firings of the topics its subscribers want
+ * (its {@link Broadcast.Interest}, announced by its {@link ClusterFiringFeed}), plus the stretch of each partition's
+ * log they cover, so it knows it has all it wants of that stretch without reading the log.
+ *
+ * <h2>Per peer</h2>
+ * What is recorded in one event-loop task is added to each peer's pending stretches (a partition's stretch grows
+ * while what is recorded follows it). At most one push per peer is in flight: a peer with subscribers' topics gets
+ * a push as soon as the previous one is answered (so pushes batch themselves under load); a peer that wants no
+ * firing gets its positions at most every {@value #IDLE_PUSH_MS} ms. A push carries at most
+ * {@value #MAX_PUSH_CHARS} characters; the rest follows in the next one.
+ *
+ * <h2>Losses</h2>
+ * A push that fails (unreachable, refused, no answer within {@value #TIMEOUT_MS} ms) is dropped, and the peer is
+ * left alone for {@value #RETRY_MS} ms; a peer whose pending firings pass {@value #MAX_PENDING_CHARS} characters
+ * loses them. Neither loses a firing: what a peer gets next starts after what it has, and its feed reads the gap
+ * from the log (the log is the truth; a push only saves the read). A peer not heard from for
+ * {@value #PEER_EXPIRY_MS} ms is forgotten.
+ *
+ * <p>Owner context only (the one it is created on); not thread safe.
+ */
+public final class FiringPusher {
+
+  static final System.Logger LOG = System.getLogger(FiringPusher.class.getName());
+
+  /** How often a peer that wants no firing gets its positions at most, ms. */
+  public static final long IDLE_PUSH_MS = 250;
+  /** Most characters of one push (well under the internal route's 1 MiB body limit, even in 2-byte UTF-8). */
+  public static final int MAX_PUSH_CHARS = 256 * 1024;
+  /** Most characters of firings waiting for one peer; beyond, they are dropped (the peer reads the log). */
+  public static final long MAX_PENDING_CHARS = 4L << 20;
+  /** How long a push may take, ms. */
+  public static final long TIMEOUT_MS = 2_000;
+  /** How long a peer is left alone after a failed push, ms. */
+  public static final long RETRY_MS = 1_000;
+  /** How long a peer's interest holds without being announced again, ms. */
+  public static final long PEER_EXPIRY_MS = 5_000;
+
+  /** A run of one partition's log waiting to be pushed to one peer. */
+  private static final class Stretch {
+    long after;
+    long upTo;
+    final List<Long> seqs = new ArrayList<>();
+    final List<String> texts = new ArrayList<>();
+    long chars;
+
+    Stretch(long after) {
+      this.after = after;
+      this.upTo = after;
+    }
+  }
+
+  private final class Peer {
+    final String nodeId;
+    String address;
+    long version = -1;
+    boolean all;
+    Set<String> topics = Set.of();
+    long heardAt;
+    /** The lowest interest version any pending firing was chosen by (-1: nothing pending). */
+    long pendingVersion = -1;
+    final Map<Integer, Stretch> pending = new LinkedHashMap<>();
+    long pendingChars;
+    boolean inFlight;
+    long notBefore;
+    long timer = -1;
+
+    Peer(String nodeId) {
+      this.nodeId = nodeId;
+    }
+
+    boolean wantsFirings() {
+      return all || !topics.isEmpty();
+    }
+
+    boolean wants(String topic) {
+      return all || topics.contains(topic);
+    }
+  }
+
+  private final Vertx vertx;
+  private final String nodeId;
+  private final String token;
+  private final HttpClientAgent client;
+  private final Map<String, Peer> peers = new HashMap<>();
+  private boolean closed;
+
+  /** Pushes sent, failed, and firings dropped for a full peer (tests and metrics; owner context writes them). */
+  volatile long sent;
+  volatile long failed;
+  volatile long dropped;
+  /** Firings queued for a peer (each peer counts; tests and metrics). */
+  volatile long queued;
+
+  /**
+   * @param nodeId this node's id (the peers ignore their own pushes' echoes by it; {@code X-Tickwheel-Node})
+   * @param token  the cluster's bearer token, or {@code null}
+   */
+  public FiringPusher(Vertx vertx, String nodeId, String token) {
+    this.vertx = Objects.requireNonNull(vertx, "vertx");
+    this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
+    this.token = token;
+    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
+        .setConnectTimeout((int) TIMEOUT_MS).setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(2));
+  }
+
+  /** This node's id. */
+  public String nodeId() {
+    return nodeId;
+  }
+
+  /**
+   * Another node's announced interest (this node's own is ignored): the latest announcement holds (a node announces
+   * in order; one that restarts starts a new run of versions).
+   *
+   * @return whether the node was not known before (then it may not know this node's interest yet either)
+   */
+  public boolean onInterest(Broadcast.Interest i) {
+    if (closed || i.nodeId().equals(nodeId)) {
+      return false;
+    }
+    Peer peer = peers.get(i.nodeId());
+    boolean fresh = peer == null;
+    if (fresh) {
+      peer = new Peer(i.nodeId());
+      peers.put(i.nodeId(), peer);
+    }
+    peer.heardAt = System.nanoTime();
+    peer.address = i.address();
+    if (i.version() != peer.version) {
+      peer.version = i.version();
+      peer.all = i.all();
+      peer.topics = i.all() ? Set.of() : new HashSet<>(i.topics());
+    }
+    return fresh;
+  }
+
+  /**
+   * The firings this node recorded in {@code partition} in one task, in seq order (consecutive seqs, not empty):
+   * added to every peer's pending stretch. Call {@link #flush} at the end of the task.
+   */
+  public void recorded(int partition, List<Firing> firings) {
+    if (closed || peers.isEmpty()) {
+      return;
+    }
+    String[] texts = new String[firings.size()];
+    long now = System.nanoTime();
+    for (Iterator<Peer> it = peers.values().iterator(); it.hasNext(); ) {
+      Peer peer = it.next();
+      if (now - peer.heardAt > PEER_EXPIRY_MS * 1_000_000) {
+        if (peer.timer >= 0) {
+          vertx.cancelTimer(peer.timer);
+        }
+        it.remove();
+        continue;
+      }
+      add(peer, partition, firings, texts);
+    }
+  }
+
+  private void add(Peer peer, int partition, List<Firing> firings, String[] texts) {
+    long first = firings.get(0).seq();
+    Stretch s = peer.pending.get(partition);
+    if (s != null && s.upTo != first - 1) {
+      // not the run it followed (the partition changed hands and came back): the peer reads what lies between
+      peer.pendingChars -= s.chars;
+      peer.pending.remove(partition);
+      s = null;
+    }
+    if (s == null) {
+      s = new Stretch(first - 1);
+      peer.pending.put(partition, s);
+    }
+    if (peer.pendingVersion < 0) {
+      peer.pendingVersion = peer.version;
+    }
+    for (int i = 0; i < firings.size(); i++) {
+      Firing f = firings.get(i);
+      if (peer.wants(f.topic())) {
+        String t = texts[i];
+        if (t == null) {
+          t = texts[i] = FiringPush.firingText(f);
+        }
+        queued++;
+        s.seqs.add(f.seq());
+        s.texts.add(t);
+        s.chars += t.length() + 1;
+        peer.pendingChars += t.length() + 1;
+      }
+    }
+    s.upTo = firings.get(firings.size() - 1).seq();
+    if (peer.pendingChars > MAX_PENDING_CHARS) {
+      for (Stretch x : peer.pending.values()) {
+        dropped += x.seqs.size();
+      }
+      peer.pending.clear();
+      peer.pendingChars = 0;
+      peer.pendingVersion = -1;
+    }
+  }
+
+  /** Sends what is pending to every peer that may get a push now; schedules the others. End of a task. */
+  public void flush() {
+    for (Peer peer : peers.values()) {
+      schedule(peer);
+    }
+  }
+
+  private void schedule(Peer peer) {
+    if (closed || peer.inFlight || peer.pending.isEmpty() || peer.timer >= 0 || peer.address == null) {
+      return;
+    }
+    long waitMs = Math.max(0, (peer.notBefore - System.nanoTime()) / 1_000_000);
+    if (waitMs == 0 && peer.wantsFirings()) {
+      send(peer);
+      return;
+    }
+    long delay = Math.max(1, Math.max(waitMs, peer.wantsFirings() ? 0 : IDLE_PUSH_MS));
+    peer.timer = vertx.setTimer(delay, id -> {
+      peer.timer = -1;
+      if (peers.get(peer.nodeId) == peer && !peer.inFlight && !closed) {
+        send(peer);
+      }
+    });
+  }
+
+  private void send(Peer peer) {
+    if (peer.pending.isEmpty()) {
+      return;
+    }
+    StringBuilder body = FiringPush.start(nodeId, peer.pendingVersion);
+    boolean any = false;
+    for (Iterator<Map.Entry<Integer, Stretch>> it = peer.pending.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Integer, Stretch> e = it.next();
+      Stretch s = e.getValue();
+      long room = MAX_PUSH_CHARS - body.length() - 64;
+      if (s.chars <= room) {
+        FiringPush.part(body, !any, e.getKey(), s.after, s.upTo, s.texts);
+        peer.pendingChars -= s.chars;
+        it.remove();
+        any = true;
+        continue;
+      }
+      // what fits of the stretch now (at least one firing in an empty push), the rest in the next push
+      int n = 0;
+      long chars = 0;
+      while (n < s.texts.size() && chars + s.texts.get(n).length() + 1 <= room) {
+        chars += s.texts.get(n).length() + 1;
+        n++;
+      }
+      if (n == 0 && !any) {
+        chars = s.texts.get(0).length() + 1;
+        n = 1;
+      }
+      if (n > 0) {
+        long upTo = s.seqs.get(n - 1);
+        FiringPush.part(body, !any, e.getKey(), s.after, upTo, s.texts.subList(0, n));
+        s.seqs.subList(0, n).clear();
+        s.texts.subList(0, n).clear();
+        s.chars -= chars;
+        peer.pendingChars -= chars;
+        s.after = upTo;
+        any = true;
+      }
+      break;
+    }
+    if (peer.pending.isEmpty()) {
+      peer.pendingVersion = -1;
+    }
+    peer.inFlight = true;
+    sent++;
+    post(peer.address, FiringPush.end(body)).onComplete(ar -> {
+      peer.inFlight = false;
+      if (ar.failed()) {
+        failed++;
+        peer.notBefore = System.nanoTime() + RETRY_MS * 1_000_000;
+        LOG.log(System.Logger.Level.DEBUG, "pushing firings to " + peer.nodeId + " at " + peer.address
+            + " failed; it reads them from the log", ar.cause());
+      }
+      if (peers.get(peer.nodeId) == peer) {
+        schedule(peer);
+      }
+    });
+  }
+
+  private io.vertx.core.Future<Void> post(String base, Buffer body) {
+    RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(base + FiringPush.PATH)
+        .setConnectTimeout(TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS)
+        .putHeader(io.tickwheel.server.route.InternalCodec.NODE_HEADER, nodeId)
+        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    if (token != null) {
+      ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+    return client.request(ro)
+        .compose(req -> req.send(body))
+        .compose(r -> r.body().compose(b -> r.statusCode() == 204 ? io.vertx.core.Future.<Void>succeededFuture()
+            : io.vertx.core.Future.<Void>failedFuture("answered " + r.statusCode() + ": " + b)))
+        .timeout(TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** The peers it pushes to now (tests). */
+  int peers() {
+    return peers.size();
+  }
+
+  /** Whether peer {@code node} is known to want {@code topic}'s firings (tests). */
+  boolean wants(String node, String topic) {
+    Peer p = peers.get(node);
+    return p != null && p.wants(topic);
+  }
+
+  /** Stops pushing and closes the connections. */
+  public io.vertx.core.Future<Void> close() {
+    closed = true;
+    for (Peer p : peers.values()) {
+      if (p.timer >= 0) {
+        vertx.cancelTimer(p.timer);
+      }
+    }
+    peers.clear();
+    return client.close();
+  }
+}

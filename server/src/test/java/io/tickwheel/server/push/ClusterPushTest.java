@@ -1,0 +1,267 @@
+package io.tickwheel.server.push;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.Partitions;
+import io.tickwheel.core.coordination.memory.MemoryCoordinator;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Kind;
+import io.tickwheel.core.model.Misfire;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.TimerStore;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.junit5.VertxExtension;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The owner's push of its firings to the nodes whose subscribers want them, in process: a {@link MemoryCoordinator}
+ * (its broadcasts carry the nodes' interest), an owner node recording through its {@link ClusterFiringSink} and
+ * {@link FiringPusher}, and other nodes taking the pushes on their internal route over real HTTP, with real
+ * WebSocket subscribers.
+ */
+@ExtendWith(VertxExtension.class)
+class ClusterPushTest {
+
+  static final int P = 8;
+  static final long NO_CATCH_UP = 600_000;
+
+  private final MemoryCoordinator coordinator = new MemoryCoordinator(System::currentTimeMillis, P);
+  private final TimerStore[] owned = new TimerStore[P];
+  private final AtomicLong ids = new AtomicLong();
+
+  @BeforeEach
+  void ownEveryPartition() {
+    PushServer.await(coordinator.join("owner", "http://owner", P));
+    for (int p = 0; p < P; p++) {
+      Lease lease = PushServer.await(coordinator.acquire(p, "owner", 600_000));
+      owned[p] = coordinator.partitionStore(p, lease.epoch());
+    }
+  }
+
+  @Test
+  void anotherNodesSubscriberGetsTheOwnersFiringsPushedOnceInOrderWithoutAnyReadOfTheLog(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    try (WsProbe onOther = other.ws(); WsProbe onOwner = owner.ws()) {
+      onOther.subscribe("*");
+      onOther.next("subscribed");
+      onOwner.subscribe("*");
+      onOwner.next("subscribed");
+      awaitWants(owner, "r", "anything");
+      long reads = other.feed.reads;
+      Set<String> fired = new HashSet<>();
+      for (int round = 0; round < 5; round++) {
+        fired.addAll(keys(record(owner, 40, "t" + round)));
+      }
+      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(onOwner.firings(fired.size()), fired);
+      assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
+      assertThat(other.feed.pushed).isEqualTo(200);
+      assertThat(onOther.untilPong()).isEmpty();
+    }
+  }
+
+  @Test
+  void aNodeIsPushedOnlyTheFiringsOfItsSubscribersTopicsAndATopicAddedLaterFromThenOn(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    try (WsProbe probe = other.ws()) {
+      probe.subscribe("a");
+      probe.next("subscribed");
+      awaitWants(owner, "r", "a");
+      assertThat(owner.pusher.wants("r", "b")).isFalse();
+      long reads = other.feed.reads;
+      List<Firing> first = record(owner, 100, "a", "b");
+      Set<String> as = keys(of(first, "a"));
+      assertExactlyOnceInOrderPerPartition(probe.firings(as.size()), as);
+      assertThat(probe.untilPong()).as("no firing of b").isEmpty();
+      assertThat(owner.pusher.queued).as("firings queued for the other node: a's only").isEqualTo(as.size());
+      assertThat(other.feed.reads).as("log reads").isEqualTo(reads);
+
+      probe.subscribe("b");
+      probe.next("subscribed");
+      awaitWants(owner, "r", "b");
+      Set<String> later = keys(record(owner, 40, "a", "b"));
+      assertExactlyOnceInOrderPerPartition(probe.firings(later.size()), later);
+      assertThat(probe.untilPong()).isEmpty();
+      assertThat(other.feed.reads).as("log reads").isEqualTo(reads);
+    }
+  }
+
+  @Test
+  void aTopicSubscribedBeforeTheOwnerHeardOfItMissesNoFiringRecordedAfterTheSubscription(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    try (WsProbe probe = other.ws()) {
+      probe.subscribe("a");
+      probe.next("subscribed");
+      awaitWants(owner, "r", "a");
+      long reads = other.feed.reads;
+      owner.deaf = true; // it pushes by what it knows: "a" only
+      for (int round = 0; round < 3; round++) {
+        String topic = "new" + round;
+        probe.subscribe(topic);
+        probe.next("subscribed");
+        Set<String> expected = keys(of(record(owner, 40, "a", topic, "other"), "a", topic));
+        assertExactlyOnceInOrderPerPartition(probe.firings(expected.size()), expected);
+        assertThat(probe.untilPong()).isEmpty();
+        assertThat(owner.pusher.wants("r", topic)).isFalse();
+      }
+      assertThat(other.feed.reads).as("what the pushes may lack is read from the log").isGreaterThan(reads);
+      owner.deaf = false;
+    }
+  }
+
+  @Test
+  void aNodeWithoutSubscribersIsPushedPositionsOnlyAndReadsNothing(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode idle = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    Awaitility.await("the owner knows the idle node").atMost(Duration.ofSeconds(10))
+        .until(() -> owner.call(() -> Future.succeededFuture(owner.pusher.peers())) == 1);
+    long reads = idle.feed.reads;
+    List<Firing> before = record(owner, 50, "x");
+    Map<Integer, Long> ends = new HashMap<>();
+    for (Firing f : before) {
+      ends.merge(Partitions.of(f.id(), P), f.seq(), Math::max);
+    }
+    Awaitility.await("the idle node's positions").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+        .until(() -> idle.call(() -> {
+          for (Map.Entry<Integer, Long> e : ends.entrySet()) {
+            if (idle.feed.known(e.getKey()) != e.getValue()) {
+              return Future.succeededFuture(false);
+            }
+          }
+          return Future.succeededFuture(true);
+        }));
+    assertThat(idle.feed.reads).as("log reads without a subscriber").isEqualTo(reads);
+    assertThat(owner.pusher.queued).as("firings queued for a node that wants none").isZero();
+    try (WsProbe probe = idle.ws()) {
+      probe.subscribe("*");
+      probe.next("subscribed");
+      Set<String> later = keys(record(owner, 20, "x"));
+      assertExactlyOnceInOrderPerPartition(probe.firings(later.size()), later);
+      assertThat(probe.untilPong()).as("nothing from before the subscription").isEmpty();
+    }
+  }
+
+  @Test
+  void firingsNoPushAnnouncedAreReadFromTheLogMissingAndRepeatingNothing(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    try (WsProbe probe = other.ws()) {
+      probe.subscribe("*");
+      probe.next("subscribed");
+      awaitWants(owner, "r", "x");
+      long reads = other.feed.reads;
+      Set<String> fired = new HashSet<>(keys(recordUnannounced(40, "x")));
+      fired.addAll(keys(record(owner, 40, "x")));
+      assertExactlyOnceInOrderPerPartition(probe.firings(fired.size()), fired);
+      assertThat(probe.untilPong()).isEmpty();
+      assertThat(other.feed.reads).as("the gap is read from the log").isGreaterThan(reads);
+    }
+  }
+
+  // ---- helpers ----
+
+  private static void awaitWants(ClusterPushNode owner, String node, String topic) {
+    Awaitility.await("the owner knows " + node + " wants " + topic).atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> owner.call(() -> Future.succeededFuture(owner.pusher.wants(node, topic))));
+  }
+
+  /** Records {@code n} firings in the owner's partitions' logs and hands them to its sink, one task per partition. */
+  private List<Firing> record(ClusterPushNode owner, int n, String... topics) {
+    Map<Integer, List<Firing>> byPartition = recordInLog(n, topics);
+    List<Firing> out = new ArrayList<>();
+    for (Map.Entry<Integer, List<Firing>> e : byPartition.entrySet()) {
+      owner.call(() -> {
+        for (Firing f : e.getValue()) {
+          owner.sink.recorded(e.getKey(), f);
+        }
+        return Future.succeededFuture();
+      });
+      out.addAll(e.getValue());
+    }
+    return out;
+  }
+
+  /** Records {@code n} firings in the logs that no sink hears of. */
+  private List<Firing> recordUnannounced(int n, String... topics) {
+    List<Firing> out = new ArrayList<>();
+    recordInLog(n, topics).values().forEach(out::addAll);
+    return out;
+  }
+
+  private Map<Integer, List<Firing>> recordInLog(int n, String... topics) {
+    long now = System.currentTimeMillis();
+    Map<Integer, List<Timer>> timers = new HashMap<>();
+    Map<Integer, List<FiringRequest>> requests = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      String id = "t" + ids.incrementAndGet();
+      int p = Partitions.of(id, P);
+      timers.computeIfAbsent(p, k -> new ArrayList<>())
+          .add(new Timer(id, topics[i % topics.length], Kind.ONCE, 0, 0, 0, Misfire.FIRE_ONCE, null, now, now, 0, 0));
+      requests.computeIfAbsent(p, k -> new ArrayList<>()).add(new FiringRequest(id, 0, 0, true, now, now, null));
+    }
+    Map<Integer, List<Firing>> out = new HashMap<>();
+    for (Map.Entry<Integer, List<Timer>> e : timers.entrySet()) {
+      int p = e.getKey();
+      PushServer.await(owned[p].putAll(e.getValue()));
+      List<FiringResult> results = PushServer.await(owned[p].recordFirings(requests.get(p)));
+      List<Firing> batch = new ArrayList<>();
+      for (FiringResult r : results) {
+        batch.add(r.firing());
+      }
+      out.put(p, batch);
+    }
+    return out;
+  }
+
+  private static List<Firing> of(List<Firing> firings, String... topics) {
+    Set<String> ts = Set.of(topics);
+    List<Firing> out = new ArrayList<>();
+    for (Firing f : firings) {
+      if (ts.contains(f.topic())) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> keys(List<Firing> firings) {
+    Set<String> out = new HashSet<>();
+    for (Firing f : firings) {
+      out.add(Partitions.of(f.id(), P) + ":" + f.seq());
+    }
+    return out;
+  }
+
+  private static void assertExactlyOnceInOrderPerPartition(List<JsonObject> got, Set<String> expected) {
+    List<String> keys = new ArrayList<>();
+    Map<Integer, Long> last = new HashMap<>();
+    for (JsonObject m : got) {
+      int p = m.getInteger("partition");
+      long seq = m.getLong("seq");
+      keys.add(p + ":" + seq);
+      assertThat(seq).as("partition %d in order", p).isGreaterThan(last.getOrDefault(p, 0L));
+      last.put(p, seq);
+    }
+    assertThat(new HashSet<>(keys)).hasSize(keys.size()).isEqualTo(expected);
+  }
+}
