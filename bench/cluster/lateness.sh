@@ -5,7 +5,9 @@
 # which routes each timer to its partition's owner, then schedules a stream due at --firing-rate/s for --window-ms
 # and subscribes on node 0's WebSocket to every topic: the cluster-wide stream). Lateness = received − due, so it
 # includes the hop from the owner node to node 0 (the cluster feed). Prints the tool's lateness rows and the CPU time
-# (seconds) of all nodes and of redis-server over the whole scenario, fill included (utime + stime, /proc/PID/stat).
+# (seconds) of all nodes and of redis-server over the whole scenario, fill included (utime + stime, /proc/PID/stat),
+# and where the p99 goes: fire-p99 = the owner's firedAt − dueAt, hop-p99 = received − firedAt (the hop from the owner
+# to node 0's stream and on to the tool).
 #
 # Usage: bench/cluster/lateness.sh [--nodes 3] [--rounds 3] [--pending 1000000] [--firing-rate 10000]
 #                                  [--window-ms 10000] [--port 8389] [--partitions 256] [--jar PATH]
@@ -44,7 +46,8 @@ trap cleanup_all EXIT
 TCK=$(getconf CLK_TCK)
 redis_start
 
-# one lateness run against node 0 of n running nodes -> "p50 p99 p999 max early missing node-cpu-s redis-cpu-s"
+# one lateness run against node 0 of n running nodes
+#   -> "p50 p99 p999 max early missing node-cpu-s redis-cpu-s fire-p99 hop-p99"
 measure() {
   local n=$1 name=$2
   local -a c0 c1
@@ -65,22 +68,26 @@ measure() {
     $2 ~ /^lateness/ && $3 == "lateness max ms" { mx = $4 }
     $2 ~ /^lateness/ && $3 ~ /^early/ { early = $4 }
     $2 ~ /^lateness/ && $3 ~ /^missing/ { miss = $4 }
-    END { printf "%s %s %s %s %s %s %.1f %.1f\n", p50, p99, p999, mx, early, miss, nodes / tck, rt / tck }' \
+    $2 ~ /^lateness/ && $3 ~ /^server firedAt/ { split($4, a, " / "); fire = a[2] }
+    $2 ~ /^lateness/ && $3 ~ /^received .*firedAt p50/ { split($4, a, " / "); hop = a[2] }
+    END { printf "%s %s %s %s %s %s %.1f %.1f %s %s\n", p50, p99, p999, mx, early, miss, nodes / tck, rt / tck,
+      fire == "" ? "?" : fire, hop == "" ? "?" : hop }' \
     "$WORK/$name.csv"
 }
 
 echo "tickwheel cluster lateness bench: 1 vs $NODES nodes, rounds=$ROUNDS pending=$PENDING firing-rate=$RATE/s" \
   "window=${WINDOW}ms partitions=$PARTS, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s\n' round nodes p50-ms p99-ms p999-ms max-ms early missing \
-  node-cpu-s redis-cpu-s
+printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s\n' round nodes p50-ms p99-ms p999-ms max-ms early missing \
+  node-cpu-s redis-cpu-s fire-p99 hop-p99
 declare -A V
 for r in $(seq 1 "$ROUNDS"); do
   for n in 1 "$NODES"; do
     start_nodes "$n"
-    read -r p50 p99 p999 mx early miss nc rc < <(measure "$n" "r$r-n$n")
+    read -r p50 p99 p999 mx early miss nc rc fire hop < <(measure "$n" "r$r-n$n")
     stop_nodes
-    printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" "$miss" "$nc" "$rc"
+    printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" \
+      "$miss" "$nc" "$rc" "$fire" "$hop"
     V[$n.p99]+="$p99 " V[$n.p50]+="$p50 " V[$n.p999]+="$p999 "
   done
 done
