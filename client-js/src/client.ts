@@ -9,6 +9,7 @@ import { Command, CommandChannel } from './impl/command-channel.js';
 import { Endpoints } from './impl/endpoints.js';
 import { HttpCalls, transportError } from './impl/http-calls.js';
 import type { Platform } from './impl/platform.js';
+import { PartitionMap } from './impl/partition-map.js';
 import { ScheduleBatcher } from './impl/schedule-batcher.js';
 import { type Subscription, SubscriptionImpl } from './impl/subscription.js';
 import { TouchBatcher } from './impl/touch-batcher.js';
@@ -23,6 +24,10 @@ export interface ClientStats {
   mergedTouches: number;
   /** Command WebSocket connections opened. */
   commandConnections: number;
+  /** Reads of a cluster's partition map (`GET /v1/cluster`; only a client given several endpoints reads it). */
+  partitionMapReads: number;
+  /** Whether the partition map has been read (then schedules and touches go to each timer's owner). */
+  partitionMapLoaded: boolean;
 }
 
 /**
@@ -46,6 +51,7 @@ export class TickwheelClientBase {
   private readonly http: HttpCalls;
   private readonly schedules: ScheduleBatcher;
   private readonly touches: TouchBatcher;
+  private readonly owners: PartitionMap;
   private readonly channel: CommandChannel;
   private readonly subscriptions = new Set<SubscriptionImpl>();
   private closed = false;
@@ -57,8 +63,9 @@ export class TickwheelClientBase {
     this.platform = platform(this.options);
     this.endpoints = new Endpoints(this.options.endpoints);
     this.http = new HttpCalls(this.platform, this.endpoints, this.options.token, this.options.requestTimeoutMs);
-    this.schedules = new ScheduleBatcher(this.http, this.options);
-    this.touches = new TouchBatcher(this.http, this.options);
+    this.owners = new PartitionMap(this.http, this.options.endpoints.length > 1);
+    this.schedules = new ScheduleBatcher(this.http, this.options, this.owners);
+    this.touches = new TouchBatcher(this.http, this.options, this.owners);
     this.channel = new CommandChannel(this.platform, this.endpoints, this.options);
   }
 
@@ -75,7 +82,7 @@ export class TickwheelClientBase {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.schedules.schedule(json);
+    return this.schedules.schedule(json, typeof timer.id === 'string' ? timer.id : undefined);
   }
 
   /**
@@ -256,6 +263,8 @@ export class TickwheelClientBase {
       touchBatches: this.touches.batches,
       mergedTouches: this.touches.merged,
       commandConnections: this.channel.connections,
+      partitionMapReads: this.owners.reads,
+      partitionMapLoaded: this.owners.loaded,
     };
   }
 
@@ -269,6 +278,7 @@ export class TickwheelClientBase {
     }
     this.closed = true;
     this.http.close();
+    this.owners.close();
     this.channel.close();
     this.touches.close();
     this.schedules.close();

@@ -10,7 +10,9 @@ export interface TickwheelClientOptions {
    * The nodes of a tickwheel cluster (or one server), each as `endpoint`: 1 to 64, one scheme for all, no two alike;
    * replaces `endpoint`. The client uses one endpoint at a time for everything and moves on to the next (round
    * robin) when a connection to the one in use cannot be made. A request that was sent and got no answer is never
-   * sent to another node.
+   * sent to another node. With several endpoints, schedules and touches go straight to each timer's owner, as the
+   * cluster's partition map (`GET /v1/cluster`) says; a timer without an id, or whose owner is unknown, to the
+   * endpoint in use.
    */
   endpoints?: readonly string[];
   /** Sent as `Authorization: Bearer TOKEN` (in browsers the WebSocket carries it as `?access_token=`). */

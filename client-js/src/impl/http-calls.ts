@@ -19,10 +19,13 @@ export class HttpCalls {
     this.closed = true;
   }
 
-  /** One exchange; rejects with a {@link TransportFailure}. */
+  /**
+   * One exchange, to `owner` (a partition's owner, see `PartitionMap`) or else the endpoint in use; rejects with a
+   * {@link TransportFailure}. A failure to reach an owner is the caller's to report; it does not move the endpoint.
+   */
   send(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: string | undefined,
-    timeoutMs: number = this.requestTimeoutMs): Promise<HttpAnswer> {
-    const base = this.endpoints.current();
+    timeoutMs: number = this.requestTimeoutMs, owner?: string): Promise<HttpAnswer> {
+    const base = owner ?? this.endpoints.current();
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.token !== undefined) {
       headers['Authorization'] = `Bearer ${this.token}`;
@@ -33,7 +36,7 @@ export class HttpCalls {
     const req = body === undefined ? { method, url: base + path, headers, timeoutMs }
       : { method, url: base + path, headers, body, timeoutMs };
     return this.platform.request(req).catch((e: unknown) => {
-      if (e instanceof TransportFailure && e.connectFailed) {
+      if (e instanceof TransportFailure && e.connectFailed && owner === undefined) {
         this.endpoints.failed(base);
       }
       throw e;

@@ -5,6 +5,7 @@ import { ReconnectBackoff } from './backoff.js';
 import { Deferred, nextTurn, now } from './deferred.js';
 import { Fifo } from './fifo.js';
 import type { HttpCalls } from './http-calls.js';
+import type { PartitionMap } from './partition-map.js';
 import { TransportFailure } from './platform.js';
 import type { ResolvedOptions } from '../options.js';
 
@@ -13,6 +14,8 @@ const PATH = '/v1/timers/batch';
 /** One waiting or sent schedule: the timer's JSON text, the caller's promise, its deadline (monotonic ms). */
 interface Schedule {
   readonly json: string;
+  /** The timer's id, if the caller gave one (it decides the owner). */
+  readonly id: string | undefined;
   readonly d: Deferred<TimerInfo>;
   readonly deadline: number;
 }
@@ -20,6 +23,10 @@ interface Schedule {
 /**
  * Sends schedules as batch creates (`POST /v1/timers/batch`, `{"timers":[…]}`). On the server a timer of a batch
  * costs a fraction of a single create (one store write and one HTTP exchange per batch).
+ *
+ * Where: to the endpoint in use; a client given several endpoints (a cluster) splits each batch by the owner of its
+ * timers' ids (`PartitionMap`) and sends each part to its owner (no id, or an unknown owner: the endpoint in use,
+ * which forwards what it does not own). Each part is a request of its own.
  *
  * When: schedules wait in call order; a flush runs once per event-loop turn after a schedule arrives and whenever a
  * batch is answered, and sends the oldest, at most `maxScheduleBatchTimers` per request, while fewer than
@@ -48,7 +55,8 @@ export class ScheduleBatcher {
   /** Batch requests sent so far. */
   batches = 0;
 
-  constructor(private readonly http: HttpCalls, private readonly o: ResolvedOptions) {
+  constructor(private readonly http: HttpCalls, private readonly o: ResolvedOptions,
+    private readonly owners: PartitionMap) {
     this.backoff = new ReconnectBackoff(o.reconnectInitialBackoffMs, o.reconnectMaxBackoffMs);
     this.sweepMs = Math.max(5, Math.min(1_000, Math.floor(o.requestTimeoutMs / 4)));
   }
@@ -63,8 +71,8 @@ export class ScheduleBatcher {
     return this.inFlightTimers;
   }
 
-  /** A schedule of the timer whose JSON text is `json`. */
-  schedule(json: string): Promise<TimerInfo> {
+  /** A schedule of the timer whose JSON text is `json` (and id `id`, if it has one). */
+  schedule(json: string, id?: string): Promise<TimerInfo> {
     if (this.closed) {
       return Promise.reject(TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'the client is closed', false));
     }
@@ -72,7 +80,7 @@ export class ScheduleBatcher {
       return Promise.reject(TickwheelError.client(ErrorCodes.QUEUE_FULL, `schedule not sent: ${this.inFlightTimers} `
         + `schedules in flight and ${this.queued()} waiting (maxQueued ${this.o.maxQueued})`, false));
     }
-    const s: Schedule = { json, d: new Deferred<TimerInfo>(), deadline: now() + this.o.requestTimeoutMs };
+    const s: Schedule = { json, id, d: new Deferred<TimerInfo>(), deadline: now() + this.o.requestTimeoutMs };
     this.waiting.push(s);
     this.ensureSweep();
     this.scheduleFlush();
@@ -110,7 +118,28 @@ export class ScheduleBatcher {
     }
   }
 
+  /** Sends `batch`: in a cluster, one request per owner of its timers' ids (no id: the endpoint in use). */
   private send(batch: Schedule[]): void {
+    if (!this.owners.enabled) {
+      this.sendTo(undefined, batch);
+      return;
+    }
+    const byOwner = new Map<string | undefined, Schedule[]>();
+    for (const s of batch) {
+      const owner = this.owners.ownerOf(s.id);
+      const part = byOwner.get(owner);
+      if (part === undefined) {
+        byOwner.set(owner, [s]);
+      } else {
+        part.push(s);
+      }
+    }
+    for (const [owner, part] of byOwner) {
+      this.sendTo(owner, part);
+    }
+  }
+
+  private sendTo(owner: string | undefined, batch: Schedule[]): void {
     let body = '{"timers":[';
     for (let i = 0; i < batch.length; i++) {
       body += (i === 0 ? '' : ',') + batch[i]!.json;
@@ -120,12 +149,13 @@ export class ScheduleBatcher {
     this.inFlightTimers += batch.length;
     this.batches++;
     const timeoutMs = Math.max(1, Math.ceil(batch[batch.length - 1]!.deadline - now()));
-    this.http.send('POST', PATH, body, timeoutMs).then((answer) => {
+    this.http.send('POST', PATH, body, timeoutMs, owner).then((answer) => {
       this.backoff.reset();
       this.answered(batch, answer.status, answer.body);
     }, (e: unknown) => {
       this.lastFailure = e instanceof Error ? e.message : String(e);
       if (e instanceof TransportFailure && !e.sent) {
+        this.owners.failed(owner);
         this.notSent(batch);
       } else {
         this.failSent(batch, e);

@@ -4,6 +4,7 @@ import { batchResults, errorOf, isObject, shorten, statusOf } from './answers.js
 import { ReconnectBackoff } from './backoff.js';
 import { Deferred, nextTurn, now } from './deferred.js';
 import type { HttpCalls } from './http-calls.js';
+import type { PartitionMap } from './partition-map.js';
 
 const PATH = '/v1/timers/touch';
 
@@ -56,7 +57,8 @@ export class TouchBatcher {
   /** Batch requests sent so far (retries included). */
   batches = 0;
 
-  constructor(private readonly http: HttpCalls, private readonly o: ResolvedOptions) {
+  constructor(private readonly http: HttpCalls, private readonly o: ResolvedOptions,
+    private readonly owners: PartitionMap) {
     this.backoff = new ReconnectBackoff(o.reconnectInitialBackoffMs, o.reconnectMaxBackoffMs);
     this.sweepMs = Math.max(5, Math.min(1_000, Math.floor(o.requestTimeoutMs / 4)));
   }
@@ -155,7 +157,28 @@ export class TouchBatcher {
     }
   }
 
+  /** Sends `batch`: in a cluster, one request per owner of its ids (an unknown owner: the endpoint in use). */
   private send(delayMs: number, batch: Touch[]): void {
+    if (!this.owners.enabled) {
+      this.sendTo(undefined, delayMs, batch);
+      return;
+    }
+    const byOwner = new Map<string | undefined, Touch[]>();
+    for (const t of batch) {
+      const owner = this.owners.ownerOf(t.id);
+      const part = byOwner.get(owner);
+      if (part === undefined) {
+        byOwner.set(owner, [t]);
+      } else {
+        part.push(t);
+      }
+    }
+    for (const [owner, part] of byOwner) {
+      this.sendTo(owner, delayMs, part);
+    }
+  }
+
+  private sendTo(owner: string | undefined, delayMs: number, batch: Touch[]): void {
     const ids: string[] = [];
     for (const t of batch) {
       ids.push(t.id);
@@ -169,11 +192,12 @@ export class TouchBatcher {
     for (const t of batch) {
       latest = Math.max(latest, t.deadline);
     }
-    this.http.send('POST', PATH, body, Math.max(1, Math.ceil(latest - now()))).then((answer) => {
+    this.http.send('POST', PATH, body, Math.max(1, Math.ceil(latest - now())), owner).then((answer) => {
       this.backoff.reset();
       this.answered(batch, answer.status, answer.body);
     }, (e: unknown) => {
       this.lastFailure = e instanceof Error ? e.message : String(e);
+      this.owners.failed(owner);
       this.unanswered(batch);
     }).finally(() => {
       this.inFlightBatches.delete(batch);
