@@ -127,9 +127,24 @@ final class RoutedTimers implements Timers {
 
   @Override
   public Future<WriteOutcome> create(TimerSpec spec) {
-    TimerSpec s = spec.id() != null ? spec : spec.withId(Ids.random());    // the id decides the partition
+    TimerSpec s = spec.id() != null ? spec : spec.withId(freshId());    // the id decides the partition
     return batched(s.id(), x -> pipelined ? x.pipeline().create(s) : x.create(s),
         owner -> batcher.create(owner, s));
+  }
+
+  /** Most random ids drawn for a timer without one before settling for one this node does not serve. */
+  static final int LOCAL_ID_TRIES = 32;
+
+  /**
+   * A fresh id for a timer created without one: one of a partition this node serves, when it serves any (so the
+   * create is not forwarded; with k of n partitions served, n/k draws on average), else any.
+   */
+  private String freshId() {
+    String id = Ids.random();
+    for (int i = 1; i < LOCAL_ID_TRIES && owners.local(owners.partitionOf(id)) == null; i++) {
+      id = Ids.random();
+    }
+    return id;
   }
 
   @Override
@@ -241,7 +256,7 @@ final class RoutedTimers implements Timers {
   public Future<List<WriteOutcome>> createAll(List<TimerSpec> specs) {
     List<TimerSpec> withIds = new ArrayList<>(specs.size());
     for (TimerSpec s : specs) {
-      withIds.add(s.id() != null ? s : s.withId(Ids.random()));
+      withIds.add(s.id() != null ? s : s.withId(freshId()));
     }
     return split(withIds, TimerSpec::id, Scheduler::createAll, InternalCodec::specText, null,
         sub -> new InternalCall.CreateAll(sub), InternalCodec.batchPrefix(false));

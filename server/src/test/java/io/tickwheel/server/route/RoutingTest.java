@@ -210,12 +210,13 @@ class RoutingTest {
   }
 
   @Test
-  void aFullBatchNearTheBodyLimitWithServerGeneratedIdsIsCreatedAcrossOwners() {
+  void aFullBatchNearTheBodyLimitIsCreatedAcrossOwners() {
     cluster = new ClusterFixture(2, 2);
-    String payload = "p".repeat(70);
+    String payload = "p".repeat(54);
     StringBuilder sb = new StringBuilder("{\"timers\":[");
     for (int i = 0; i < 10_000; i++) {
-      sb.append(i > 0 ? "," : "").append("{\"delayMs\":600000,\"payload\":\"").append(payload).append("\"}");
+      sb.append(i > 0 ? "," : "").append("{\"id\":\"full-").append(i).append("\",\"delayMs\":600000,\"payload\":\"")
+          .append(payload).append("\"}");
     }
     String body = sb.append("]}").toString();
     assertThat(body.length()).as("a client body just under 1 MiB").isBetween(950_000, 1_048_576);
@@ -231,6 +232,34 @@ class RoutingTest {
     assertThat(send(cluster.nodes.get(1), GET, "/v1/topics?topic=default", null).bodyAsJsonObject()
         .getJsonArray("topics").getJsonObject(0).getLong("pending")).isEqualTo(10_000);
     assertThat(cluster.nodes.get(0).routeMetrics.count("forwarded")).isGreaterThan(4_000);
+  }
+
+  @Test
+  void timersWithoutAnIdGetIdsOfPartitionsTheReceivingNodeServesSoNoneIsForwarded() {
+    cluster = new ClusterFixture(3, P);
+    StringBuilder sb = new StringBuilder("{\"timers\":[");
+    for (int i = 0; i < 2_000; i++) {
+      sb.append(i > 0 ? "," : "").append("{\"delayMs\":600000}");
+    }
+    Node n0 = cluster.nodes.get(0);
+    HttpResponse<Buffer> r = send(n0, POST, "/v1/timers/batch", sb.append("]}").toString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonArray results = r.bodyAsJsonObject().getJsonArray("results");
+    Set<String> ids = new HashSet<>();
+    for (int i = 0; i < results.size(); i++) {
+      assertThat(results.getJsonObject(i).getInteger("status")).isEqualTo(201);
+      ids.add(results.getJsonObject(i).getJsonObject("timer").getString("id"));
+    }
+    for (int i = 0; i < 100; i++) {
+      HttpResponse<Buffer> one = send(n0, POST, "/v1/timers", "{\"delayMs\":600000}");
+      assertThat(one.statusCode()).isEqualTo(201);
+      ids.add(one.bodyAsJsonObject().getString("id"));
+    }
+    assertThat(ids).hasSize(2_100);
+    assertThat(n0.routeMetrics.count("forwarded")).isZero();
+    assertThat(n0.routeMetrics.count("local")).isEqualTo(2_100);
+    assertThat(send(cluster.nodes.get(1), GET, "/v1/topics?topic=default", null).bodyAsJsonObject()
+        .getJsonArray("topics").getJsonObject(0).getLong("pending")).isEqualTo(2_100);
   }
 
   @Test
