@@ -120,6 +120,12 @@ public final class TickwheelClientOptions {
    * attempt to the next node. A request that was sent and got no answer is not sent to another node (it may have
    * been applied): it fails as with one endpoint ({@code timeout} or {@code connection_lost}, {@code mayHaveApplied}).
    *
+   * <p>With two or more endpoints the client also reads the cluster's partition map ({@code GET /v1/cluster}, again
+   * every few seconds while in use and soon after an owner could not be reached) and sends schedules and touches
+   * straight to the node that owns each timer's id, a batch split by owner, rather than through the endpoint in use
+   * (which forwards what it does not own). A timer without an id, or whose owner is not known, goes to the endpoint
+   * in use.
+   *
    * @throws IllegalArgumentException naming the entry ({@code endpoints[i]}) that is not a valid endpoint, a repeated
    *                                  one, or schemes that differ; for an empty, null or too long list
    */

@@ -47,11 +47,16 @@ final class BatchPoster {
    *     nothing was sent)
    */
   Future<Exchange.Answer> post(Buffer body, Runnable onConnected) {
+    return post(null, body, onConnected);
+  }
+
+  /** As {@link #post(Buffer, Runnable)}, to {@code base} (a partition's owner) unless it is {@code null}. */
+  Future<Exchange.Answer> post(String base, Buffer body, Runnable onConnected) {
     RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).putHeader("Content-Type", "application/json");
     if (authorization != null) {
       ro.putHeader("Authorization", authorization);
     }
-    return Exchange.send(vertx, http, endpoints, ro, path, body, requestTimeoutMs, onConnected);
+    return Exchange.send(vertx, http, endpoints, base, ro, path, body, requestTimeoutMs, onConnected);
   }
 
   Future<Void> close() {

@@ -42,6 +42,7 @@ public final class ClientImpl implements TickwheelClient {
   private final TouchBatcher touches;
   private final ScheduleBatcher schedules;
   private final HttpCalls http;
+  private final PartitionMap owners;
   private final List<SubscriptionImpl> subscriptions = new ArrayList<>();
   private final TickwheelStages stages;
   private boolean closed;
@@ -62,8 +63,10 @@ public final class ClientImpl implements TickwheelClient {
       wsConnect.addHeader("Authorization", "Bearer " + options.getToken());
     }
     this.channel = new CommandChannel(vertx, context, wsClient, endpoints, wsConnect, options);
-    this.touches = new TouchBatcher(vertx, context, options, endpoints);
-    this.schedules = new ScheduleBatcher(vertx, context, options, endpoints);
+    this.owners = new PartitionMap(vertx, context, endpoints, options.getToken(), options.getConnectTimeoutMs(),
+        options.getRequestTimeoutMs());
+    this.touches = new TouchBatcher(vertx, context, options, endpoints, owners);
+    this.schedules = new ScheduleBatcher(vertx, context, options, endpoints, owners);
     this.http = new HttpCalls(vertx, options, endpoints);
     this.stages = new StagesImpl(this);
   }
@@ -233,6 +236,16 @@ public final class ClientImpl implements TickwheelClient {
     return schedules.batches();
   }
 
+  /** Whether the cluster's partition map has been read (for tests). */
+  public boolean partitionMapLoaded() {
+    return owners.loaded();
+  }
+
+  /** Reads of the cluster's partition map so far (for tests). */
+  public long partitionMapReads() {
+    return owners.reads;
+  }
+
   /** Command connections opened so far. */
   public long commandConnections() {
     return channel.connections();
@@ -255,6 +268,7 @@ public final class ClientImpl implements TickwheelClient {
         all.add(s.close());
       }
       all.add(http.close());
+      all.add(owners.close());
       Future.join(all).onComplete(ar -> wsClient.close().onComplete(x -> done.complete()));
     });
     return done.future();

@@ -72,6 +72,16 @@ final class Endpoints {
     return http.request(request.setAbsoluteURI(base + path)).onFailure(t -> failed(base));
   }
 
+  /**
+   * Sends {@code request} to {@code path} on {@code base} (a partition's owner, {@link PartitionMap}), or on the
+   * endpoint in use when {@code base} is {@code null} ({@link #request}). A failure to reach an owner is the caller's
+   * to report to the map; it does not move the endpoint in use.
+   */
+  io.vertx.core.Future<io.vertx.core.http.HttpClientRequest> request(io.vertx.core.http.HttpClientAgent http,
+      io.vertx.core.http.RequestOptions request, String base, String path) {
+    return base == null ? request(http, request, path) : http.request(request.setAbsoluteURI(base + path));
+  }
+
   /** How many endpoints there are. */
   int size() {
     return urls.size();

@@ -46,6 +46,15 @@ final class Exchange {
    */
   static Future<Answer> send(Vertx vertx, HttpClientAgent http, Endpoints endpoints, RequestOptions request,
       String path, Buffer body, long timeoutMs, Runnable onConnected) {
+    return send(vertx, http, endpoints, null, request, path, body, timeoutMs, onConnected);
+  }
+
+  /**
+   * As {@link #send(Vertx, HttpClientAgent, Endpoints, RequestOptions, String, Buffer, long, Runnable)}, to
+   * {@code base} (a partition's owner) instead of the endpoint in use when it is not {@code null}.
+   */
+  static Future<Answer> send(Vertx vertx, HttpClientAgent http, Endpoints endpoints, String base,
+      RequestOptions request, String path, Buffer body, long timeoutMs, Runnable onConnected) {
     Promise<Answer> answer = Promise.promise();
     HttpClientRequest[] obtained = new HttpClientRequest[1];
     long timer = vertx.setTimer(timeoutMs, id -> {
@@ -60,7 +69,7 @@ final class Exchange {
         }
       }
     });
-    endpoints.request(http, request.setConnectTimeout(timeoutMs).setIdleTimeout(timeoutMs), path).compose(req -> {
+    endpoints.request(http, request.setConnectTimeout(timeoutMs).setIdleTimeout(timeoutMs), base, path).compose(req -> {
       synchronized (obtained) {
         obtained[0] = req;
       }

@@ -23,6 +23,10 @@ import java.util.List;
  * each request's idle timeout). On the server a timer of a batch costs a fraction of a single create (one store
  * write and one HTTP exchange for the batch), so a burst of schedules costs about what a batch costs.
  *
+ * <p>Where: to the endpoint in use; a client given several endpoints (a cluster) splits each batch by the owner of
+ * its timers' ids ({@link PartitionMap}) and sends each part to its owner (timers without an id, or whose owner is
+ * not known, to the endpoint in use, which forwards what it does not own). Each part is a request of its own.
+ *
  * <p>When: schedules wait in arrival order; a flush runs once per event-loop turn after a schedule arrives and
  * whenever a batch is answered, and sends the oldest, at most {@code maxScheduleBatchTimers} per request, while
  * fewer than {@code maxScheduleBatchesInFlight} requests are unanswered. Schedules arriving meanwhile gather into the
@@ -54,6 +58,7 @@ final class ScheduleBatcher {
   private final int maxBatches;
   private final long sweepMs;
   private final ReconnectBackoff backoff;
+  private final PartitionMap owners;
 
   private final ArrayDeque<Schedule> waiting = new ArrayDeque<>();
   private int inFlightTimers;
@@ -65,7 +70,8 @@ final class ScheduleBatcher {
   private long batches;
   private String lastFailure;
 
-  ScheduleBatcher(Vertx vertx, Context context, TickwheelClientOptions o, Endpoints endpoints) {
+  ScheduleBatcher(Vertx vertx, Context context, TickwheelClientOptions o, Endpoints endpoints, PartitionMap owners) {
+    this.owners = owners;
     this.vertx = vertx;
     this.context = context;
     this.maxBatches = o.getMaxScheduleBatchesInFlight();
@@ -138,7 +144,21 @@ final class ScheduleBatcher {
     }
   }
 
+  /** Sends {@code batch}: in a cluster, one request per owner of its timers' ids (no id: the endpoint in use). */
   private void send(List<Schedule> batch) {
+    if (!owners.enabled()) {
+      send(null, batch);
+      return;
+    }
+    java.util.Map<String, List<Schedule>> byOwner = new java.util.LinkedHashMap<>();
+    for (Schedule s : batch) {
+      byOwner.computeIfAbsent(owners.ownerOf(s.timer().getString("id")), k -> new ArrayList<>()).add(s);
+    }
+    byOwner.forEach(this::send);
+  }
+
+  /** Sends {@code batch} to {@code base} (an owner), or to the endpoint in use when it is {@code null}. */
+  private void send(String base, List<Schedule> batch) {
     JsonArray timers = new JsonArray(new ArrayList<>(batch.size()));
     for (Schedule s : batch) {
       timers.add(s.timer());
@@ -147,7 +167,7 @@ final class ScheduleBatcher {
     batchesInFlight++;
     inFlightTimers += batch.size();
     boolean[] sent = {false};
-    http.post(body, () -> {
+    http.post(base, body, () -> {
       sent[0] = true;
       batches++;
     }).onComplete(ar -> onContext(() -> {
@@ -161,6 +181,7 @@ final class ScheduleBatcher {
             if (sent[0]) {
               failSent(batch, ar.cause());
             } else {
+              owners.failed(base);
               notSent(batch);
             }
           }

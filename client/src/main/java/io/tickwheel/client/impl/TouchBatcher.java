@@ -25,6 +25,9 @@ import java.util.Set;
  * HTTP client (keep-alive, one connection per batch in flight, the options' connect and idle timeouts, the request
  * timeout as each request's idle timeout).
  *
+ * <p>A client given several endpoints (a cluster) splits each batch by the owner of its ids ({@link PartitionMap})
+ * and sends each part to its owner (unknown owner: the endpoint in use, which forwards); each part is a request.
+ *
  * <p>Touches wait in one group per {@code delayMs} (-1: each timer's own); a flush runs once per event-loop turn
  * after a touch arrives and whenever a batch is answered, and sends each group's oldest ids, at most
  * {@code maxTouchBatchIds} per request, while fewer than {@code maxTouchBatchesInFlight} requests are unanswered.
@@ -47,6 +50,8 @@ final class TouchBatcher {
   private static final String PATH = "/v1/timers/touch";
 
   private record Key(String id, long delayMs) {}
+
+  private final PartitionMap owners;
 
   /** One waiting or sent touch of a key: the callers' promise and the deadline of its first caller. */
   private static final class Touch {
@@ -87,7 +92,8 @@ final class TouchBatcher {
   private long batches;
   private String lastFailure;
 
-  TouchBatcher(Vertx vertx, Context context, TickwheelClientOptions o, Endpoints endpoints) {
+  TouchBatcher(Vertx vertx, Context context, TickwheelClientOptions o, Endpoints endpoints, PartitionMap owners) {
+    this.owners = owners;
     this.vertx = vertx;
     this.context = context;
     this.maxBatches = o.getMaxTouchBatchesInFlight();
@@ -201,7 +207,20 @@ final class TouchBatcher {
     }
   }
 
+  /** Sends {@code batch}: in a cluster, one request per owner of its ids (unknown owner: the endpoint in use). */
   private void send(long delayMs, List<Touch> batch) {
+    if (!owners.enabled()) {
+      send(null, delayMs, batch);
+      return;
+    }
+    Map<String, List<Touch>> byOwner = new LinkedHashMap<>();
+    for (Touch t : batch) {
+      byOwner.computeIfAbsent(owners.ownerOf(t.key.id()), k -> new ArrayList<>()).add(t);
+    }
+    byOwner.forEach((base, part) -> send(base, delayMs, part));
+  }
+
+  private void send(String base, long delayMs, List<Touch> batch) {
     JsonArray ids = new JsonArray(new ArrayList<>(batch.size()));
     for (Touch t : batch) {
       ids.add(t.key.id());
@@ -214,7 +233,7 @@ final class TouchBatcher {
     batchesInFlight++;
     inFlightIds += batch.size();
     batches++;
-    http.post(body.toBuffer(), () -> { })
+    http.post(base, body.toBuffer(), () -> { })
         .onComplete(ar -> onContext(() -> {
           batchesInFlight--;
           inFlightIds -= batch.size();
@@ -224,6 +243,7 @@ final class TouchBatcher {
           } else {
             lastFailure = String.valueOf(ar.cause().getMessage());
             LOG.log(System.Logger.Level.DEBUG, "batch touch failed", ar.cause());
+            owners.failed(base);
             unanswered(batch);
           }
           for (Touch t : batch) {
