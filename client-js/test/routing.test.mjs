@@ -39,6 +39,9 @@ async function node() {
         const ids = [...new Set(o)];
         out = { nodeId: 'x', partitions: PARTITIONS, nodes: ids.map((a, i) => ({ id: `n${i}`, address: a })),
           owners: o.map((a, p) => ({ partition: p, node: `n${ids.indexOf(a)}`, epoch: 1 })) };
+      } else if (req.url === '/v1/timers/batch' && n.refuse) {
+        status = 503;
+        out = { error: { code: 'unavailable', message: 'moving' } };
       } else if (req.url === '/v1/timers/batch') {
         const b = JSON.parse(body);
         n.creates.push(...b.timers.map((t) => t.id));
@@ -114,6 +117,25 @@ test('a timer whose owner cannot be reached goes to the endpoint in use', async 
     await Promise.all(ids.map((id) => tw.schedule({ id, delayMs: 60_000 })));
     assert.deepEqual(new Set(a.creates), new Set(ids));
     assert.equal(b.creates.length, 0);
+  } finally {
+    await tw.close();
+  }
+});
+
+test('an owner answering 503 has the map read again', async () => {
+  const [a, b] = nodes;
+  owners = () => Array.from({ length: PARTITIONS }, (_, p) => (p % 2 === 0 ? a.url : b.url));
+  const tw = new TickwheelClient({ endpoints: [a.url, b.url] });
+  try {
+    await tw.touch('warm-up');
+    await waitFor(() => tw.stats().partitionMapLoaded, 'the partition map read');
+    const reads = tw.stats().partitionMapReads;
+    const id = 'k-0';
+    const owner = partition(id) % 2 === 0 ? a : b;
+    owner.refuse = true;
+    await assert.rejects(tw.schedule({ id, delayMs: 60_000 }), (e) => e.status === 503);
+    owner.refuse = false;
+    await waitFor(() => tw.stats().partitionMapReads > reads, 'the map read again');
   } finally {
     await tw.close();
   }

@@ -15,8 +15,9 @@ export const UNREACHABLE_MS = 10_000;
  * a single node (one partition) is never routed.
  *
  * The map is read from the endpoint in use on first use, again when it is {@link REFRESH_MS} ms old (read while in
- * use, so an idle client reads nothing), and soon after a request to an owner could not be made (`failed`):
- * partitions changed hands. A call whose owner is not known (not read yet, no live owner, an owner that could not be
+ * use, so an idle client reads nothing), and soon after a request to an owner could not be made (`failed`) or was
+ * answered 503 (`stale`): partitions changed hands. (A node that no longer owns a partition forwards the call to the
+ * new owner, so a stale map costs a hop, not an error.) A call whose owner is not known (not read yet, no live owner, an owner that could not be
  * reached within the last {@link UNREACHABLE_MS} ms) goes to the endpoint in use, which forwards it: routing saves a
  * hop, it never decides whether a call succeeds. At most one read in flight, at most one every
  * {@link MIN_REFRESH_MS} ms.
@@ -72,6 +73,16 @@ export class PartitionMap {
     }
     this.unreachableUntil.set(base, now() + UNREACHABLE_MS);
     this.read();
+  }
+
+  /**
+   * An owner answered 503 (a partition changing hands, no live owner yet): the map is read again soon. The call's
+   * own retry is its caller's.
+   */
+  stale(): void {
+    if (this.enabled && !this.closed) {
+      this.read();
+    }
   }
 
   close(): void {

@@ -151,6 +151,9 @@ export class ScheduleBatcher {
     const timeoutMs = Math.max(1, Math.ceil(batch[batch.length - 1]!.deadline - now()));
     this.http.send('POST', PATH, body, timeoutMs, owner).then((answer) => {
       this.backoff.reset();
+      if (answer.status === 503) {
+        this.owners.stale();
+      }
       this.answered(batch, answer.status, answer.body);
     }, (e: unknown) => {
       this.lastFailure = e instanceof Error ? e.message : String(e);

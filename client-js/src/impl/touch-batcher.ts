@@ -194,6 +194,9 @@ export class TouchBatcher {
     }
     this.http.send('POST', PATH, body, Math.max(1, Math.ceil(latest - now())), owner).then((answer) => {
       this.backoff.reset();
+      if (answer.status === 503) {
+        this.owners.stale();
+      }
       this.answered(batch, answer.status, answer.body);
     }, (e: unknown) => {
       this.lastFailure = e instanceof Error ? e.message : String(e);

@@ -157,6 +157,30 @@ class OwnerRoutingTest {
   }
 
   @Test
+  void an_owner_answering_503_has_the_map_read_again() throws Exception {
+    serveMap(a.url(), b.url());
+    client = TickwheelClient.create(vertx, new TickwheelClientOptions().setEndpoints(List.of(a.url(), b.url())));
+    await(client.touch("warm-up"));
+    awaitMap();
+    long reads = ((ClientImpl) client).partitionMapReads();
+    String id = "k-0";
+    ScriptedServer owner = partition(id) % 2 == 0 ? a : b;
+    owner.onCreate = (req, body) -> req.response().setStatusCode(503).putHeader("Retry-After", "1")
+        .end(new JsonObject().put("error", new JsonObject().put("code", "unavailable").put("message", "moving"))
+            .encode());
+    Future<TimerInfo> refused = client.schedule(TimerRequest.builder().id(id).delayMs(60_000).build());
+    try {
+      await(refused);
+    } catch (java.util.concurrent.ExecutionException e) {
+      assertThat(e.getCause()).isInstanceOf(TickwheelException.class);
+      assertThat(((TickwheelException) e.getCause()).status()).isEqualTo(503);
+    }
+    assertThat(refused.failed()).isTrue();
+    Awaitility.await("the map read again").atMost(Duration.ofSeconds(10))
+        .until(() -> ((ClientImpl) client).partitionMapReads() > reads);
+  }
+
+  @Test
   void a_client_of_one_endpoint_reads_no_map_and_sends_everything_there() throws Exception {
     serveMap(b.url(), b.url());
     client = TickwheelClient.create(vertx, new TickwheelClientOptions().setEndpoint(a.url()));

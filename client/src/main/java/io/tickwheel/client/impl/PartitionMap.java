@@ -19,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * ({@link #enabled}); a single node (one partition) is never routed.
  *
  * <p>The map is read from the endpoint in use on first use, again when it is {@value #REFRESH_MS} ms old (read while
- * in use, so an idle client reads nothing), and soon after a request to an owner could not be made ({@link #failed}):
- * partitions changed hands. A call whose owner is not known (not read yet, no live owner, an owner that could not be
+ * in use, so an idle client reads nothing), and soon after a request to an owner could not be made ({@link #failed})
+ * or was answered 503 ({@link #stale}): partitions changed hands. (A node that no longer owns a partition forwards the
+ * call to the new owner, so a stale map costs a hop, not an error.) A call whose owner is not known (not read yet, no live owner, an owner that could not be
  * reached within the last {@value #UNREACHABLE_MS} ms) goes to the endpoint in use, which forwards it: routing saves
  * a hop, it never decides whether a call succeeds. At most one read in flight, and at most one every
  * {@value #MIN_REFRESH_MS} ms.
@@ -113,6 +114,16 @@ final class PartitionMap {
     }
     unreachableUntil.put(base, System.nanoTime() + UNREACHABLE_MS * 1_000_000);
     read();
+  }
+
+  /**
+   * An owner answered 503 (a partition changing hands, no live owner yet): the map is read again soon. The call's
+   * own retry is its caller's.
+   */
+  void stale() {
+    if (enabled && !closed) {
+      read();
+    }
   }
 
   /** The partition of {@code id} among {@code partitions}: the server's {@code Partitions.of}. */

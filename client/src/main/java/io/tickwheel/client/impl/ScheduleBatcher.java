@@ -175,6 +175,9 @@ final class ScheduleBatcher {
           inFlightTimers -= batch.size();
           if (ar.succeeded()) {
             backoff.reset();
+            if (ar.result().status() == 503) {
+              owners.stale();
+            }
             answered(batch, ar.result());
           } else {
             lastFailure = String.valueOf(ar.cause().getMessage());
