@@ -139,6 +139,8 @@ final class Node {
       ClusterFiringFeed cf = (ClusterFiringFeed) feed;
       this.pusher = new FiringPusher(vertx, cfg.cluster().nodeIdFor(port), cfg.token());
       cf.enablePush(pusher, address);
+      cf.meters(metrics.registry());
+      pusher.meters(metrics.registry());
       coordinator.onBroadcast(cf::onBroadcast);
       sink = new ClusterFiringSink(cf, coordinator, owner, pusher);
     } else {

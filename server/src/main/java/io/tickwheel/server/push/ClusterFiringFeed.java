@@ -429,6 +429,17 @@ public final class ClusterFiringFeed implements FiringFeed {
     }
   }
 
+  /**
+   * Registers its meters: {@code tickwheel.cluster.feed.reads} (firing-log reads) and
+   * {@code tickwheel.cluster.feed.firings.pushed} (firings published as another node pushed or broadcast them).
+   */
+  public void meters(io.micrometer.core.instrument.MeterRegistry r) {
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.feed.reads", this, x -> x.reads)
+        .description("Reads of partitions' firing logs by the cluster stream").register(r);
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.feed.firings.pushed", this,
+        x -> x.pushed).description("Firings published as another node pushed them, without a read").register(r);
+  }
+
   /** The last seq published to the hub for partition {@code p} (tests). */
   long known(int p) {
     return known[p];

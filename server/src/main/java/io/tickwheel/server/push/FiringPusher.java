@@ -90,6 +90,7 @@ public final class FiringPusher {
 
     Peer(String nodeId) {
       this.nodeId = nodeId;
+      this.notBefore = System.nanoTime();
     }
 
     boolean wantsFirings() {
@@ -233,7 +234,8 @@ public final class FiringPusher {
     if (closed || peer.inFlight || peer.pending.isEmpty() || peer.timer >= 0 || peer.address == null) {
       return;
     }
-    long waitMs = Math.max(0, (peer.notBefore - System.nanoTime()) / 1_000_000);
+    long wait = peer.notBefore - System.nanoTime();
+    long waitMs = wait > 0 ? wait / 1_000_000 : 0;
     if (waitMs == 0 && peer.wantsFirings()) {
       send(peer);
       return;
@@ -319,6 +321,23 @@ public final class FiringPusher {
         .compose(r -> r.body().compose(b -> r.statusCode() == 204 ? io.vertx.core.Future.<Void>succeededFuture()
             : io.vertx.core.Future.<Void>failedFuture("answered " + r.statusCode() + ": " + b)))
         .timeout(TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Registers its meters: {@code tickwheel.cluster.push.requests} ({@code outcome} {@code sent} or {@code failed}),
+   * {@code tickwheel.cluster.push.firings} (queued for a node, each node counting) and
+   * {@code tickwheel.cluster.push.firings.dropped} (dropped for a node that fell too far behind; it reads them).
+   */
+  public void meters(io.micrometer.core.instrument.MeterRegistry r) {
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.requests", this, x -> x.sent)
+        .description("Firing pushes sent to other nodes").tag("outcome", "sent").register(r);
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.requests", this, x -> x.failed)
+        .description("Firing pushes sent to other nodes").tag("outcome", "failed").register(r);
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.firings", this, x -> x.queued)
+        .description("Firings queued for other nodes (each node counts)").register(r);
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.firings.dropped", this,
+        x -> x.dropped).description("Firings dropped for a node too far behind (it reads them from the log)")
+        .register(r);
   }
 
   /** The peers it pushes to now (tests). */
