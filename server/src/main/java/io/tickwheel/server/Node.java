@@ -137,7 +137,7 @@ final class Node {
     String address = clustered ? clusterAddress(cfg, port) : null;
     if (clustered) {
       ClusterFiringFeed cf = (ClusterFiringFeed) feed;
-      this.pusher = new FiringPusher(vertx, cfg.cluster().nodeIdFor(port), cfg.token());
+      this.pusher = new FiringPusher(vertx, cfg.cluster().nodeIdFor(port), tokens::internalToken, trust);
       cf.enablePush(pusher, address);
       cf.meters(metrics.registry());
       pusher.meters(metrics.registry());

@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * An owner's side of the cluster stream: the firings this node records are pushed straight to the other nodes
- * ({@code POST} {@value FiringPush#PATH}), each node getting only the firings of the topics its subscribers want
+ * ({@code POST} {@value FiringPush#PATH}, with an admin token; over TLS, verified, to an {@code https://} node), each node getting only the firings of the topics its subscribers want
  * (its {@link Broadcast.Interest}, announced by its {@link ClusterFiringFeed}), plus the stretch of each partition's
  * log they cover, so it knows it has all it wants of that stretch without reading the log.
  *
@@ -104,7 +104,7 @@ public final class FiringPusher {
 
   private final Vertx vertx;
   private final String nodeId;
-  private final String token;
+  private final java.util.function.Supplier<String> token;
   private final HttpClientAgent client;
   private final Map<String, Peer> peers = new HashMap<>();
   private boolean closed;
@@ -116,16 +116,27 @@ public final class FiringPusher {
   /** Firings queued for a peer (each peer counts; tests and metrics). */
   volatile long queued;
 
+  /** A pusher without a token, trusting the JVM's certificate authorities. */
+  public FiringPusher(Vertx vertx, String nodeId) {
+    this(vertx, nodeId, null, null);
+  }
+
   /**
    * @param nodeId this node's id (the peers ignore their own pushes' echoes by it; {@code X-Tickwheel-Node})
-   * @param token  the cluster's bearer token, or {@code null}
+   * @param token  an admin token every node takes, asked for each push, or {@code null} for none
+   * @param trust  what {@code https://} peers are verified against, or {@code null}: the JVM's authorities
    */
-  public FiringPusher(Vertx vertx, String nodeId, String token) {
+  public FiringPusher(Vertx vertx, String nodeId, java.util.function.Supplier<String> token,
+      io.vertx.core.net.TrustOptions trust) {
     this.vertx = Objects.requireNonNull(vertx, "vertx");
     this.nodeId = Objects.requireNonNull(nodeId, "nodeId");
     this.token = token;
-    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-        .setConnectTimeout((int) TIMEOUT_MS).setIdleTimeout(60), new PoolOptions().setHttp1MaxSize(2));
+    HttpClientOptions o = new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true).setVerifyHost(true)
+        .setConnectTimeout((int) TIMEOUT_MS).setIdleTimeout(60);
+    if (trust != null) {
+      o.setTrustOptions(trust);
+    }
+    this.client = vertx.createHttpClient(o, new PoolOptions().setHttp1MaxSize(2));
   }
 
   /** This node's id. */
@@ -313,8 +324,9 @@ public final class FiringPusher {
         .setConnectTimeout(TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS)
         .putHeader(io.tickwheel.server.route.InternalCodec.NODE_HEADER, nodeId)
         .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-    if (token != null) {
-      ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    String t = token == null ? null : token.get();
+    if (t != null) {
+      ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + t);
     }
     return client.request(ro)
         .compose(req -> req.send(body))

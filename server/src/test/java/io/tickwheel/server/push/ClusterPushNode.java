@@ -94,7 +94,7 @@ final class ClusterPushNode {
             .listen().onSuccess(h -> {
               n.port = h.actualPort();
               n.feed = new ClusterFiringFeed(vertx, coordinator, partitions, catchUpMs, 64, 4);
-              n.pusher = new FiringPusher(vertx, nodeId, null);
+              n.pusher = new FiringPusher(vertx, nodeId);
               n.feed.enablePush(n.pusher, "http://127.0.0.1:" + n.port);
               coordinator.onBroadcast(m -> {
                 if (!n.deaf) {
