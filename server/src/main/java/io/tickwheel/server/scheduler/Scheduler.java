@@ -15,7 +15,6 @@ import io.tickwheel.server.scheduler.Refusal.Recovering;
 import io.tickwheel.server.scheduler.WriteOutcome.Created;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
@@ -479,15 +478,6 @@ public final class Scheduler {
   // ------------------------------------------------------------------ helpers
 
   private Future<Void> onOwner(Runnable r) {
-    if (Vertx.currentContext() == owner) {
-      r.run();
-      return Future.succeededFuture();
-    }
-    Promise<Void> p = Promise.promise();
-    owner.runOnContext(v -> {
-      r.run();
-      p.complete();
-    });
-    return p.future();
+    return OnOwner.run(owner, r);
   }
 }

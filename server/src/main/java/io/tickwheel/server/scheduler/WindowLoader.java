@@ -177,15 +177,6 @@ final class WindowLoader {
   }
 
   private Future<Void> onOwner(Runnable r) {
-    if (Vertx.currentContext() == owner) {
-      r.run();
-      return Future.succeededFuture();
-    }
-    Promise<Void> p = Promise.promise();
-    owner.runOnContext(v -> {
-      r.run();
-      p.complete();
-    });
-    return p.future();
+    return OnOwner.run(owner, r);
   }
 }
