@@ -142,16 +142,16 @@ test('an owner answering 503 has the map read again', async () => {
 });
 
 test('a client of one endpoint reads no map and sends everything there', async () => {
-  const [a, b] = nodes;
-  a.reset();
-  b.reset();
-  const readsBefore = a.clusterReads + b.clusterReads;
+  // nodes no earlier test's client knows: a map read still in flight from one of those cannot land here
+  const a = await node();
+  const b = await node();
+  nodes.push(a, b);
   owners = () => Array.from({ length: PARTITIONS }, () => b.url);
   const tw = new TickwheelClient({ endpoint: a.url });
   try {
     await Promise.all(Array.from({ length: 20 }, (_, i) => tw.schedule({ id: `s-${i}`, delayMs: 60_000 })));
     assert.equal(tw.stats().partitionMapReads, 0);
-    assert.equal(a.clusterReads + b.clusterReads, readsBefore);
+    assert.equal(a.clusterReads + b.clusterReads, 0);
     assert.equal(a.creates.length, 20);
     assert.equal(b.creates.length, 0);
   } finally {
