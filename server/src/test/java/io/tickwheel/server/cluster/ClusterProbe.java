@@ -34,10 +34,17 @@ final class ClusterProbe {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private final RedisClusterCoordinator checker;
   private final int partitions;
+  private final String token;
 
   ClusterProbe(RedisClusterCoordinator checker, int partitions) {
+    this(checker, partitions, null);
+  }
+
+  /** A probe whose HTTP calls carry {@code token} as a bearer token (null: none). */
+  ClusterProbe(RedisClusterCoordinator checker, int partitions, String token) {
     this.checker = checker;
     this.partitions = partitions;
+    this.token = token;
   }
 
   /** {@code method url} with a JSON {@code body} (or none), 5 s timeout. */
@@ -48,6 +55,9 @@ final class ClusterProbe {
   /** {@code method url} with a JSON {@code body} (or none), answered within {@code timeout}. */
   HttpResponse<String> send(String url, String method, String body, Duration timeout) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(timeout);
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
     b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
         : b.header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());

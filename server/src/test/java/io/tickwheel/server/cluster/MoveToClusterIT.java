@@ -112,12 +112,10 @@ class MoveToClusterIT {
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx,
         new RedisStoreOptions().setConnectionString(redis.uri())));
     TestVertx.await(checker.join("checker", "none", P));
-    ClusterProbe probe = new ClusterProbe(checker, P);
-    await("every node owns its share").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-        .until(() -> {
-          JsonObject c = json(nodes.get(0).baseUrl() + "/v1/cluster", "GET", null, 200);
-          return c.getJsonArray("nodes").size() == 3 && c.getJsonArray("owners").size() == P;
-        });
+    ClusterProbe probe = new ClusterProbe(checker, P, TOKEN);
+    for (ServerProcess n : nodes) {   // every node's view has settled: no partition is still being taken over
+      probe.awaitOwners(n, Set.of("n0", "n1", "n2"), 30_000);
+    }
 
     // the old server: a periodic timer that has fired, a paused one, 300 once timers over two topics
     String o = old.baseUrl();
