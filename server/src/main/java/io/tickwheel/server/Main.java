@@ -74,9 +74,17 @@ public final class Main {
       if (!once.compareAndSet(false, true)) {
         return;
       }
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(4500);
       try {
-        vertx.undeploy(deploymentId).eventually(() -> vertx.close())
-            .toCompletionStage().toCompletableFuture().get(4500, TimeUnit.MILLISECONDS);
+        // two waits from this thread, not one chained future: a listener chained to the undeploy would run on an
+        // event loop that vertx.close() has just terminated
+        try {
+          vertx.undeploy(deploymentId).toCompletionStage().toCompletableFuture()
+              .get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } finally {
+          vertx.close().toCompletionStage().toCompletableFuture()
+              .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
       } catch (Exception e) {
         System.err.println("tickwheel: shutdown did not finish cleanly: " + oneLine(e));
       }

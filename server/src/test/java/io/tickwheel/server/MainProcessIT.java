@@ -61,6 +61,7 @@ class MainProcessIT {
       assertThat(p.exitValue()).as(p.describe()).isZero();
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(5000);
       assertThat(p.stdout().lines().filter(l -> l.contains("listening"))).as("one listening line").hasSize(1);
+      assertThat(p.stderr()).as("a clean shutdown logs no exception; %s", p.describe()).doesNotContain("Exception");
     }
     // the store was flushed and closed: a restart on the same directory finds the timer
     try (ServerProcess again = main("again", "--port", "0", "--store", "rocksdb", "--data-dir", data)
