@@ -5,9 +5,10 @@ import type {
   TopicInfo, TopicPage, WheelInfo,
 } from './types.js';
 import { decode, errorOf, isObject, statusOf, timerOf } from './impl/answers.js';
-import { Command, CommandChannel } from './impl/command-channel.js';
+import { Command } from './impl/command-channel.js';
+import { CommandRouter } from './impl/command-router.js';
 import { Endpoints } from './impl/endpoints.js';
-import { HttpCalls, transportError } from './impl/http-calls.js';
+import { HttpCalls, type OwnerRoute, transportError } from './impl/http-calls.js';
 import type { Platform } from './impl/platform.js';
 import { PartitionMap } from './impl/partition-map.js';
 import { ScheduleBatcher } from './impl/schedule-batcher.js';
@@ -37,9 +38,13 @@ export interface ClientStats {
  * - `schedule` goes as batch creates (`POST /v1/timers/batch`), gathered per event-loop turn and while
  *   `maxScheduleBatchesInFlight` requests are out; each caller is answered from its own item.
  * - `touch` goes as batch touches (`POST /v1/timers/touch`), merged per (id, delayMs).
- * - `put` and `cancel` are pipelined WebSocket commands on one connection (`/v1/ws`), retried after a disconnect
- *   (idempotent in effect).
- * - Reads and actions are one HTTP request each, never retried.
+ * - `put` and `cancel` are pipelined WebSocket commands (`/v1/ws`), retried after a disconnect (idempotent in
+ *   effect).
+ * - Reads and actions are one HTTP request each, never retried once sent.
+ * - Given several endpoints (a cluster), every call about one timer goes to the timer's owner by the cluster's
+ *   partition map (`GET /v1/cluster`): batches split by owner, one command WebSocket per owner, reads and actions
+ *   of a timer to its owner; an owner that cannot be reached, or is not known, leaves the call to the endpoint in
+ *   use, which forwards it.
  * - Every promise settles within `requestTimeoutMs` (a sweep runs every quarter of it, at most every second), and
  *   `close()` settles all of them.
  */
@@ -52,7 +57,7 @@ export class TickwheelClientBase {
   private readonly schedules: ScheduleBatcher;
   private readonly touches: TouchBatcher;
   private readonly owners: PartitionMap;
-  private readonly channel: CommandChannel;
+  private readonly channel: CommandRouter;
   private readonly subscriptions = new Set<SubscriptionImpl>();
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -66,7 +71,7 @@ export class TickwheelClientBase {
     this.owners = new PartitionMap(this.http, this.options.endpoints.length > 1);
     this.schedules = new ScheduleBatcher(this.http, this.options, this.owners);
     this.touches = new TouchBatcher(this.http, this.options, this.owners);
-    this.channel = new CommandChannel(this.platform, this.endpoints, this.options);
+    this.channel = new CommandRouter(this.platform, this.endpoints, this.options, this.owners);
   }
 
   /**
@@ -100,7 +105,8 @@ export class TickwheelClientBase {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.channel.submit(new Command('put', `"timer":${json}`, true, this.channel.deadline())).then(timerOf)
+    return this.channel.submit(timer.id, new Command('put', `"timer":${json}`, true, this.channel.deadline()))
+      .then(timerOf)
       .catch((e: unknown) => { throw timerField(e); });
   }
 
@@ -128,7 +134,7 @@ export class TickwheelClientBase {
       return Promise.reject(new TickwheelError(400, 'invalid_argument', 'id', `id must be a string, was ${typeof id}`,
         false));
     }
-    return this.channel.submit(new Command('cancel', `"id":${JSON.stringify(id)}`, true, this.channel.deadline()))
+    return this.channel.submit(id, new Command('cancel', `"id":${JSON.stringify(id)}`, true, this.channel.deadline()))
       .then((r) => {
         const status = statusOf(r);
         if (status < 200 || status >= 300) {
@@ -139,7 +145,7 @@ export class TickwheelClientBase {
 
   /** `GET /v1/timers/{id}`: the timer, or 404 `not_found`. */
   get(id: string): Promise<TimerInfo> {
-    return this.http.json<TimerInfo>('GET', `/v1/timers/${enc(id)}`, false);
+    return this.http.json<TimerInfo>('GET', `/v1/timers/${enc(id)}`, false, [200], undefined, this.route(id));
   }
 
   /**
@@ -152,7 +158,7 @@ export class TickwheelClientBase {
 
   /** `POST /v1/timers/{id}/pause`: it fires no more until resumed (`paused: true`). The timer, or 404. */
   pause(id: string): Promise<TimerInfo> {
-    return this.http.json<TimerInfo>('POST', `/v1/timers/${enc(id)}/pause`, true);
+    return this.http.json<TimerInfo>('POST', `/v1/timers/${enc(id)}/pause`, true, [200], undefined, this.route(id));
   }
 
   /**
@@ -160,12 +166,12 @@ export class TickwheelClientBase {
    * passed, which fires at once. The timer, or 404.
    */
   resume(id: string): Promise<TimerInfo> {
-    return this.http.json<TimerInfo>('POST', `/v1/timers/${enc(id)}/resume`, true);
+    return this.http.json<TimerInfo>('POST', `/v1/timers/${enc(id)}/resume`, true, [200], undefined, this.route(id));
   }
 
   /** `POST /v1/timers/{id}/fire`: one firing now. The timer after it, or 404. Not retried: a second call fires again. */
   fire(id: string): Promise<TimerInfo> {
-    return this.http.json<TimerInfo>('POST', `/v1/timers/${enc(id)}/fire`, true);
+    return this.http.json<TimerInfo>('POST', `/v1/timers/${enc(id)}/fire`, true, [200], undefined, this.route(id));
   }
 
   /** `POST /v1/topics/{topic}/pause`, durable: no timer of the topic fires until resumed. 429 at 10,000 paused topics. */
@@ -254,6 +260,15 @@ export class TickwheelClientBase {
   /** Calls waiting for a slot, a batch or the connection (a snapshot). */
   queued(): number {
     return this.channel.queued() + this.touches.queued() + this.schedules.queued();
+  }
+
+  /** Where a call about timer `id` goes (its owner, if the partition map knows it). */
+  private route(id: string): OwnerRoute | undefined {
+    if (!this.owners.enabled || typeof id !== 'string') {
+      return undefined;
+    }
+    const owners = this.owners;
+    return { owner: owners.ownerOf(id), failed: (o) => owners.failed(o), stale: () => owners.stale() };
   }
 
   /** Counters for tests and load tools. */

@@ -33,6 +33,10 @@ export class Command {
  * (others fail with `connection_lost`), and fails what passes its deadline with `timeout` (a sweep while anything is
  * pending). A socket that answers nothing for `idleTimeoutMs` while commands are in flight is taken for dead and
  * replaced.
+ *
+ * A channel to a partition's owner (`CommandRouter`) is given an `unreachable` hand-off: when a connection to the
+ * owner cannot be made, the commands waiting for it (retried ones included) are handed off instead of waiting for a
+ * reconnect, and the channel waits until it is given commands again.
  */
 export class CommandChannel {
   private readonly inFlightMap = new Map<string, Command>();
@@ -52,8 +56,12 @@ export class CommandChannel {
   /** Connections opened so far. */
   connections = 0;
 
+  /**
+   * @param unreachable given the waiting commands (not settled, in order) when a connection cannot be made; without
+   *     it they wait for a reconnect after the backoff
+   */
   constructor(private readonly platform: Platform, private readonly endpoints: Endpoints,
-    private readonly o: ResolvedOptions) {
+    private readonly o: ResolvedOptions, private readonly unreachable?: (waiting: Command[]) => void) {
     this.backoff = new ReconnectBackoff(o.reconnectInitialBackoffMs, o.reconnectMaxBackoffMs);
     this.sweepMs = Math.max(5, Math.min(1_000, Math.floor(o.requestTimeoutMs / 4)));
   }
@@ -175,6 +183,10 @@ export class CommandChannel {
   private connectFailed(base: string, why: string): void {
     this.lastConnectFailure = why;
     this.endpoints.failed(base);
+    if (this.unreachable !== undefined && !this.closed) {
+      this.unreachable(this.queue.drain().filter((c) => !c.d.done));
+      return;
+    }
     this.scheduleReconnect();
   }
 

@@ -1,7 +1,17 @@
 import { ErrorCodes, TickwheelError } from '../errors.js';
 import { decode, errorOf, isObject } from './answers.js';
 import type { Endpoints } from './endpoints.js';
+import { now } from './deferred.js';
 import { type HttpAnswer, type Platform, TransportFailure } from './platform.js';
+
+/** Where a call about one timer goes: its owner's base URL, and the map to tell when it is unreachable or moving. */
+export interface OwnerRoute {
+  readonly owner: string | undefined;
+  /** The owner could not be reached. */
+  failed(owner: string): void;
+  /** The owner answered 503. */
+  stale(): void;
+}
 
 /**
  * HTTP exchanges on the endpoint in use: every request carries the token and, with a body, `Content-Type:
@@ -47,15 +57,34 @@ export class HttpCalls {
    * `method path` (with a JSON body for writes): the JSON object answered with one of `ok`, else the answer's error
    * as a {@link TickwheelError}; a failed exchange is `timeout` or `connection_lost`, `mayHaveApplied` for a write
    * that may have been sent.
+   *
+   * With a `route` whose owner is known, the call goes to the owner; one that could not reach it (nothing sent) is
+   * reported (`failed`) and sent to the endpoint in use within what is left of the timeout; a 503 is reported
+   * (`stale`).
    */
   async json<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, write: boolean, ok: readonly number[] = [200],
-    body?: unknown): Promise<T> {
+    body?: unknown, route?: OwnerRoute): Promise<T> {
     if (this.closed) {
       throw TickwheelError.client(ErrorCodes.CLIENT_CLOSED, 'the client is closed', false);
     }
     let answer: HttpAnswer;
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const deadline = now() + this.requestTimeoutMs;
     try {
-      answer = await this.send(method, path, body === undefined ? undefined : JSON.stringify(body));
+      const owner = route?.owner;
+      try {
+        answer = await this.send(method, path, text, this.requestTimeoutMs, owner);
+      } catch (e) {
+        const left = deadline - now();
+        if (owner === undefined || !(e instanceof TransportFailure) || e.sent || left <= 0 || this.closed) {
+          throw e;
+        }
+        route!.failed(owner);
+        answer = await this.send(method, path, text, left);
+      }
+      if (answer.status === 503) {
+        route?.stale();
+      }
     } catch (e) {
       if (this.closed) {
         const sent = !(e instanceof TransportFailure) || e.sent;

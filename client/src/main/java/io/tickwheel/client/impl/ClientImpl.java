@@ -38,7 +38,7 @@ public final class ClientImpl implements TickwheelClient {
   private final WebSocketClient wsClient;
   private final Endpoints endpoints;
   private final WebSocketConnectOptions wsConnect;
-  private final CommandChannel channel;
+  private final CommandRouter channel;
   private final TouchBatcher touches;
   private final ScheduleBatcher schedules;
   private final HttpCalls http;
@@ -62,12 +62,12 @@ public final class ClientImpl implements TickwheelClient {
     if (options.getToken() != null) {
       wsConnect.addHeader("Authorization", "Bearer " + options.getToken());
     }
-    this.channel = new CommandChannel(vertx, context, wsClient, endpoints, wsConnect, options);
     this.owners = new PartitionMap(vertx, context, endpoints, options.getToken(), options.getConnectTimeoutMs(),
         options.getRequestTimeoutMs());
+    this.channel = new CommandRouter(vertx, context, wsClient, endpoints, wsConnect, options, owners);
     this.touches = new TouchBatcher(vertx, context, options, endpoints, owners);
     this.schedules = new ScheduleBatcher(vertx, context, options, endpoints, owners);
-    this.http = new HttpCalls(vertx, options, endpoints);
+    this.http = new HttpCalls(vertx, context, options, endpoints, owners);
     this.stages = new StagesImpl(this);
   }
 
@@ -95,7 +95,7 @@ public final class ClientImpl implements TickwheelClient {
     JsonObject fields = new JsonObject().put("timer", timer.toJson());
     return onContext(() -> {
       Command c = new Command(op, fields, retryable, channel.deadline());
-      channel.submit(c);
+      channel.submit(timer.id(), c);
       return c.promise.future();
     }).map(Answers::timer).recover(e -> Future.failedFuture(timerField(e)));
   }
@@ -131,7 +131,7 @@ public final class ClientImpl implements TickwheelClient {
     JsonObject fields = new JsonObject().put("id", id);
     return onContext(() -> {
       Command c = new Command("cancel", fields, true, channel.deadline());
-      channel.submit(c);
+      channel.submit(id, c);
       return c.promise.future();
     }).map(Answers::none);
   }

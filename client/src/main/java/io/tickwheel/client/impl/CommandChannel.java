@@ -24,6 +24,10 @@ import java.util.List;
  * {@code connection_lost}), and fails what passes its deadline with {@code timeout} (a sweep every
  * {@link #sweepMs} while anything is pending).
  *
+ * <p>A channel to a partition's owner ({@link CommandRouter}) is given an {@code unreachable} hand-off: when a
+ * connection to the owner cannot be made, the commands waiting for it (retried ones included) are handed off
+ * instead of waiting for a reconnect, and the channel waits until it is given commands again.
+ *
  * <p>Not thread safe: every method runs on the client's context.
  */
 final class CommandChannel {
@@ -50,10 +54,22 @@ final class CommandChannel {
   private boolean closed;
   private String lastConnectFailure;
   private long connections;
+  private final java.util.function.Consumer<List<Command>> unreachable;
 
   CommandChannel(Vertx vertx, Context context, WebSocketClient wsClient, Endpoints endpoints,
       WebSocketConnectOptions connectOptions,
       TickwheelClientOptions o) {
+    this(vertx, context, wsClient, endpoints, connectOptions, o, null);
+  }
+
+  /**
+   * @param unreachable given the waiting commands (not done, in order) when a connection cannot be made, or
+   *     {@code null}: they wait for a reconnect after the backoff
+   */
+  CommandChannel(Vertx vertx, Context context, WebSocketClient wsClient, Endpoints endpoints,
+      WebSocketConnectOptions connectOptions, TickwheelClientOptions o,
+      java.util.function.Consumer<List<Command>> unreachable) {
+    this.unreachable = unreachable;
     this.vertx = vertx;
     this.context = context;
     this.wsClient = wsClient;
@@ -151,6 +167,17 @@ final class CommandChannel {
       if (ar.failed()) {
         lastConnectFailure = String.valueOf(ar.cause().getMessage());
         LOG.log(System.Logger.Level.DEBUG, "command WebSocket connect failed", ar.cause());
+        if (unreachable != null && !closed) {
+          List<Command> waiting = new ArrayList<>(queue.size());
+          for (Command c : queue) {
+            if (!c.done()) {
+              waiting.add(c);
+            }
+          }
+          queue.clear();
+          unreachable.accept(waiting);
+          return;
+        }
         scheduleReconnect();
         return;
       }

@@ -25,7 +25,15 @@ import java.util.List;
  * {@code GET /v1/timers?…}) and the timer and topic actions ({@code POST /v1/timers/{id}/pause|resume|fire},
  * {@code POST /v1/topics/{topic}/pause|resume}), over Vert.x's HTTP client (keep-alive, at most 8 connections),
  * with the options' connect and idle timeouts; each call is answered or failed within the request timeout
- * ({@link Exchange}). Nothing is retried here. Thread safe (Vert.x's client is).
+ * ({@link Exchange}).
+ *
+ * <p>A call about one timer (its read and its actions) goes to the timer's owner when the {@link PartitionMap} knows
+ * it, else to the endpoint in use (which forwards it). A call that could not reach the owner (no connection: nothing
+ * was sent) is reported to the map and sent to the endpoint in use within what is left of its timeout; an answer 503
+ * has the map read again. Nothing else is retried here.
+ *
+ * <p>Calls are made on the client's context (the partition map is not thread safe); the futures complete on a
+ * Vert.x thread.
  */
 final class HttpCalls {
   private final Vertx vertx;
@@ -33,8 +41,13 @@ final class HttpCalls {
   private final Endpoints endpoints;
   private final String authorization;
   private final long requestTimeoutMs;
+  private final io.vertx.core.Context context;
+  private final PartitionMap owners;
 
-  HttpCalls(Vertx vertx, TickwheelClientOptions o, Endpoints endpoints) {
+  HttpCalls(Vertx vertx, io.vertx.core.Context context, TickwheelClientOptions o, Endpoints endpoints,
+      PartitionMap owners) {
+    this.context = context;
+    this.owners = owners;
     this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(o.getConnectTimeoutMs())
         .setIdleTimeout(o.getIdleTimeoutMs()).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.MILLISECONDS)
         .setSsl(endpoints.tls()).setVerifyHost(true)
@@ -46,17 +59,17 @@ final class HttpCalls {
   }
 
   Future<TimerInfo> get(String id) {
-    return call(HttpMethod.GET, "/v1/timers/" + enc(id)).map(TimerInfo::fromJson);
+    return call(HttpMethod.GET, "/v1/timers/" + enc(id), id).map(TimerInfo::fromJson);
   }
 
   /** {@code POST /v1/timers/{id}/{action}} ({@code pause}, {@code resume}, {@code fire}): the timer after it. */
   Future<TimerInfo> timerAction(String id, String action) {
-    return call(HttpMethod.POST, "/v1/timers/" + enc(id) + "/" + action).map(TimerInfo::fromJson);
+    return call(HttpMethod.POST, "/v1/timers/" + enc(id) + "/" + action, id).map(TimerInfo::fromJson);
   }
 
   /** {@code POST /v1/topics/{topic}/{action}} ({@code pause}, {@code resume}): the topic's state after it. */
   Future<TopicInfo> topicAction(String topic, String action) {
-    return call(HttpMethod.POST, "/v1/topics/" + enc(topic) + "/" + action).map(TopicInfo::fromJson);
+    return call(HttpMethod.POST, "/v1/topics/" + enc(topic) + "/" + action, null).map(TopicInfo::fromJson);
   }
 
   Future<TimerPage> list(String topic, int limit, String cursor) {
@@ -73,7 +86,7 @@ final class HttpCalls {
     if (cursor != null) {
       q.append(sep).append("cursor=").append(enc(cursor));
     }
-    return call(HttpMethod.GET, q.toString()).map(body -> {
+    return call(HttpMethod.GET, q.toString(), null).map(body -> {
       JsonArray arr = body.getJsonArray("timers", new JsonArray());
       List<TimerInfo> timers = new ArrayList<>(arr.size());
       for (int i = 0; i < arr.size(); i++) {
@@ -83,13 +96,39 @@ final class HttpCalls {
     });
   }
 
-  /** {@code method path} without a body: the JSON body of a 200, else the answer's error as a TickwheelException. */
-  private Future<JsonObject> call(HttpMethod method, String path) {
-    RequestOptions ro = new RequestOptions().setMethod(method);
-    if (authorization != null) {
-      ro.putHeader("Authorization", authorization);
+  /**
+   * {@code method path} without a body, to the owner of timer {@code id} if known ({@code null}: the endpoint in use):
+   * the JSON body of a 200, else the answer's error as a TickwheelException.
+   */
+  private Future<JsonObject> call(HttpMethod method, String path, String id) {
+    String owner = id == null ? null : owners.ownerOf(id);
+    long deadline = System.nanoTime() + requestTimeoutMs * 1_000_000L;
+    boolean[] sent = new boolean[1];
+    Future<Exchange.Answer> answered = Exchange.send(vertx, http, endpoints, owner, request(method), path, null,
+        requestTimeoutMs, () -> sent[0] = true);
+    if (owner != null) {
+      answered = answered.transform(ar -> {
+        long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+        if (ar.succeeded() || sent[0] || leftMs <= 0) {
+          return ar.succeeded() ? Future.succeededFuture(ar.result()) : Future.failedFuture(ar.cause());
+        }
+        io.vertx.core.Promise<Exchange.Answer> again = io.vertx.core.Promise.promise();
+        BatchPoster.onContext(context, () -> {
+          owners.failed(owner);
+          Exchange.send(vertx, http, endpoints, null, request(method), path, null, leftMs, () -> { })
+              .onComplete(again);
+        });
+        return again.future();
+      });
     }
-    return Exchange.send(vertx, http, endpoints, ro, path, null, requestTimeoutMs, () -> { }).map(answer -> {
+    if (owners.enabled()) {
+      answered = answered.onSuccess(a -> {
+        if (a.status() == 503) {
+          BatchPoster.onContext(context, owners::stale);
+        }
+      });
+    }
+    return answered.map(answer -> {
       Object body;
       try {
         body = answer.body().length() == 0 ? null : io.vertx.core.json.Json.decodeValue(answer.body());
@@ -105,6 +144,14 @@ final class HttpCalls {
       }
       throw Answers.error(answer.status(), body);
     });
+  }
+
+  private RequestOptions request(HttpMethod method) {
+    RequestOptions ro = new RequestOptions().setMethod(method);
+    if (authorization != null) {
+      ro.putHeader("Authorization", authorization);
+    }
+    return ro;
   }
 
   private static String enc(String s) {
