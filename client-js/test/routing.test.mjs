@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
+import { WebSocketServer } from 'ws';
 import { TickwheelClient } from '../dist/node.js';
 import { deadPort, waitFor } from './support/server.mjs';
 
@@ -27,7 +28,7 @@ function partition(id) {
 }
 
 async function node() {
-  const n = { creates: [], touches: [], clusterReads: 0 };
+  const n = { creates: [], touches: [], commands: [], reads: [], clusterReads: 0 };
   n.server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (c) => { body += c; }).on('end', () => {
@@ -50,6 +51,10 @@ async function node() {
         const b = JSON.parse(body);
         n.touches.push(...b.ids);
         out = { results: b.ids.map((id) => ({ id, status: 200, nextDueAt: 42 })) };
+      } else if (req.method === 'GET' && req.url.startsWith('/v1/timers/')) {
+        const id = decodeURIComponent(req.url.slice('/v1/timers/'.length));
+        n.reads.push(id);
+        out = { id, topic: 't', kind: 'once', delayMs: 1000, nextDueAt: 1, firings: 0, createdAt: 1 };
       } else {
         status = 404;
         out = { error: { code: 'not_found', message: 'no' } };
@@ -58,6 +63,15 @@ async function node() {
       res.end(JSON.stringify(out));
     });
   });
+  n.wss = new WebSocketServer({ server: n.server, path: '/v1/ws' });
+  n.wss.on('connection', (ws) => ws.on('message', (data) => {
+    const m = JSON.parse(String(data));
+    n.commands.push(m);
+    const id = m.op === 'put' ? m.timer.id : m.id;
+    ws.send(JSON.stringify(m.op === 'put'
+      ? { type: 'result', ref: m.ref, status: 201, timer: { ...m.timer, nextDueAt: 1, firings: 0, createdAt: 1 } }
+      : { type: 'result', ref: m.ref, status: 204, id }));
+  }));
   await new Promise((r) => n.server.listen(0, '127.0.0.1', r));
   n.url = `http://127.0.0.1:${n.server.address().port}`;
   n.reset = () => { n.creates.length = 0; n.touches.length = 0; };
@@ -70,6 +84,10 @@ before(async () => {
 
 after(async () => {
   for (const n of nodes) {
+    for (const c of n.wss.clients) {
+      c.terminate();
+    }
+    n.wss.close();
     n.server.closeAllConnections();
     await new Promise((r) => n.server.close(r));
   }
@@ -136,6 +154,62 @@ test('an owner answering 503 has the map read again', async () => {
     await assert.rejects(tw.schedule({ id, delayMs: 60_000 }), (e) => e.status === 503);
     owner.refuse = false;
     await waitFor(() => tw.stats().partitionMapReads > reads, 'the map read again');
+  } finally {
+    await tw.close();
+  }
+});
+
+/** The ids of the `op` commands node `n` received. */
+function commanded(n, op) {
+  return new Set(n.commands.filter((m) => m.op === op).map((m) => (op === 'put' ? m.timer.id : m.id)));
+}
+
+test('puts, cancels and reads of a timer go to its owner', async () => {
+  // nodes of its own: no earlier client's map read can land on them
+  const a = await node();
+  const b = await node();
+  nodes.push(a, b);
+  owners = () => Array.from({ length: PARTITIONS }, (_, p) => (p % 2 === 0 ? a.url : b.url));
+  const tw = new TickwheelClient({ endpoints: [a.url, b.url] });
+  try {
+    await tw.touch('warm-up');
+    await waitFor(() => tw.stats().partitionMapLoaded, 'the partition map read');
+    const even = new Set();
+    const odd = new Set();
+    const calls = [];
+    for (let i = 0; i < 40; i++) {
+      const id = `p-${i}`;
+      (partition(id) % 2 === 0 ? even : odd).add(id);
+      calls.push(tw.put({ id, delayMs: 60_000 }), tw.cancel(id), tw.get(id));
+    }
+    await Promise.all(calls);
+    assert.ok(even.size > 0 && odd.size > 0);
+    assert.deepEqual(commanded(a, 'put'), even);
+    assert.deepEqual(commanded(b, 'put'), odd);
+    assert.deepEqual(commanded(a, 'cancel'), even);
+    assert.deepEqual(commanded(b, 'cancel'), odd);
+    assert.deepEqual(new Set(a.reads), even);
+    assert.deepEqual(new Set(b.reads), odd);
+  } finally {
+    await tw.close();
+  }
+});
+
+test('a put whose owner cannot be reached goes to the endpoint in use', async () => {
+  const a = await node();
+  const b = await node();
+  nodes.push(a, b);
+  const gone = `http://127.0.0.1:${await deadPort()}`;
+  owners = () => Array.from({ length: PARTITIONS }, (_, p) => (p % 2 === 0 ? a.url : gone));
+  const tw = new TickwheelClient({ endpoints: [a.url, b.url], reconnectInitialBackoffMs: 10 });
+  try {
+    await tw.touch('warm-up');
+    await waitFor(() => tw.stats().partitionMapLoaded, 'the partition map read');
+    const ids = Array.from({ length: 40 }, (_, i) => `g-${i}`);
+    await Promise.all(ids.flatMap((id) => [tw.put({ id, delayMs: 60_000 }), tw.get(id)]));
+    assert.deepEqual(commanded(a, 'put'), new Set(ids));
+    assert.deepEqual(new Set(a.reads), new Set(ids));
+    assert.equal(b.commands.length + b.reads.length, 0);
   } finally {
     await tw.close();
   }

@@ -121,10 +121,11 @@ public final class TickwheelClientOptions {
    * been applied): it fails as with one endpoint ({@code timeout} or {@code connection_lost}, {@code mayHaveApplied}).
    *
    * <p>With two or more endpoints the client also reads the cluster's partition map ({@code GET /v1/cluster}, again
-   * every few seconds while in use and soon after an owner could not be reached) and sends schedules and touches
-   * straight to the node that owns each timer's id, a batch split by owner, rather than through the endpoint in use
-   * (which forwards what it does not own). A timer without an id, or whose owner is not known, goes to the endpoint
-   * in use.
+   * every few seconds while in use and soon after an owner could not be reached) and sends every call about one timer
+   * straight to the node that owns its id rather than through the endpoint in use (which forwards what it does not
+   * own): schedules and touches in batches split by owner, {@code put} and {@code cancel} on a command WebSocket per
+   * owner, {@code get} and the timer's actions as requests to the owner. A timer without an id, or whose owner is not
+   * known or cannot be reached, goes to the endpoint in use.
    *
    * @throws IllegalArgumentException naming the entry ({@code endpoints[i]}) that is not a valid endpoint, a repeated
    *                                  one, or schemes that differ; for an empty, null or too long list
