@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -154,6 +156,97 @@ class OwnerRoutingTest {
     }
     assertThat(ids(a.creates, "timers")).isEqualTo(all);
     assertThat(b.creates).isEmpty();
+  }
+
+  /** Serves the map as {@link #serveMap}, answers {@code GET /v1/timers/{id}} and every command, recording them. */
+  private void serveTimers(String even, String odd, Map<ScriptedServer, List<String>> reads) {
+    for (ScriptedServer s : List.of(a, b)) {
+      s.onOther = req -> {
+        if ("/v1/cluster".equals(req.path())) {
+          req.response().putHeader("Content-Type", "application/json").end(map(even, odd).encode());
+        } else if (req.path().startsWith("/v1/timers/")) {
+          String id = req.path().substring("/v1/timers/".length());
+          reads.get(s).add(id);
+          req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("id", id)
+              .put("topic", "t").put("kind", "once").put("delayMs", 1000).put("nextDueAt", 1L).put("firings", 0)
+              .put("createdAt", 1L).encode());
+        } else {
+          req.response().setStatusCode(404).end();
+        }
+      };
+      s.onMessage = (ws, c, m) -> ws.writeTextMessage(("cancel".equals(m.getString("op"))
+          ? new JsonObject().put("type", "result").put("ref", m.getString("ref")).put("status", 204)
+          : ScriptedServer.ok(m, 201, 0)).encode());
+    }
+  }
+
+  /** The ids of the commands {@code s} received. */
+  private static Set<String> commanded(ScriptedServer s, String op) {
+    Set<String> out = new HashSet<>();
+    for (JsonObject m : s.received) {
+      if (op.equals(m.getString("op"))) {
+        out.add("put".equals(op) ? m.getJsonObject("timer").getString("id") : m.getString("id"));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void puts_cancels_and_reads_of_a_timer_go_to_its_owner() throws Exception {
+    Map<ScriptedServer, List<String>> reads = Map.of(a, new CopyOnWriteArrayList<>(), b, new CopyOnWriteArrayList<>());
+    serveTimers(a.url(), b.url(), reads);
+    client = TickwheelClient.create(vertx, new TickwheelClientOptions().setEndpoints(List.of(a.url(), b.url())));
+    await(client.touch("warm-up"));
+    awaitMap();
+    Set<String> even = new HashSet<>();
+    Set<String> odd = new HashSet<>();
+    List<Future<?>> calls = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      String id = "p-" + i;
+      (partition(id) % 2 == 0 ? even : odd).add(id);
+      calls.add(client.put(TimerRequest.builder().id(id).delayMs(60_000).build()));
+      calls.add(client.cancel(id));
+      calls.add(client.get(id));
+    }
+    for (Future<?> f : calls) {
+      await(f);
+    }
+    assertThat(even).isNotEmpty();
+    assertThat(odd).isNotEmpty();
+    assertThat(commanded(a, "put")).isEqualTo(even);
+    assertThat(commanded(b, "put")).isEqualTo(odd);
+    assertThat(commanded(a, "cancel")).isEqualTo(even);
+    assertThat(commanded(b, "cancel")).isEqualTo(odd);
+    assertThat(new HashSet<>(reads.get(a))).isEqualTo(even);
+    assertThat(new HashSet<>(reads.get(b))).isEqualTo(odd);
+  }
+
+  @Test
+  void a_put_whose_owner_cannot_be_reached_goes_to_the_endpoint_in_use() throws Exception {
+    String gone;
+    try (ServerSocket s = new ServerSocket(0)) {
+      gone = "http://127.0.0.1:" + s.getLocalPort();   // closed again: connections to it are refused
+    }
+    Map<ScriptedServer, List<String>> reads = Map.of(a, new CopyOnWriteArrayList<>(), b, new CopyOnWriteArrayList<>());
+    serveTimers(a.url(), gone, reads);
+    client = TickwheelClient.create(vertx, new TickwheelClientOptions().setReconnectInitialBackoffMs(10)
+        .setEndpoints(List.of(a.url(), b.url())));
+    await(client.touch("warm-up"));
+    awaitMap();
+    Set<String> all = new HashSet<>();
+    List<Future<?>> calls = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      String id = "g-" + i;
+      all.add(id);
+      calls.add(client.put(TimerRequest.builder().id(id).delayMs(60_000).build()));
+      calls.add(client.get(id));
+    }
+    for (Future<?> f : calls) {
+      await(f);
+    }
+    assertThat(commanded(a, "put")).isEqualTo(all);
+    assertThat(new HashSet<>(reads.get(a))).isEqualTo(all);
+    assertThat(b.received).isEmpty();
   }
 
   @Test
