@@ -62,10 +62,13 @@ class HandOverFiringProperties {
   static final int NODES = 3;
 
   static Vertx vertx;
+  /** The schedulers' meters, shared by every run (a registry per node costs more than a whole run). */
+  static Metrics metrics;
 
   @BeforeContainer
   static void startVertx() {
     vertx = TestVertx.create();
+    metrics = new Metrics();
   }
 
   @AfterContainer
@@ -137,29 +140,32 @@ class HandOverFiringProperties {
 
   enum State { RUNNING, PAUSED, GONE }
 
-  /** One process: its context, lease keeper, and the firings its schedulers published. */
+  /**
+   * One process: its lease keeper and schedulers, on the run's one context (so a turn of every node is one hop from the
+   * test thread).
+   */
   final class Process {
     final String id;
-    final Context ctx = vertx.getOrCreateContext();
+    final Context ctx;
     final LeaseKeeper keeper;
     final ClusterMetrics metrics = new ClusterMetrics(new SimpleMeterRegistry());
     State state = State.RUNNING;
 
     Process(String id, Run run) {
       this.id = id;
-      Metrics m = new Metrics();
+      this.ctx = run.ctx;
       PartitionFactory factory = (p, store) -> {
-        Scheduler s = ManualSchedulers.manual(vertx, ctx, store, run.clock::get, SchedulerOptions.defaults(10), m);
+        Scheduler s = ManualSchedulers.manual(vertx, ctx, store, run.clock::get, SchedulerOptions.defaults(10),
+            HandOverFiringProperties.metrics);
         s.onFiring(run.published::add);
         return s;
       };
       keeper = new LeaseKeeper(vertx, run.coord, id, "http://" + id, P, LEASE, run.clock::get, factory, metrics);
       run.processes.add(this);
-      on(ctx, () -> run.coord.join(id, "http://" + id, P));
-      on(ctx, () -> {
+      on(ctx, () -> run.coord.join(id, "http://" + id, P).map(n -> {
         keeper.startManual();
-        return Future.succeededFuture();
-      });
+        return n;
+      }));
     }
 
     void round() {
@@ -167,25 +173,23 @@ class HandOverFiringProperties {
     }
 
     void fire() {
-      on(ctx, () -> {
-        List<Future<Integer>> all = new ArrayList<>();
-        keeper.schedulers().forEach(s -> all.add(s.drain()));
-        return Future.join(all).mapEmpty();
-      });
+      on(ctx, this::drain);
     }
 
+    /** A round and a fire turn, in that order or ({@code fireFirst}) the other; on the context. */
+    Future<Void> turnHere(boolean fireFirst) {
+      return fireFirst ? drain().compose(v -> keeper.round()) : keeper.round().compose(v -> drain());
+    }
+
+    private Future<Void> drain() {
+      List<Future<Integer>> all = new ArrayList<>();
+      keeper.schedulers().forEach(s -> all.add(s.drain()));
+      return Future.join(all).mapEmpty();
+    }
+
+    /** A round and a fire turn, in that order or ({@code fireFirst}) the other. */
     void turn(boolean fireFirst) {
-      if (fireFirst) {
-        fire();
-        round();
-      } else {
-        round();
-        fire();
-      }
-    }
-
-    Scheduler local(int p) {
-      return on(ctx, () -> Future.succeededFuture(keeper.local(p)));
+      on(ctx, () -> turnHere(fireFirst));
     }
   }
 
@@ -194,6 +198,7 @@ class HandOverFiringProperties {
 
   /** One run: the clock, the coordinator, the processes, and the model. */
   final class Run {
+    final Context ctx = vertx.getOrCreateContext();
     final AtomicLong clock = new AtomicLong(T0);
     final MemoryCoordinator coord = new MemoryCoordinator(clock::get, P);
     final Process[] slots = new Process[NODES];
@@ -217,35 +222,55 @@ class HandOverFiringProperties {
       return String.valueOf((char) ('a' + i));
     }
 
-    /** A running process that serves the partition of {@code id} as it believes, picked by {@code via}; or null. */
-    Process server(String id, int via) {
+    /** A write and the process that made it: null when no running node serves the partition. */
+    record Served(Process by, WriteOutcome outcome) {}
+
+    /**
+     * Runs {@code op} on the scheduler of a running process that serves the partition of {@code id} as it believes,
+     * the {@code via}-th (modulo) of them; null if none does.
+     */
+    Served write(String id, int via, java.util.function.Function<Scheduler, Future<WriteOutcome>> op) {
       int p = Partitions.of(id, P);
-      List<Process> candidates = new ArrayList<>();
-      for (Process n : slots) {
-        if (n.state == State.RUNNING && n.local(p) != null) {
-          candidates.add(n);
+      return on(ctx, () -> {
+        List<Process> in = new ArrayList<>();
+        for (Process n : slots) {
+          if (n.state == State.RUNNING && n.keeper.local(p) != null) {
+            in.add(n);
+          }
         }
-      }
-      return candidates.isEmpty() ? null : candidates.get(via % candidates.size());
+        if (in.isEmpty()) {
+          return Future.succeededFuture(null);
+        }
+        Process n = in.get(via % in.size());
+        return op.apply(n.keeper.local(p)).map(o -> new Served(n, o));
+      });
     }
 
-    WriteOutcome write(Process n, String id, java.util.function.Function<Scheduler, Future<WriteOutcome>> op) {
-      Scheduler s = n.local(Partitions.of(id, P));
-      return s == null ? null : on(n.ctx, () -> op.apply(s));
+    /** A turn of every running node, in slot order, in one hop. */
+    void turnAll(boolean fireFirst) {
+      on(ctx, () -> {
+        Future<Void> f = Future.succeededFuture();
+        for (Process n : slots) {
+          if (n.state == State.RUNNING) {
+            f = f.compose(v -> n.turnHere(fireFirst));
+          }
+        }
+        return f;
+      });
     }
 
     void apply(Action a) {
       long now = clock.get();
       if (a instanceof Schedule s) {
         String id = "t" + created++;
-        Process n = server(id, s.via());
-        if (n == null) {
+        TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", s.delayMs()), now);
+        Served w = write(id, s.via(), sch -> sch.create(spec));
+        if (w == null) {
           log.append(" (no owner)");
           return;
         }
-        TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", s.delayMs()), now);
-        WriteOutcome o = write(n, id, sch -> sch.create(spec));
-        log.append(" -> ").append(n.id).append(": ").append(o);
+        WriteOutcome o = w.outcome();
+        log.append(" -> ").append(w.by().id).append(": ").append(o);
         if (o instanceof WriteOutcome.Created c) {
           ids.add(id);
           model.computeIfAbsent(id, k -> new ArrayList<>()).add(new Write("create", now, c.timer().nextDueAt()));
@@ -256,14 +281,14 @@ class HandOverFiringProperties {
           return;
         }
         String id = ids.get(t.timer() % ids.size());
-        Process n = server(id, t.via());
-        if (n == null) {
+        Long override = t.delayMs() < 0 ? null : t.delayMs();
+        Served w = write(id, t.via(), sch -> sch.touch(id, override));
+        if (w == null) {
           log.append(" (no owner)");
           return;
         }
-        Long override = t.delayMs() < 0 ? null : t.delayMs();
-        WriteOutcome o = write(n, id, sch -> sch.touch(id, override));
-        log.append(" ").append(id).append(" -> ").append(n.id).append(": ").append(o);
+        WriteOutcome o = w.outcome();
+        log.append(" ").append(id).append(" -> ").append(w.by().id).append(": ").append(o);
         if (o instanceof WriteOutcome.Touched x) {
           model.get(id).add(new Write("touch", now, x.timer().nextDueAt()));
         }
@@ -272,23 +297,19 @@ class HandOverFiringProperties {
           return;
         }
         String id = ids.get(c.timer() % ids.size());
-        Process n = server(id, c.via());
-        if (n == null) {
+        Served w = write(id, c.via(), sch -> sch.cancel(id));
+        if (w == null) {
           log.append(" (no owner)");
           return;
         }
-        WriteOutcome o = write(n, id, sch -> sch.cancel(id));
-        log.append(" ").append(id).append(" -> ").append(n.id).append(": ").append(o);
+        WriteOutcome o = w.outcome();
+        log.append(" ").append(id).append(" -> ").append(w.by().id).append(": ").append(o);
         if (o instanceof WriteOutcome.Cancelled) {
           model.get(id).add(new Write("cancel", now, -1));
         }
       } else if (a instanceof Advance v) {
         clock.addAndGet(v.ms());
-        for (Process n : slots) {
-          if (n.state == State.RUNNING) {
-            n.turn(v.fireFirst());
-          }
-        }
+        turnAll(v.fireFirst());
       } else if (a instanceof Pause p) {
         if (slots[p.node()].state == State.RUNNING) {
           slots[p.node()].state = State.PAUSED;
@@ -307,11 +328,7 @@ class HandOverFiringProperties {
           long until = clock.get() + LEASE + st.extraMs();
           while (clock.get() < until) {
             clock.set(Math.min(until, clock.get() + LEASE / 4));
-            for (Process o : slots) {
-              if (o.state == State.RUNNING) {
-                o.turn(false);
-              }
-            }
+            turnAll(false);
           }
           n.state = State.RUNNING;   // awake, its lease deadlines not yet checked: the next calls may reach it
           if (st.fireFirst()) {
@@ -352,9 +369,7 @@ class HandOverFiringProperties {
     void settle() {
       for (int i = 0; i < 4; i++) {
         clock.addAndGet(LEASE / 4);
-        for (Process n : slots) {
-          n.turn(false);
-        }
+        turnAll(false);
       }
       log.append("\nsettled at ").append(clock.get() - T0);
     }
@@ -375,11 +390,7 @@ class HandOverFiringProperties {
       long period = LEASE / 4;
       while (clock.get() < until) {
         clock.addAndGet(period);
-        for (Process n : slots) {
-          if (n.state == State.RUNNING) {
-            n.turn(false);
-          }
-        }
+        turnAll(false);
       }
     }
 
