@@ -12,7 +12,8 @@ import java.util.List;
  * <h2>Transport</h2>
  * {@link #schedule} goes as batch creates ({@code POST /v1/timers/batch}, gathered like touches: see below).
  * {@link #put} and {@link #cancel} are the contract's WebSocket commands, sent over one WebSocket
- * per client ({@code /v1/ws}, opened at the first command), each with its own {@code ref}, pipelined: a command is
+ * per client ({@code /v1/ws}, opened at the first command; with several endpoints, one per node the calls go to:
+ * see {@link TickwheelClientOptions#setEndpoints}), each with its own {@code ref}, pipelined: a command is
  * written without waiting for earlier answers, and answers are matched by {@code ref}, in whatever order they come.
  * A command's result means what the HTTP call's answer means: a 2xx is durable in the server's store.
  * {@link #touch} goes as batch touches ({@code POST /v1/timers/touch}, one store write per request; see below).
