@@ -63,12 +63,12 @@ class HandOverFiringProperties {
 
   static Vertx vertx;
   /** The schedulers' meters, shared by every run (a registry per node costs more than a whole run). */
-  static Metrics metrics;
+  static Metrics schedulerMeters;
 
   @BeforeContainer
   static void startVertx() {
     vertx = TestVertx.create();
-    metrics = new Metrics();
+    schedulerMeters = new Metrics();
   }
 
   @AfterContainer
@@ -156,7 +156,7 @@ class HandOverFiringProperties {
       this.ctx = run.ctx;
       PartitionFactory factory = (p, store) -> {
         Scheduler s = ManualSchedulers.manual(vertx, ctx, store, run.clock::get, SchedulerOptions.defaults(10),
-            HandOverFiringProperties.metrics);
+            schedulerMeters);
         s.onFiring(run.published::add);
         return s;
       };
