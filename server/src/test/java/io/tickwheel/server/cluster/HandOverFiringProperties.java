@@ -41,14 +41,15 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random interleavings of hand-over (nodes joining, leaving with SIGTERM, dying, pausing past their lease and waking
- * up firing first), schedule, touch, cancel and firing, run by three in-process nodes (each a {@link LeaseKeeper}
+ * up firing first), schedule, touch, put, cancel and firing, run by three in-process nodes (each a {@link LeaseKeeper}
  * serving its partitions with manual schedulers) over one {@link MemoryCoordinator}, all on one manual clock: every
  * round, deadline check and fire turn is turned by the sequence, so a run is exact and repeatable.
  *
  * <p>At the end every node is woken and the clock runs on until all is due and settled. Then each timer, against a
  * model of the writes that succeeded: it fired once in the durable firing log, at the due time of its last
- * successful write (create or touch), never before it; a timer whose last successful write was a cancel never
- * fired. The firings the nodes published are exactly the recorded ones.
+ * successful write (create, touch or put), never before it; a timer whose last successful write was a cancel never
+ * fired (a put that creates the id anew, after a firing or a cancel, starts another timer that fires once too). The
+ * firings the nodes published are exactly the recorded ones.
  *
  * <p>What it guards: with the coordinator's fence check disabled ({@code fenceHolds} always true) it fails within a
  * few dozen tries, a node woken past its lease accepting a create that no live owner ever loads (it never fires).
@@ -78,13 +79,16 @@ class HandOverFiringProperties {
 
   // ------------------------------------------------------------------ actions
 
-  sealed interface Action permits Schedule, Touch, Cancel, Advance, Pause, Wake, Stall, Stop, Kill, Start {}
+  sealed interface Action permits Schedule, Touch, Put, Cancel, Advance, Pause, Wake, Stall, Stop, Kill, Start {}
 
   /** Creates a new timer, due {@code delayMs} from now, through a node that serves its partition. */
   record Schedule(int via, long delayMs) implements Action {}
 
   /** Touches timer number {@code timer} (of those scheduled so far), with {@code delayMs} or (-1) its own. */
   record Touch(int timer, int via, long delayMs) implements Action {}
+
+  /** Puts (creates or replaces) timer number {@code timer}, due {@code delayMs} from now. */
+  record Put(int timer, int via, long delayMs) implements Action {}
 
   record Cancel(int timer, int via) implements Action {}
 
@@ -124,6 +128,7 @@ class HandOverFiringProperties {
     return Arbitraries.frequencyOf(
         Tuple.of(8, Combinators.combine(pick, delay).as(Schedule::new)),
         Tuple.of(5, Combinators.combine(pick, pick, Arbitraries.longs().between(-1, 4000)).as(Touch::new)),
+        Tuple.of(3, Combinators.combine(pick, pick, delay).as(Put::new)),
         Tuple.of(2, Combinators.combine(pick, pick).as(Cancel::new)),
         Tuple.of(10, Combinators.combine(Arbitraries.longs().between(1, 1500), Arbitraries.of(true, false))
             .as(Advance::new)),
@@ -193,8 +198,30 @@ class HandOverFiringProperties {
     }
   }
 
-  /** A successful write of the model: the due time it set, or -1 for a cancel. */
-  record Write(String what, long at, long due) {}
+  /**
+   * A successful write of the model: the due time it set, or -1 for a cancel; {@code fresh} when it created the timer
+   * (a create, or a put of an id that had none: the one before it fired or was cancelled).
+   */
+  record Write(String what, long at, long due, boolean fresh) {}
+
+  /**
+   * The due times {@code writes} must have fired, in order: each timer's last due time before the next fresh write,
+   * and the last one's unless it was cancelled.
+   */
+  static List<Long> expectedFirings(List<Write> writes) {
+    List<Long> out = new ArrayList<>();
+    long current = -1;
+    for (Write w : writes) {
+      if (w.fresh() && current >= 0) {
+        out.add(current);
+      }
+      current = w.due();
+    }
+    if (current >= 0) {
+      out.add(current);
+    }
+    return out;
+  }
 
   /** One run: the clock, the coordinator, the processes, and the model. */
   final class Run {
@@ -273,7 +300,7 @@ class HandOverFiringProperties {
         log.append(" -> ").append(w.by().id).append(": ").append(o);
         if (o instanceof WriteOutcome.Created c) {
           ids.add(id);
-          model.computeIfAbsent(id, k -> new ArrayList<>()).add(new Write("create", now, c.timer().nextDueAt()));
+          model.computeIfAbsent(id, k -> new ArrayList<>()).add(new Write("create", now, c.timer().nextDueAt(), true));
           assertThat(c.timer().nextDueAt()).isEqualTo(now + s.delayMs());
         }
       } else if (a instanceof Touch t) {
@@ -290,7 +317,25 @@ class HandOverFiringProperties {
         WriteOutcome o = w.outcome();
         log.append(" ").append(id).append(" -> ").append(w.by().id).append(": ").append(o);
         if (o instanceof WriteOutcome.Touched x) {
-          model.get(id).add(new Write("touch", now, x.timer().nextDueAt()));
+          model.get(id).add(new Write("touch", now, x.timer().nextDueAt(), false));
+        }
+      } else if (a instanceof Put u) {
+        if (ids.isEmpty()) {
+          return;
+        }
+        String id = ids.get(u.timer() % ids.size());
+        TimerSpec spec = parser.parse(new JsonObject().put("id", id).put("delayMs", u.delayMs()), now);
+        Served w = write(id, u.via(), sch -> sch.upsert(spec));
+        if (w == null) {
+          log.append(" (no owner)");
+          return;
+        }
+        WriteOutcome o = w.outcome();
+        log.append(" ").append(id).append(" -> ").append(w.by().id).append(": ").append(o);
+        if (o instanceof WriteOutcome.Created c) {
+          model.get(id).add(new Write("put", now, c.timer().nextDueAt(), true));
+        } else if (o instanceof WriteOutcome.Replaced r) {
+          model.get(id).add(new Write("put", now, r.timer().nextDueAt(), false));
         }
       } else if (a instanceof Cancel c) {
         if (ids.isEmpty()) {
@@ -305,7 +350,7 @@ class HandOverFiringProperties {
         WriteOutcome o = w.outcome();
         log.append(" ").append(id).append(" -> ").append(w.by().id).append(": ").append(o);
         if (o instanceof WriteOutcome.Cancelled) {
-          model.get(id).add(new Write("cancel", now, -1));
+          model.get(id).add(new Write("cancel", now, -1, false));
         }
       } else if (a instanceof Advance v) {
         clock.addAndGet(v.ms());
@@ -385,7 +430,7 @@ class HandOverFiringProperties {
       if (java.util.Arrays.stream(slots).noneMatch(n -> n.state == State.RUNNING)) {
         slots[0] = new Process(name(0), this);
       }
-      long lastDue = model.values().stream().mapToLong(w -> w.get(w.size() - 1).due()).max().orElse(0);
+      long lastDue = model.values().stream().flatMap(List::stream).mapToLong(Write::due).max().orElse(0);
       long until = Math.max(clock.get(), lastDue) + 3 * LEASE;
       long period = LEASE / 4;
       while (clock.get() < until) {
@@ -411,15 +456,11 @@ class HandOverFiringProperties {
       for (Map.Entry<String, List<Write>> e : model.entrySet()) {
         String id = e.getKey();
         List<Write> writes = e.getValue();
-        Write last = writes.get(writes.size() - 1);
         List<Firing> fired = recorded.getOrDefault(id, List.of());
         String what = id + " (partition " + Partitions.of(id, P) + ", writes " + writes + ", fired " + fired + ")";
-        if (last.due() < 0) {
-          assertThat(fired).as("cancelled, never fired: " + what).isEmpty();
-        } else {
-          assertThat(fired).as("fired once: " + what).hasSize(1);
-          Firing f = fired.get(0);
-          assertThat(f.dueAt()).as("at its last due time: " + what).isEqualTo(last.due());
+        assertThat(fired).as("fired once at each last due time, never when cancelled: " + what)
+            .extracting(Firing::dueAt).containsExactlyElementsOf(expectedFirings(writes));
+        for (Firing f : fired) {
           assertThat(f.firedAt()).as("never early: " + what).isGreaterThanOrEqualTo(f.dueAt());
         }
         assertThat(handedOut.getOrDefault(id, List.of())).as("published as recorded: " + what)
