@@ -6,7 +6,9 @@ import io.tickwheel.core.callback.CallbackUrl;
 import io.tickwheel.core.calendar.DstGap;
 import io.tickwheel.core.calendar.DstOverlap;
 import io.tickwheel.core.calendar.ZonedCron;
+import com.fasterxml.jackson.core.JsonParser;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -62,11 +64,6 @@ public final class TimerParser {
   /** A cron expression must have a time within this many years of its start. */
   public static final int CRON_MUST_FIRE_WITHIN_YEARS = 5;
 
-  private static final Set<String> FIELDS = Set.of(
-      "id", "topic", "kind", "delayMs", "at", "periodMs", "maxFirings", "misfire", "payload",
-      "nextDueAt", "firings", "createdAt");
-  private static final Set<String> CALENDAR_FIELDS = Set.of(
-      "cron", "timeZone", "dstGap", "dstOverlap", "endAt", "jitterMs", "upcoming", "paused", "callback");
   private static final Set<String> CALLBACK_FIELDS = Set.of(
       "url", "timeoutMs", "maxAttempts", "minBackoffMs", "maxBackoffMs");
   private static final int SHOWN = 60;
@@ -117,23 +114,48 @@ public final class TimerParser {
     if (body == null) {
       throw new ValidationException(null, "the body must be a JSON object");
     }
-    for (String name : body.fieldNames()) {
-      if (!FIELDS.contains(name) && !(calendars && CALENDAR_FIELDS.contains(name))) {
-        throw new ValidationException(name, "unknown field '" + shorten(name) + "'");
-      }
+    return parse(fields(body), nowMs);
+  }
+
+  /** The fields of a decoded body, to {@link #parse(TimerFields, long) validate}. */
+  public TimerFields fields(JsonObject body) {
+    return TimerFields.of(body, calendars);
+  }
+
+  /**
+   * Reads a timer object straight from a token stream, without a JSON tree: the same fields {@link #fields} finds in
+   * the decoded object (see {@link TimerStreamReader} for how the payload is copied).
+   *
+   * @param p   a parser whose current token is the object's {@code START_OBJECT}; left at its {@code END_OBJECT}
+   * @param src the bytes {@code p} reads, from offset 0, or {@code null}
+   * @throws IOException if the text is not valid JSON (a repeated key included, when {@code p} detects them)
+   */
+  public TimerFields read(JsonParser p, byte[] src) throws IOException {
+    return TimerStreamReader.read(p, src, calendars);
+  }
+
+  /**
+   * Validates a timer definition read by {@link #fields} or {@link #read}.
+   *
+   * @param nowMs the acceptance time, epoch ms (to check {@code at} against the horizon)
+   */
+  public TimerSpec parse(TimerFields body, long nowMs) {
+    String unknown = body.unknown();
+    if (unknown != null) {
+      throw new ValidationException(unknown, "unknown field '" + shorten(unknown) + "'");
     }
-    String id = optString(body, "id");
+    String id = str(body.get(TimerFields.ID), "id");
     if (id != null) {
       checkId(id);
     }
-    String topic = optString(body, "topic");
+    String topic = str(body.get(TimerFields.TOPIC), "topic");
     if (topic == null) {
       topic = DEFAULT_TOPIC;
     } else {
       TopicRule.check("topic", topic);
       topic = Topics.canonical(topic);
     }
-    String kindName = optString(body, "kind");
+    String kindName = str(body.get(TimerFields.KIND), "kind");
     Kind kind = Kind.ONCE;
     if (kindName != null) {
       kind = Kind.fromWire(kindName);
@@ -142,12 +164,12 @@ public final class TimerParser {
             + (calendars ? ", cron" : "") + ", was \"" + shorten(kindName) + "\"");
       }
     }
-    Long delay = optLong(body, "delayMs");
+    Long delay = lng(body.get(TimerFields.DELAY_MS), "delayMs");
     if (delay != null && (delay < 0 || delay > limits.maxHorizonMs())) {
       throw new ValidationException("delayMs",
           "delayMs must be between 0 and " + limits.maxHorizonMs() + " (the horizon), was " + delay);
     }
-    Long at = optInstant(body, "at");
+    Long at = instant(body.get(TimerFields.AT), "at");
     if (at != null && delay != null) {
       throw new ValidationException("at", "at and delayMs are exclusive: send one of them");
     }
@@ -155,7 +177,7 @@ public final class TimerParser {
       throw new ValidationException("at",
           "at must be at most " + limits.maxHorizonMs() + " ms ahead (the horizon), was " + at);
     }
-    Long period = optLong(body, "periodMs");
+    Long period = lng(body.get(TimerFields.PERIOD_MS), "periodMs");
     if (kind.hasPeriod()) {
       if (period == null) {
         throw new ValidationException("periodMs", "periodMs is required for kind " + kind.wireName());
@@ -173,11 +195,11 @@ public final class TimerParser {
         throw new ValidationException("delayMs", "a once timer needs delayMs or at");
       }
     }
-    Long max = optLong(body, "maxFirings");
+    Long max = lng(body.get(TimerFields.MAX_FIRINGS), "maxFirings");
     if (max != null && max < 1) {
       throw new ValidationException("maxFirings", "maxFirings must be >= 1, was " + max);
     }
-    String misfireName = optString(body, "misfire");
+    String misfireName = str(body.get(TimerFields.MISFIRE), "misfire");
     Misfire misfire = Misfire.FIRE_ONCE;
     if (misfireName != null) {
       misfire = Misfire.fromWire(misfireName);
@@ -186,10 +208,8 @@ public final class TimerParser {
             "misfire must be one of fire-once, fire-all, skip, was \"" + shorten(misfireName) + "\"");
       }
     }
-    String payload = null;
-    Object payloadValue = body.getValue("payload");
-    if (payloadValue != null) {
-      payload = PayloadJson.encode(payloadValue);
+    String payload = body.payloadText();
+    if (payload != null) {
       int bytes = PayloadJson.utf8Length(payload);
       if (bytes > limits.maxPayloadBytes()) {
         throw new ValidationException("payload", "payload must be at most " + limits.maxPayloadBytes()
@@ -198,7 +218,7 @@ public final class TimerParser {
     }
     ZonedCron cron = parseCron(body, kind);
     long jitter = 0;
-    Long jitterMs = optLong(body, "jitterMs");
+    Long jitterMs = lng(body.get(TimerFields.JITTER_MS), "jitterMs");
     if (jitterMs != null) {
       if (jitterMs < 0 || jitterMs > Jitter.MAX_JITTER_MS) {
         throw new ValidationException("jitterMs",
@@ -223,7 +243,7 @@ public final class TimerParser {
       start = first;
     }
     long endAt = Timer.NO_END;
-    Long end = optInstant(body, "endAt");
+    Long end = instant(body.get(TimerFields.END_AT), "endAt");
     if (end != null) {
       if (!kind.periodic()) {
         throw new ValidationException("endAt", "endAt is only allowed for periodic kinds (fixed-rate, fixed-delay, "
@@ -234,7 +254,7 @@ public final class TimerParser {
       }
       endAt = end;
     }
-    Callback callback = parseCallback(body);
+    Callback callback = parseCallback(body.get(TimerFields.CALLBACK));
     return new TimerSpec(id, topic, kind, delay, at, period == null ? 0 : period,
         max == null ? 0 : max, misfire, payload, cron, endAt, jitter, callback);
   }
@@ -245,8 +265,7 @@ public final class TimerParser {
    * {@code timeoutMs}, {@code maxAttempts}, and {@code minBackoffMs} with {@code maxBackoffMs} (both or neither), in
    * the ranges of {@link Callback}. Messages name {@code callback.FIELD} and the bad value.
    */
-  private Callback parseCallback(JsonObject body) {
-    Object v = body.getValue("callback");
+  private Callback parseCallback(Object v) {
     if (v == null) {
       return null;
     }
@@ -311,11 +330,11 @@ public final class TimerParser {
   }
 
   /** The calendar of a cron timer ({@code null} for other kinds, which may not carry its fields). */
-  private static ZonedCron parseCron(JsonObject body, Kind kind) {
-    String expression = optString(body, "cron");
-    String zoneName = optString(body, "timeZone");
-    String gapName = optString(body, "dstGap");
-    String overlapName = optString(body, "dstOverlap");
+  private static ZonedCron parseCron(TimerFields body, Kind kind) {
+    String expression = str(body.get(TimerFields.CRON), "cron");
+    String zoneName = str(body.get(TimerFields.TIME_ZONE), "timeZone");
+    String gapName = str(body.get(TimerFields.DST_GAP), "dstGap");
+    String overlapName = str(body.get(TimerFields.DST_OVERLAP), "dstOverlap");
     if (kind != Kind.CRON) {
       String[] names = {"cron", "timeZone", "dstGap", "dstOverlap"};
       String[] values = {expression, zoneName, gapName, overlapName};
@@ -427,13 +446,13 @@ public final class TimerParser {
     }
   }
 
-  private static String optString(JsonObject body, String field) {
-    return optString(body, field, field);
-  }
-
   /** The string at {@code key}, or {@code null}; {@code field} is the name messages use (a dotted path). */
   private static String optString(JsonObject body, String key, String field) {
-    Object v = body.getValue(key);
+    return str(body.getValue(key), field);
+  }
+
+  /** {@code v} as a string, or {@code null}; {@code field} is the name messages use. */
+  private static String str(Object v, String field) {
     if (v == null) {
       return null;
     }
@@ -448,11 +467,12 @@ public final class TimerParser {
   }
 
   private static Long optLong(JsonObject body, String key, String field) {
-    Object v = body.getValue(key);
-    if (v == null) {
-      return null;
-    }
-    return toLong(field, v);
+    return lng(body.getValue(key), field);
+  }
+
+  /** {@code v} as an integer, or {@code null}; {@code field} is the name messages use. */
+  private static Long lng(Object v, String field) {
+    return v == null ? null : toLong(field, v);
   }
 
   private static Long toLong(String field, Object v) {
@@ -476,7 +496,11 @@ public final class TimerParser {
   }
 
   static Long optInstant(JsonObject body, String field) {
-    Object v = body.getValue(field);
+    return instant(body.getValue(field), field);
+  }
+
+  /** {@code v} as epoch ms (an integer or an ISO-8601 instant), or {@code null}. */
+  private static Long instant(Object v, String field) {
     if (v == null) {
       return null;
     }

@@ -1,6 +1,7 @@
 package io.tickwheel.server.http;
 
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerFields;
 import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
@@ -58,7 +59,7 @@ public final class TimersApi {
 
   /** {@code POST /v1/timers}: 201 with {@code Location}, 409 if the id exists. */
   public void create(RoutingContext rc) {
-    TimerSpec spec = parse(JsonBodies.object(rc, false));
+    TimerSpec spec = parseBody(rc);
     Replies.write(rc, pipelined.create(spec), created -> {
       Timer t = timer(created);
       rc.response().putHeader(HttpHeaders.LOCATION, "/v1/timers/" + t.id());
@@ -69,7 +70,7 @@ public final class TimersApi {
   /** {@code PUT /v1/timers/{id}}: 201 created, 200 replaced. */
   public void upsert(RoutingContext rc) {
     String id = pathId(rc);
-    TimerSpec spec = parse(JsonBodies.object(rc, false));
+    TimerSpec spec = parseBody(rc);
     if (spec.id() != null && !spec.id().equals(id)) {
       throw ApiException.invalid("id", "the body's id \"" + spec.id() + "\" differs from the path's \"" + id + "\"");
     }
@@ -331,8 +332,17 @@ public final class TimersApi {
 
   // ------------------------------------------------------------------ helpers
 
-  private TimerSpec parse(JsonObject body) {
-    return parseAt(body, timers.now());
+  /**
+   * The request's body as a timer: read straight from its bytes ({@link JsonBodies#timer}), or, for a body that is not
+   * one well-formed object, decoded as a tree, which gives its error.
+   */
+  private TimerSpec parseBody(RoutingContext rc) {
+    Buffer b = rc.body() == null ? null : rc.body().buffer();
+    TimerFields f = JsonBodies.timer(b, parser);
+    if (f != null) {
+      return parse(parser, f, timers.now());
+    }
+    return parseAt(JsonBodies.object(b, false), timers.now());
   }
 
   private TimerSpec parseAt(JsonObject body, long now) {
@@ -341,6 +351,18 @@ public final class TimersApi {
 
   /** A timer body parsed and validated as {@code POST /v1/timers} takes it; a refusal is an {@link ApiException}. */
   static TimerSpec parse(TimerParser parser, JsonObject body, long now) {
+    try {
+      return parser.parse(body, now);
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
+    } catch (RuntimeException e) {
+      // A value the parser could not even read (e.g. a number beyond double range): still the client's input.
+      throw ApiException.invalid(null, "invalid timer: " + ErrorResponses.shorten(String.valueOf(e.getMessage())));
+    }
+  }
+
+  /** {@link #parse(TimerParser, JsonObject, long)} for fields already read ({@link TimerParser#read}). */
+  static TimerSpec parse(TimerParser parser, TimerFields body, long now) {
     try {
       return parser.parse(body, now);
     } catch (ValidationException e) {

@@ -1,6 +1,8 @@
 package io.tickwheel.server.http;
 
+import com.fasterxml.jackson.core.JsonParser;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerFields;
 import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.TimerSpec;
 import io.tickwheel.core.model.ValidationException;
@@ -11,6 +13,7 @@ import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 import java.util.function.LongSupplier;
 
 /**
@@ -38,15 +41,25 @@ public final class WsCommandHandler implements WsCommands {
   }
 
   @Override
-  public Future<Result> execute(Op op, JsonObject message) {
+  public Future<Result> execute(Op op, Args args) {
     Future<WriteOutcome> written;
     try {
-      written = switch (op) {
-        case SCHEDULE -> pipeline.create(timer(message, false));
-        case PUT -> pipeline.upsert(timer(message, true));
-        case TOUCH -> pipeline.touch(id(message), delay(message));
-        case CANCEL -> pipeline.cancel(id(message));
-      };
+      JsonObject message = args.message();
+      if (message != null) {
+        written = switch (op) {
+          case SCHEDULE -> pipeline.create(timer(message, false));
+          case PUT -> pipeline.upsert(timer(message, true));
+          case TOUCH -> pipeline.touch(id(message), delay(message));
+          case CANCEL -> pipeline.cancel(id(message));
+        };
+      } else {
+        written = switch (op) {
+          case SCHEDULE -> pipeline.create(timer(args.timer(), false));
+          case PUT -> pipeline.upsert(timer(args.timer(), true));
+          case TOUCH -> pipeline.touch(id(args.id()), args.hasDelay() ? delay(args.delayMs()) : null);
+          case CANCEL -> pipeline.cancel(id(args.id()));
+        };
+      }
     } catch (ApiException e) {
       return Future.succeededFuture(error(e));
     }
@@ -68,6 +81,11 @@ public final class WsCommandHandler implements WsCommands {
     return new Result(e.status(), null, ErrorBody.detail(e.code(), e.getMessage(), e.field()));
   }
 
+  @Override
+  public TimerFields readTimer(JsonParser p, byte[] src) throws IOException {
+    return parser.read(p, src);
+  }
+
   /** The {@code timer} object of a schedule or put; a put needs its id. */
   private TimerSpec timer(JsonObject message, boolean needsId) {
     Object v = message.getValue("timer");
@@ -75,6 +93,11 @@ public final class WsCommandHandler implements WsCommands {
       throw ApiException.invalid("timer", "timer must be an object (the timer as POST /v1/timers takes it), was "
           + JsonBodies.kind(v));
     }
+    return timer(parser.fields(body), needsId);
+  }
+
+  /** A schedule's or put's timer, its fields read; a put needs its id. */
+  private TimerSpec timer(TimerFields body, boolean needsId) {
     TimerSpec spec;
     try {
       spec = parser.parse(body, clock.getAsLong());
@@ -91,7 +114,10 @@ public final class WsCommandHandler implements WsCommands {
   }
 
   private static String id(JsonObject message) {
-    Object v = message.getValue("id");
+    return id(message.getValue("id"));
+  }
+
+  private static String id(Object v) {
     if (!(v instanceof String id) || !TimerParser.isId(id)) {
       throw ApiException.invalid("id", "id must match " + TimerParser.ID_RULE + ", was "
           + (v == null ? "missing" : v instanceof String s ? "\"" + ErrorResponses.shorten(s) + "\"" : JsonBodies.kind(v)));
@@ -103,8 +129,13 @@ public final class WsCommandHandler implements WsCommands {
     if (!message.containsKey("delayMs")) {
       return null;
     }
+    return delay(message.getValue("delayMs"));
+  }
+
+  /** A touch's {@code delayMs}, validated as {@code POST /v1/timers/{id}/touch} does; {@code null}: none. */
+  private Long delay(Object value) {
     try {
-      return parser.parseTouch(new JsonObject().put("delayMs", message.getValue("delayMs")));
+      return parser.parseTouch(new JsonObject().put("delayMs", value));
     } catch (ValidationException e) {
       throw ErrorResponses.toApi(e, 400);
     }

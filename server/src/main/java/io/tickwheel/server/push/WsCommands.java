@@ -1,8 +1,11 @@
 package io.tickwheel.server.push;
 
+import com.fasterxml.jackson.core.JsonParser;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.model.TimerFields;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
 
 /**
  * Executes the write commands a WebSocket client sends on {@code /v1/ws} ({@code schedule}, {@code put},
@@ -47,13 +50,43 @@ public interface WsCommands {
   record Result(int status, Timer timer, JsonObject error) {}
 
   /**
+   * A command's arguments, not yet validated beyond {@code op} and {@code ref}: either the decoded {@code message}
+   * (any shape), or, read straight from the message's tokens when they have the command's shape, its {@code timer}
+   * (a schedule's or put's, {@link #readTimer}), or its {@code id} and {@code delayMs} (a touch's or cancel's).
+   *
+   * @param message  the whole client message, decoded; or {@code null} when the other fields hold the arguments
+   * @param timer    the {@code timer} object's fields, or {@code null}
+   * @param id       the {@code id} string, or {@code null}
+   * @param hasDelay whether the message has a {@code delayMs} field
+   * @param delayMs  its value (a number, or {@code null} for JSON null)
+   */
+  record Args(JsonObject message, TimerFields timer, String id, boolean hasDelay, Number delayMs) {
+
+    /** The arguments of a decoded message. */
+    public static Args of(JsonObject message) {
+      return new Args(message, null, null, false, null);
+    }
+  }
+
+  /**
    * Executes one command.
    *
-   * @param op      which command
-   * @param message the whole client message ({@code op} and {@code ref} included), not yet validated beyond them
+   * @param op   which command
+   * @param args its arguments
    * @return its result; a 2xx means what the HTTP call's 2xx means (durable)
    */
-  Future<Result> execute(Op op, JsonObject message);
+  Future<Result> execute(Op op, Args args);
+
+  /**
+   * Reads a command's {@code timer} object straight from the message's tokens (the parser at its
+   * {@code START_OBJECT}, left at its {@code END_OBJECT}; {@code src} the message's bytes from offset 0), or
+   * {@code null} if this implementation does not: the message is then decoded as a whole.
+   *
+   * @throws IOException if the text is not valid JSON
+   */
+  default TimerFields readTimer(JsonParser p, byte[] src) throws IOException {
+    return null;
+  }
 
   /**
    * Whether one connection may send a command now (its token's role, which a re-read tokens file may change).

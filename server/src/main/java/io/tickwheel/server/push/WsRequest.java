@@ -1,10 +1,17 @@
 package io.tickwheel.server.push;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.tickwheel.core.model.TimerFields;
 import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,8 +33,8 @@ sealed interface WsRequest {
   /** Answered with {@code {"type":"pong"}}. */
   record Ping() implements WsRequest {}
 
-  /** A write command with the client's {@code ref}; {@code message} is the whole message. */
-  record Command(WsCommands.Op op, String ref, JsonObject message) implements WsRequest {}
+  /** A write command with the client's {@code ref} and its arguments. */
+  record Command(WsCommands.Op op, String ref, WsCommands.Args args) implements WsRequest {}
 
   /** Longest {@code ref}, characters. */
   int MAX_REF_LENGTH = 200;
@@ -73,8 +80,98 @@ sealed interface WsRequest {
         if (command == null) {
           throw new ValidationException("op", "op " + TopicRule.quote(name) + " is unknown: expected " + OPS);
         }
-        return new Command(command, ref(o), o);
+        return new Command(command, ref(o), WsCommands.Args.of(o));
     }
+  }
+
+  /**
+   * Parses one text message from its UTF-8 bytes: a write command of the usual shape (a string {@code op} naming
+   * one, a valid {@code ref}, and a {@code timer} object, or a string {@code id} and a numeric or null
+   * {@code delayMs}) straight from its tokens, its timer read by {@code commands} ({@link WsCommands#readTimer});
+   * any other message as {@link #parse(String)} does, which also gives every error. The result is what
+   * {@link #parse(String)} would answer, the arguments read instead of decoded.
+   */
+  static WsRequest parse(byte[] utf8, WsCommands commands) {
+    Command c = ascii(utf8) ? command(utf8, commands) : null;
+    return c != null ? c : parse(new String(utf8, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@link JsonFactory} as Vert.x's decoding sets it up (comments allowed), with repeated keys refused: a message
+   * with one goes to {@link #parse(String)}, which keeps the last value.
+   */
+  JsonFactory STRICT = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /** A command of the usual shape read from its tokens, or {@code null} for any other message. */
+  private static Command command(byte[] utf8, WsCommands commands) {
+    try (JsonParser p = STRICT.createParser(utf8)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      String op = null;
+      String ref = null;
+      String id = null;
+      TimerFields timer = null;
+      boolean hasDelay = false;
+      Number delay = null;
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (name) {
+          case "op", "ref", "id" -> {
+            if (v != JsonToken.VALUE_STRING) {
+              return null;
+            }
+            String text = p.getText();
+            switch (name) {
+              case "op" -> op = text;
+              case "ref" -> ref = text;
+              default -> id = text;
+            }
+          }
+          case "timer" -> {
+            if (v != JsonToken.START_OBJECT || (timer = commands.readTimer(p, utf8)) == null) {
+              return null;
+            }
+          }
+          case "delayMs" -> {
+            hasDelay = true;
+            if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
+              delay = p.getNumberValue();
+            } else if (v != JsonToken.VALUE_NULL) {
+              return null;
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+      if (t != JsonToken.END_OBJECT || p.nextToken() != null || op == null || ref == null || ref.isEmpty()
+          || ref.length() > MAX_REF_LENGTH) {
+        return null;
+      }
+      WsCommands.Op command = WsCommands.Op.of(op);
+      if (command == null) {
+        return null;
+      }
+      boolean shaped = switch (command) {
+        case SCHEDULE, PUT -> timer != null;
+        case TOUCH, CANCEL -> id != null;
+      };
+      return shaped ? new Command(command, ref, new WsCommands.Args(null, timer, id, hasDelay, delay)) : null;
+    } catch (java.io.IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static boolean ascii(byte[] b) {
+    for (byte c : b) {
+      if (c < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String ref(JsonObject o) {

@@ -128,7 +128,7 @@ final class WsSubscriber extends Subscriber {
     if (!messageBinary) {
       if (frame.isFinal() && messageText == null) {
         messageBytes = -1;
-        onText(data.toString(StandardCharsets.UTF_8));
+        onText(data.getBytes());
         return;
       }
       messageText = messageText == null ? Buffer.buffer(data.length() * 2).appendBuffer(data)
@@ -141,15 +141,16 @@ final class WsSubscriber extends Subscriber {
       if (messageBinary) {
         sendControl(PushNotices.error("invalid_argument", null, "binary messages are not supported: send JSON text"));
       } else {
-        onText(text.toString(StandardCharsets.UTF_8));
+        onText(text.getBytes());
       }
     }
   }
 
-  private void onText(String text) {
+  /** A text message, its UTF-8 bytes (not changed afterwards). */
+  private void onText(byte[] utf8) {
     WsRequest request;
     try {
-      request = WsRequest.parse(text);
+      request = WsRequest.parse(utf8, hub.commands);
     } catch (ValidationException e) {
       sendControl(PushNotices.error("invalid_argument", e.field(), e.getMessage()));
       return;
@@ -176,7 +177,7 @@ final class WsSubscriber extends Subscriber {
     inFlight++;
     WsCommands.Result refused = gate == null ? null : gate.refuse(c.op());
     Future<WsCommands.Result> answered = refused != null ? Future.succeededFuture(refused)
-        : hub.commands.execute(c.op(), c.message());
+        : hub.commands.execute(c.op(), c.args());
     answered.onComplete(ar -> {
       inFlight--;
       WsCommands.Result r = ar.succeeded() ? ar.result() : new WsCommands.Result(500, null,
