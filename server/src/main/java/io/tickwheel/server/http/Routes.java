@@ -175,12 +175,14 @@ public final class Routes {
     TimersApi t = d.timers();
     on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
     on(router.post("/v1/timers/touch").handler(body), m.httpRoute("/v1/timers/touch")).handler(t::touchBatch);
-    on(router.post("/v1/timers").handler(body), m.httpRoute("/v1/timers")).handler(t::create);
+    // the single writes: the route's tag and its handler in one step (one router hop less per request)
+    router.post("/v1/timers").handler(body).handler(tagged(m.httpRoute("/v1/timers"), t::create));
     on(router.get("/v1/timers"), m.httpRoute("/v1/timers")).handler(t::list);
-    on(router.put("/v1/timers/:id").handler(body), m.httpRoute("/v1/timers/:id")).handler(t::upsert);
+    router.put("/v1/timers/:id").handler(body).handler(tagged(m.httpRoute("/v1/timers/:id"), t::upsert));
     on(router.get("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::get);
-    on(router.delete("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::delete);
-    on(router.post("/v1/timers/:id/touch").handler(body), m.httpRoute("/v1/timers/:id/touch")).handler(t::touch);
+    router.delete("/v1/timers/:id").handler(tagged(m.httpRoute("/v1/timers/:id"), t::delete));
+    router.post("/v1/timers/:id/touch").handler(body)
+        .handler(tagged(m.httpRoute("/v1/timers/:id/touch"), t::touch));
     on(router.post("/v1/timers/:id/pause"), m.httpRoute("/v1/timers/:id/pause")).handler(t::pause);
     on(router.post("/v1/timers/:id/resume"), m.httpRoute("/v1/timers/:id/resume")).handler(t::resume);
     on(router.post("/v1/timers/:id/fire"), m.httpRoute("/v1/timers/:id/fire")).handler(t::fire);
@@ -259,6 +261,14 @@ public final class Routes {
 
   private static Route on(Route r, RouteMeters meters) {
     return r.handler(tag(meters));
+  }
+
+  /** {@code handler}, the request first marked as the route's ({@link #tag}). */
+  private static Handler<RoutingContext> tagged(RouteMeters meters, Handler<RoutingContext> handler) {
+    return rc -> {
+      rc.put(ROUTE, meters);
+      handler.handle(rc);
+    };
   }
 
   /** Marks the request as the route's, for its latency meter. */

@@ -201,8 +201,11 @@ final class WsSubscriber extends Subscriber {
     }
   }
 
-  /** The result message of command {@code ref}: built once, the timer appended in place ({@link TimerJson#append}). */
-  static String result(String ref, WsCommands.Result r) {
+  /**
+   * The result message of command {@code ref}: built once, the timer appended in place ({@link TimerJson#append});
+   * written to the socket's buffer as UTF-8 from the builder ({@link WsTextFrames#write(CharSequence)}).
+   */
+  static StringBuilder result(String ref, WsCommands.Result r) {
     Timer t = r.timer();
     StringBuilder sb = new StringBuilder(64 + ref.length() + (t == null ? 0 : 192 + (t.payload() == null ? 0
         : t.payload().length())))
@@ -214,7 +217,7 @@ final class WsSubscriber extends Subscriber {
     if (r.error() != null) {
       sb.append(",\"error\":").append(r.error().encode());
     }
-    return sb.append('}').toString();
+    return sb.append('}');
   }
 
   private void subscribe(List<String> add, String fromText) {
@@ -300,14 +303,15 @@ final class WsSubscriber extends Subscriber {
     frames.write(e.utf8());
   }
 
+  /** A control message: a {@code String}, or a {@code StringBuilder} (a command's result) not changed afterwards. */
   @Override
   void writeControl(Object message) {
-    frames.write((String) message);
+    frames.write((CharSequence) message);
   }
 
   @Override
   int controlSize(Object message) {
-    return ((String) message).length();
+    return ((CharSequence) message).length();
   }
 
   @Override

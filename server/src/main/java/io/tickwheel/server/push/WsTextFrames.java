@@ -77,6 +77,31 @@ final class WsTextFrames {
     write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
+  /**
+   * Sends {@code text} as one text message, encoded as UTF-8 straight into the gathered buffer (no {@code String} or
+   * byte array in between). {@code text} is not changed afterwards.
+   */
+  void write(CharSequence text) {
+    if (text instanceof String s) {
+      write(s);
+      return;
+    }
+    if (channel == null || !channel.eventLoop().inEventLoop() || text.length() > MAX_GATHERED) {
+      flush();
+      ws.writeTextMessage(text.toString());
+      return;
+    }
+    int n = io.netty.buffer.ByteBufUtil.utf8Bytes(text);
+    if (n > MAX_GATHERED) {
+      flush();
+      ws.writeTextMessage(text.toString());
+      return;
+    }
+    header(n, n);
+    io.netty.buffer.ByteBufUtil.reserveAndWriteUtf8(gathered, text, n);
+    gathered();
+  }
+
   /** Sends {@code utf8} (valid UTF-8, at most {@link #MAX_GATHERED} bytes, not changed afterwards) as one text message. */
   void write(byte[] utf8) {
     if (channel == null || !channel.eventLoop().inEventLoop() || utf8.length > MAX_GATHERED) {
@@ -84,10 +109,16 @@ final class WsTextFrames {
       ws.writeTextMessage(new String(utf8, java.nio.charset.StandardCharsets.UTF_8));
       return;
     }
+    header(utf8.length, utf8.length);
+    gathered.writeBytes(utf8);
+    gathered();
+  }
+
+  /** Starts a text frame of {@code n} bytes in the gathered buffer (made if need be, sized for {@code hint}). */
+  private void header(int n, int hint) {
     if (gathered == null) {
-      gathered = channel.alloc().buffer(Math.max(1024, Math.min(WRITE_AT, 16 * (utf8.length + 4))));
+      gathered = channel.alloc().buffer(Math.max(1024, Math.min(WRITE_AT, 16 * (hint + 4))));
     }
-    int n = utf8.length;
     gathered.writeByte(0x81);                       // FIN, text
     if (n < 126) {
       gathered.writeByte(n);
@@ -95,7 +126,10 @@ final class WsTextFrames {
       gathered.writeByte(126);
       gathered.writeShort(n);
     }
-    gathered.writeBytes(utf8);
+  }
+
+  /** After a message was gathered: written now if the buffer is large, else at the end of the task. */
+  private void gathered() {
     if (gathered.readableBytes() >= WRITE_AT) {
       flush();
     } else if (!writeScheduled) {

@@ -1,0 +1,101 @@
+package io.tickwheel.server.push;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonParser;
+import io.tickwheel.core.model.Limits;
+import io.tickwheel.core.model.TimerFields;
+import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.ValidationException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A WebSocket message read from its bytes: commands of the usual shape from their tokens, the rest decoded. */
+class WsRequestTest {
+
+  private static final long NOW = 1_700_000_000_000L;
+  private final TimerParser parser = new TimerParser(Limits.defaults(10));
+  private final WsCommands commands = new WsCommands() {
+    @Override
+    public Future<Result> execute(Op op, Args args) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public TimerFields readTimer(JsonParser p, byte[] src) throws IOException {
+      return parser.read(p, src);
+    }
+  };
+
+  private WsRequest parse(String text) {
+    return WsRequest.parse(text.getBytes(StandardCharsets.UTF_8), commands);
+  }
+
+  @Test
+  void readsCommandsOfTheUsualShapeFromTheirTokens() {
+    WsRequest.Command c = (WsRequest.Command) parse(
+        "{\"op\":\"schedule\",\"ref\":\"r1\",\"timer\":{\"id\":\"a\",\"delayMs\":5,\"payload\":{ \"n\" : 1 }},\"x\":[1]}");
+    assertThat(c.op()).isEqualTo(WsCommands.Op.SCHEDULE);
+    assertThat(c.ref()).isEqualTo("r1");
+    assertThat(c.args().message()).isNull();
+    assertThat(parser.parse(c.args().timer(), NOW).payload()).isEqualTo("{\"n\":1}");
+    assertThat(parser.parse(c.args().timer(), NOW))
+        .isEqualTo(parser.parse(new JsonObject("{\"id\":\"a\",\"delayMs\":5,\"payload\":{\"n\":1}}"), NOW));
+
+    WsRequest.Command t = (WsRequest.Command) parse("{\"ref\":\"r2\",\"delayMs\":7,\"id\":\"a\",\"op\":\"touch\"}");
+    assertThat(t.op()).isEqualTo(WsCommands.Op.TOUCH);
+    assertThat(t.args()).isEqualTo(new WsCommands.Args(null, null, "a", true, 7));
+    WsRequest.Command n = (WsRequest.Command) parse("{\"op\":\"touch\",\"ref\":\"r3\",\"id\":\"a\",\"delayMs\":null}");
+    assertThat(n.args()).isEqualTo(new WsCommands.Args(null, null, "a", true, null));
+    WsRequest.Command x = (WsRequest.Command) parse("{\"op\":\"cancel\",\"ref\":\"r4\",\"id\":\"a\"}");
+    assertThat(x.args()).isEqualTo(new WsCommands.Args(null, null, "a", false, null));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":5}", "{\"op\":\"schedule\",\"ref\":\"r\"}",
+      "{\"op\":\"put\",\"ref\":\"r\",\"timer\":null}", "{\"op\":\"touch\",\"ref\":\"r\",\"id\":5}",
+      "{\"op\":\"touch\",\"ref\":\"r\",\"id\":\"a\",\"delayMs\":\"5\"}", "{\"op\":\"cancel\",\"ref\":\"r\"}",
+      "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\",\"id\":\"b\"}",
+      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"delayMs\":1,\"payload\":{\"é\":1}}}"})
+  void decodesCommandsOfAnyOtherShapeAsAWhole(String text) {
+    WsRequest.Command c = (WsRequest.Command) parse(text);
+    assertThat(c.args().message()).isEqualTo(new JsonObject(text));
+    assertThat(c.args().timer()).isNull();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"op\":\"ping\"}", "{\"op\":\"subscribe\",\"topics\":[\"a\",\"b\"],\"from\":3}", "{\"op\":\"unsubscribe\","
+      + "\"topics\":[\"*\"]}"})
+  void otherMessagesAreWhatTheDecodedParseGives(String text) {
+    assertThat(parse(text)).isEqualTo(WsRequest.parse(text));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "not json", "[1]", "{\"op\":5}", "{}", "{\"op\":\"fly\"}", "{\"op\":\"schedule\",\"timer\":{}}",
+      "{\"op\":\"schedule\",\"ref\":\"\",\"timer\":{}}", "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\"} x",
+      "{\"op\":\"subscribe\"}"})
+  void errorsAreTheDecodedParsesErrors(String text) {
+    ValidationException expected = null;
+    try {
+      WsRequest.parse(text);
+    } catch (ValidationException e) {
+      expected = e;
+    }
+    assertThat(expected).as(text).isNotNull();
+    String field = expected.field();
+    String message = expected.getMessage();
+    assertThatThrownBy(() -> parse(text)).isInstanceOfSatisfying(ValidationException.class, e -> {
+      assertThat(e.field()).isEqualTo(field);
+      assertThat(e.getMessage()).isEqualTo(message);
+    });
+  }
+}
