@@ -11,6 +11,8 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import io.vertx.ext.web.RoutingContext;
 
 /** Reads a request body (already limited to 1 MiB by the body handler) as a JSON object. Stateless. */
@@ -58,10 +60,38 @@ final class JsonBodies {
     }
   }
 
-  /** A parser over {@code bytes} that refuses repeated keys (comments allowed, as everywhere). */
-  static JsonParser strictParser(byte[] bytes) throws IOException {
-    return STRICT.createParser(bytes);
+  /**
+   * Reads a batch body {@code {"timers":[{…},…]}} straight from its bytes, each item as {@link #timer} reads one;
+   * {@code null} when the body is anything else (another field, an item that is not an object, more than
+   * {@code max} items, a repeated key, not one well-formed object): the tree path then answers it. Any thread.
+   */
+  static List<TimerFields> timers(Buffer b, TimerParser parser, int max) {
+    if (b == null || b.length() == 0) {
+      return null;
+    }
+    byte[] bytes = b.getBytes();
+    try (JsonParser p = STRICT.createParser(bytes)) {
+      if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME
+          || !"timers".equals(p.currentName()) || p.nextToken() != JsonToken.START_ARRAY) {
+        return null;
+      }
+      List<TimerFields> items = new ArrayList<>();
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
+        if (items.size() == max) {
+          return null;
+        }
+        items.add(parser.read(p, bytes));
+      }
+      if (t != JsonToken.END_ARRAY || p.nextToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return null;
+      }
+      return items;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
+
 
   /**
    * The body as a JSON object.

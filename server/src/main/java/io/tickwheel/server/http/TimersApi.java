@@ -200,6 +200,20 @@ public final class TimersApi {
 
   /** Decodes and validates a batch body. Any thread (pure). */
   private ParsedBatch parseBatch(Buffer b, long now) {
+    List<TimerFields> items = JsonBodies.timers(b, parser, MAX_BATCH);
+    if (items != null) {
+      int n = items.size();
+      List<TimerSpec> specs = new ArrayList<>(n);
+      ApiException[] invalid = new ApiException[n];
+      for (int i = 0; i < n; i++) {
+        try {
+          specs.add(parse(parser, items.get(i), now));
+        } catch (ApiException e) {
+          invalid[i] = e;
+        }
+      }
+      return new ParsedBatch(specs, invalid);
+    }
     JsonObject body = JsonBodies.object(b, false);
     for (String f : body.fieldNames()) {
       if (!"timers".equals(f)) {
