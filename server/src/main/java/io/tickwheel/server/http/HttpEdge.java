@@ -47,6 +47,8 @@ public final class HttpEdge {
   private final Set<HttpConnection> refused = new HashSet<>();
   private int open;
   private boolean full;
+  /** The last {@code Host} header {@link #hosts} allowed (it always will: the check is pure), or {@code null}. */
+  private String lastAllowedHost;
 
   private HttpEdge(ServerConfig cfg) {
     this.cfg = cfg;
@@ -142,13 +144,22 @@ public final class HttpEdge {
       return;
     }
     String host = req.getHeader(HttpHeaders.HOST);
-    if (hosts != null && !hosts.allows(host)) {
+    if (hosts != null && !(host != null && host.equals(lastAllowedHost)) && !allowsHost(host)) {
       refuse(req, 421, "permission_denied", "Host \"" + ErrorResponses.shorten(host) + "\" does not name this "
           + "server: without --token it answers only localhost, loopback addresses, its --host and its "
           + "--advertise host (set --token to serve other names)");
       return;
     }
     requests.handle(req);
+  }
+
+  /** {@link HostCheck#allows}, the last {@code Host} allowed kept: most requests repeat it. */
+  private boolean allowsHost(String host) {
+    if (!hosts.allows(host)) {
+      return false;
+    }
+    lastAllowedHost = host;
+    return true;
   }
 
   private static void refuse(HttpServerRequest req, int status, String code, String message) {

@@ -12,6 +12,8 @@ import io.tickwheel.server.scheduler.Refusal;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.util.function.LongSupplier;
@@ -42,6 +44,13 @@ public final class WsCommandHandler implements WsCommands {
 
   @Override
   public Future<Result> execute(Op op, Args args) {
+    Promise<Result> p = Promise.promise();
+    execute(op, args, p::complete);
+    return p.future();
+  }
+
+  @Override
+  public void execute(Op op, Args args, Handler<Result> done) {
     Future<WriteOutcome> written;
     try {
       JsonObject message = args.message();
@@ -61,9 +70,10 @@ public final class WsCommandHandler implements WsCommands {
         };
       }
     } catch (ApiException e) {
-      return Future.succeededFuture(error(e));
+      done.handle(error(e));
+      return;
     }
-    return written.map(WsCommandHandler::result);
+    written.onComplete(ar -> done.handle(ar.succeeded() ? result(ar.result()) : Result.failed(ar.cause())));
   }
 
   private static Result result(WriteOutcome o) {

@@ -3,7 +3,9 @@ package io.tickwheel.server.push;
 import com.fasterxml.jackson.core.JsonParser;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerFields;
+import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 
@@ -47,7 +49,13 @@ public interface WsCommands {
    * @param timer  the timer as the HTTP call's body shows it, or {@code null}
    * @param error  the error object {@code {"code","message","field"?}}, or {@code null}
    */
-  record Result(int status, Timer timer, JsonObject error) {}
+  record Result(int status, Timer timer, JsonObject error) {
+
+    /** The result of a command whose execution failed (a bug): 500 {@code internal}. */
+    public static Result failed(Throwable cause) {
+      return new Result(500, null, ErrorBody.detail("internal", "the command failed: " + cause, null));
+    }
+  }
 
   /**
    * A command's arguments, not yet validated beyond {@code op} and {@code ref}: either the decoded {@code message}
@@ -76,6 +84,14 @@ public interface WsCommands {
    * @return its result; a 2xx means what the HTTP call's 2xx means (durable)
    */
   Future<Result> execute(Op op, Args args);
+
+  /**
+   * {@link #execute(Op, Args)}, its result passed to {@code done} on the owner context (a failed execution as a 500
+   * result), possibly before this returns. Implementations may override it to spare the result's future.
+   */
+  default void execute(Op op, Args args, Handler<Result> done) {
+    execute(op, args).onComplete(ar -> done.handle(ar.succeeded() ? ar.result() : Result.failed(ar.cause())));
+  }
 
   /**
    * Reads a command's {@code timer} object straight from the message's tokens (the parser at its

@@ -5,9 +5,9 @@ import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerJson;
 import io.tickwheel.core.model.ValidationException;
-import io.tickwheel.server.wire.ErrorBody;
 import io.tickwheel.server.wire.PushNotices;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
@@ -176,17 +176,18 @@ final class WsSubscriber extends Subscriber {
   private void execute(WsRequest.Command c) {
     inFlight++;
     WsCommands.Result refused = gate == null ? null : gate.refuse(c.op());
-    Future<WsCommands.Result> answered = refused != null ? Future.succeededFuture(refused)
-        : hub.commands.execute(c.op(), c.args());
-    answered.onComplete(ar -> {
+    Handler<WsCommands.Result> answered = r -> {
       inFlight--;
-      WsCommands.Result r = ar.succeeded() ? ar.result() : new WsCommands.Result(500, null,
-          ErrorBody.detail("internal", "the command failed: " + ar.cause(), null));
       if (state() != State.CLOSED && !ws.isClosed()) {
         sendControl(result(c.ref(), r));
         readMore();
       }
-    });
+    };
+    if (refused != null) {
+      answered.handle(refused);
+    } else {
+      hub.commands.execute(c.op(), c.args(), answered);
+    }
     if (inFlight >= maxInFlight || backlogged()) {
       readPaused = true;
       ws.pause();
