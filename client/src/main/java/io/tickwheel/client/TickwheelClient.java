@@ -54,9 +54,10 @@ import java.util.List;
  * <h2>Schedules: batches</h2>
  * Schedules wait in call order and go as {@code POST /v1/timers/batch} requests of at most
  * {@link TickwheelClientOptions#getMaxScheduleBatchTimers()} timers, at most
- * {@link TickwheelClientOptions#getMaxScheduleBatchesInFlight()} requests unanswered at a time; those made in one
- * event-loop turn, or while the requests in flight are at that bound, go together (a lone schedule on an idle client
- * is sent at once). Each caller's future completes from its item of the answer, as the single create would have
+ * {@link TickwheelClientOptions#getMaxScheduleBatchesInFlight()} requests unanswered at a time. A batch holds half
+ * of the schedules outstanding (waiting and in flight); while a request is unanswered, later schedules gather until
+ * that many wait or an answer comes, so callers keeping C schedules in flight make about two requests of C/2 in
+ * flight rather than many small ones (a lone schedule on an idle client is sent at once). Each caller's future completes from its item of the answer, as the single create would have
  * answered: the timer (201), or its error (409 {@code already_exists} for an existing id, also for a second
  * schedule of one id in the same batch; 400 naming the field; ...). A non-200 answer to the whole request fails
  * each of its schedules with it. On the server a batched timer costs a fraction of a single create (one HTTP

@@ -200,6 +200,38 @@ class TransportTest {
   }
 
   @Test
+  void a_schedule_made_while_batches_are_in_flight_waits_until_half_of_those_outstanding_can_go_together()
+      throws Exception {
+    List<Runnable> held = new CopyOnWriteArrayList<>();
+    server.onCreate = (req, body) -> held.add(() -> req.response().setStatusCode(200)
+        .end(ScriptedServer.created(body).encode()));
+    client(new TickwheelClientOptions());
+    ClientImpl impl = (ClientImpl) client;
+    List<Future<TimerInfo>> all = new ArrayList<>();
+    all.add(client.schedule(timer("a")));
+    Awaitility.await("a sent at once: nothing in flight").atMost(WAIT).until(() -> server.creates.size() == 1);
+    all.add(client.schedule(timer("b")));
+    Awaitility.await("b sent: one is half of the two outstanding").atMost(WAIT).until(() -> server.creates.size() == 2);
+    all.add(client.schedule(timer("c")));
+    Awaitility.await("c waits: 1 of 3 outstanding").atMost(WAIT).until(() -> impl.queued() == 1);
+    all.add(client.schedule(timer("d")));
+    Awaitility.await("c and d sent together").atMost(WAIT).until(() -> server.creates.size() == 3);
+    for (String id : List.of("e", "f", "g")) {
+      all.add(client.schedule(timer(id)));
+      int waiting = all.size() - 4;
+      Awaitility.await(id + " waits").atMost(WAIT).until(() -> impl.queued() == waiting);
+    }
+    all.add(client.schedule(timer("h")));
+    Awaitility.await("e to h sent together").atMost(WAIT).until(() -> server.creates.size() == 4);
+    held.forEach(Runnable::run);
+
+    for (int i = 0; i < all.size(); i++) {
+      assertThat(await(all.get(i)).id()).isEqualTo(String.valueOf((char) ('a' + i)));
+    }
+    assertThat(server.creates).extracting(b -> b.getJsonArray("timers").size()).containsExactly(1, 1, 2, 4);
+  }
+
+  @Test
   void a_batch_create_whose_items_fail_fails_each_caller_with_its_own_error_and_a_whole_refusal_fails_all()
       throws Exception {
     server.onCreate = (req, body) -> {

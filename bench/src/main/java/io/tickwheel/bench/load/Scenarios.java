@@ -325,6 +325,7 @@ public final class Scenarios {
     }
     String sp = runId + "-ts-";
     long serverCpu0 = serverCpuNanos();
+    long clientBatches0 = target instanceof TickwheelTarget tw ? tw.clientScheduleBatches() : -1;
     Run single = cfg.rate() > 0
         ? paced(cfg.timers(), cfg.concurrency(), cfg.rate(), i -> target.schedule(sp + i, far + i % spread))
         : closedLoop(cfg.timers(), cfg.concurrency(), i -> target.schedule(sp + i, far + i % spread),
@@ -334,6 +335,11 @@ public final class Scenarios {
     latencyRows(sc, "single", single.latencyMicros);
     put(sc, "single tool cpu us/op", String.format("%.1f", single.cpuMicrosPerOp()));
     put(sc, "single server cpu us/op", serverCpuPer(serverCpu0, single.ops));
+    if (clientBatches0 >= 0 && target instanceof TickwheelTarget tw) {
+      long sent = tw.clientScheduleBatches() - clientBatches0;
+      put(sc, "single timers per client batch", String.format("%.1f", sent <= 0 ? Double.NaN
+          : (double) single.ops / sent));
+    }
     serverCpu0 = serverCpuNanos();
     checkErrors(sc, "single", single);
     int batchMax = Math.max(cfg.timers() * 4, cfg.batchSize());

@@ -414,6 +414,11 @@ public final class TickwheelTarget implements TimerTarget {
     return lanes.status(endpoint.request("GET", path, false));
   }
 
+  /** Batch create requests the Java client has sent so far, or -1 without the client (HTTP mode). */
+  public long clientScheduleBatches() {
+    return client instanceof io.tickwheel.client.impl.ClientImpl c ? c.scheduleBatches() : -1;
+  }
+
   /** Switches the HTTP base URL (after a managed restart), without touching the WebSocket. */
   public void useUrl(String newBaseUrl) {
     this.baseUrl = newBaseUrl;

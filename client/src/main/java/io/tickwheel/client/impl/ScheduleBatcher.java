@@ -28,9 +28,13 @@ import java.util.List;
  * not known, to the endpoint in use, which forwards what it does not own). Each part is a request of its own.
  *
  * <p>When: schedules wait in arrival order; a flush runs once per event-loop turn after a schedule arrives and
- * whenever a batch is answered, and sends the oldest, at most {@code maxScheduleBatchTimers} per request, while
- * fewer than {@code maxScheduleBatchesInFlight} requests are unanswered. Schedules arriving meanwhile gather into the
- * next batch. An idle client sends a lone schedule at once (one turn later).
+ * whenever a batch is answered. It sends the oldest as a batch of half the schedules outstanding (waiting plus in
+ * flight; at least 1, at most {@code maxScheduleBatchTimers}) while fewer than {@code maxScheduleBatchesInFlight}
+ * requests are unanswered; with a request unanswered, a batch is sent only once that many wait, else they gather
+ * until the next answer. So callers keeping C schedules in flight get about two batches of C/2 in flight (one worked
+ * on by the server while the other is answered), not many small ones; a burst beyond twice the largest batch goes
+ * out in full batches, up to {@code maxScheduleBatchesInFlight} at once. An idle client sends a lone schedule at once
+ * (one turn later); a schedule waits at most until a request in flight is answered or fails.
  *
  * <p>Answers per item, as the single create would have been answered: 201 completes with the timer; any other item
  * status fails with that item's error (409 {@code already_exists}, 400 naming the field, ...). A non-200 answer to
@@ -131,8 +135,12 @@ final class ScheduleBatcher {
       return;
     }
     while (batchesInFlight < maxBatches && !waiting.isEmpty()) {
-      List<Schedule> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
-      while (batch.size() < maxBatch && !waiting.isEmpty()) {
+      int size = shareSize();
+      if (batchesInFlight > 0 && waiting.size() < size) {
+        return;
+      }
+      List<Schedule> batch = new ArrayList<>(Math.min(waiting.size(), size));
+      while (batch.size() < size && !waiting.isEmpty()) {
         Schedule s = waiting.poll();
         if (!s.promise().future().isComplete()) {
           batch.add(s);
@@ -142,6 +150,15 @@ final class ScheduleBatcher {
         send(batch);
       }
     }
+  }
+
+  /**
+   * The size of the next batch: half of the schedules outstanding (waiting and in flight), at least 1 and at most
+   * {@code maxBatch}. Two batches share what callers keep in flight, so one is answered while the other is worked
+   * on, and each costs its request once for that many timers.
+   */
+  private int shareSize() {
+    return Math.min(maxBatch, Math.max(1, (waiting.size() + inFlightTimers + 1) / 2));
   }
 
   /** Sends {@code batch}: in a cluster, one request per owner of its timers' ids (no id: the endpoint in use). */
