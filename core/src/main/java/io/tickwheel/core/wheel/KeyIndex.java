@@ -53,7 +53,7 @@ final class KeyIndex {
   /**
    * The id of {@code key} (whose hash code is {@code hash}), or {@link #NONE}.
    *
-   * @param keys the keys by id ({@link Entries#keyAt})
+   * @param keys the keys by id ({@link Entries#keyEquals})
    */
   int find(String key, int hash, Entries keys) {
     long[] t = table;
@@ -65,8 +65,7 @@ final class KeyIndex {
       }
       if ((int) (s >>> 32) == hash) {
         int id = (int) s - 1;
-        Object k = keys.keyAt(id);
-        if (k == key || key.equals(k)) {
+        if (keys.keyEquals(id, key)) {
           return id;
         }
       }
