@@ -60,7 +60,7 @@ class KeyIndexTest {
       ids[i] = add("key-" + i);
     }
     assertThat(index.size()).isEqualTo(10_000);
-    assertThat(index.capacity()).isEqualTo(32_768);
+    assertThat(index.capacity()).isEqualTo(16_384);
     for (int i = 0; i < ids.length; i++) {
       assertThat(find("key-" + i)).isEqualTo(ids[i]);
     }
