@@ -7,7 +7,8 @@ package io.tickwheel.core.wheel;
  *
  * <p>Each table slot is one {@code long}: the key's hash code in the high half, {@code id + 1} in the low half,
  * 0 when empty. Probes compare hash codes without touching the entries, and growing or deleting never reads a
- * key. The table is kept at most half full: 16 to 32 bytes per timer. It holds no references, so the garbage
+ * key. The table is kept at most three quarters full (linear probing stays short there because a probe compares the
+ * hash codes held in the table, in consecutive memory): 10.7 to 21.3 bytes per timer. It holds no references, so the garbage
  * collector neither scans it nor pays write barriers for it. Not thread safe. Package-private.
  */
 final class KeyIndex {
@@ -27,7 +28,7 @@ final class KeyIndex {
   /** @param expected the number of keys to make room for without resizing, {@code >= 0} */
   KeyIndex(int expected) {
     int capacity = MIN_CAPACITY;
-    while (capacity < MAX_CAPACITY && capacity / 2 < expected) {
+    while (capacity < MAX_CAPACITY && capacity - capacity / 4 < expected) {
       capacity <<= 1;
     }
     allocate(capacity);
@@ -53,7 +54,7 @@ final class KeyIndex {
   /**
    * The id of {@code key} (whose hash code is {@code hash}), or {@link #NONE}.
    *
-   * @param keys the keys by id ({@link Entries#keyAt})
+   * @param keys the keys by id ({@link Entries#keyEquals})
    */
   int find(String key, int hash, Entries keys) {
     long[] t = table;
@@ -65,8 +66,7 @@ final class KeyIndex {
       }
       if ((int) (s >>> 32) == hash) {
         int id = (int) s - 1;
-        Object k = keys.keyAt(id);
-        if (k == key || key.equals(k)) {
+        if (keys.keyEquals(id, key)) {
           return id;
         }
       }
@@ -132,6 +132,6 @@ final class KeyIndex {
     table = new long[capacity];
     mask = capacity - 1;
     shift = Integer.numberOfLeadingZeros(capacity) + 1;
-    resizeAt = capacity / 2;
+    resizeAt = capacity - capacity / 4;
   }
 }

@@ -70,9 +70,12 @@ import java.util.Objects;
  * and reschedule are O(1) expected (open-addressing key index plus intrusive slot lists), except for a timer in the
  * heap of the current tick, where they are O(log n) in the timers of that tick; a lazy re-arm is one lookup and
  * one write, and its re-filing is paid later by {@link #advance}, at most once per re-arm. Timers are
- * stored in parallel primitive arrays indexed by an entry id, linked by int ids, with a free list of ids:
- * schedule/cancel churn and {@code advance} allocate nothing once the arrays have grown, and a pending timer
- * costs about 50 to 80 bytes beyond its key and value.
+ * stored in pages of parallel primitive arrays indexed by an entry id, linked by int ids, with a free list of ids;
+ * each key's characters (at most {@value #MAX_KEY_LENGTH}) are copied into a record in pages of bytes, with the value's
+ * bytes when a {@link ValueCodec} encodes it, else the value is kept by reference. Schedule/cancel churn allocates
+ * nothing once the pages have grown; {@link #advance} allocates the key string it hands out (and the decoded value).
+ * A pending timer costs about 45 to 60 bytes plus its key's length (rounded up to 8 bytes with the encoded value),
+ * plus a reference to its value when it is kept by reference: no per-timer object at all with a codec.
  *
  * @param <V> a value attached to each timer and handed back on expiry
  */
@@ -86,6 +89,9 @@ public final class TimerWheel<V> {
 
   /** Default number of bits of tick per level: 64 slots per level. */
   public static final int DEFAULT_SLOT_BITS_PER_LEVEL = 6;
+
+  /** Longest key, in characters. */
+  public static final int MAX_KEY_LENGTH = Entries.MAX_KEY_LENGTH;
 
   /** Largest {@code slotBitsPerLevel}: one 64-bit occupancy word per level. */
   public static final int MAX_SLOT_BITS_PER_LEVEL = 6;
@@ -162,6 +168,21 @@ public final class TimerWheel<V> {
    * @throws IllegalArgumentException if an argument is out of range (the message names it and its value)
    */
   public TimerWheel(long tickMs, long startMs, int slotBitsPerLevel, int initialCapacity) {
+    this(tickMs, startMs, slotBitsPerLevel, initialCapacity, null);
+  }
+
+  /**
+   * A wheel that keeps its values encoded by {@code codec} beside their keys (see {@link ValueCodec}): {@link #get}
+   * and {@link #advance} then hand out fresh decoded copies rather than the objects scheduled.
+   *
+   * @param tickMs           the resolution, milliseconds, {@code >= 1}
+   * @param startMs          the wheel's initial time, epoch milliseconds
+   * @param slotBitsPerLevel log2 of the number of slots per level, 1 to {@value #MAX_SLOT_BITS_PER_LEVEL}
+   * @param initialCapacity  how many timers the wheel holds before its arrays first grow, {@code >= 0}
+   * @param codec            encodes the values, or {@code null} to keep every value by reference
+   * @throws IllegalArgumentException if an argument is out of range (the message names it and its value)
+   */
+  public TimerWheel(long tickMs, long startMs, int slotBitsPerLevel, int initialCapacity, ValueCodec<V> codec) {
     if (tickMs < 1) {
       throw new IllegalArgumentException("tickMs must be >= 1, was " + tickMs);
     }
@@ -193,7 +214,7 @@ public final class TimerWheel<V> {
     this.occupied = new long[maxLevels];
     this.minDue = new long[1 << slotBitsPerLevel];
     Arrays.fill(minDue, NO_DEADLINE);
-    this.entries = new Entries(initialCapacity);
+    this.entries = new Entries(initialCapacity, codec);
     this.index = new KeyIndex(initialCapacity);
     this.heap = new DueHeap(entries);
   }
@@ -228,15 +249,16 @@ public final class TimerWheel<V> {
    * @param dueAtMs the due time, epoch milliseconds
    * @param value   handed back on expiry; may be null
    * @return {@code true} if the key was not pending, {@code false} if a pending timer was replaced
-   * @throws NullPointerException if {@code key} is null
+   * @throws NullPointerException     if {@code key} is null
+   * @throws IllegalArgumentException if {@code key} is longer than {@link #MAX_KEY_LENGTH}
    */
   public boolean schedule(String key, long dueAtMs, V value) {
     Objects.requireNonNull(key, "key");
     int hash = key.hashCode();
     int id = index.find(key, hash, entries);
     if (id != KeyIndex.NONE) {
-      if (entries.valueAt(id) != value) {
-        entries.setValue(id, value);   // a reference store only when it changes: no GC barrier work on re-arms
+      if (!entries.holdsReference(id, value)) {
+        entries.setValue(id, value, dueAtMs);   // no reference store when it is the same: no GC barrier work
       }
       if (dueAtMs >= entries.due(id) && entries.prev(id) != DueHeap.IN_HEAP) {
         // Lazy postponement: the timer stays in its slot; the wheel files it under its new tick when that slot
@@ -276,14 +298,15 @@ public final class TimerWheel<V> {
   }
 
   /**
-   * The value of pending timer {@code key}, or {@code null} (also when its value is null: see {@link #contains}).
+   * The value of pending timer {@code key}, or {@code null} (also when its value is null: see {@link #contains});
+   * with a {@link ValueCodec}, a fresh decoded copy of an encoded value.
    *
    * @throws NullPointerException if {@code key} is null
    */
   @SuppressWarnings("unchecked")
   public V get(String key) {
     int id = find(key);
-    return id == KeyIndex.NONE ? null : (V) entries.valueAt(id);
+    return id == KeyIndex.NONE ? null : (V) entries.valueAt(id, key);
   }
 
   /**
@@ -424,7 +447,7 @@ public final class TimerWheel<V> {
           break;
         }
         String key = entries.keyAt(id);
-        V value = (V) entries.valueAt(id);
+        V value = (V) entries.valueAt(id, key);
         unlink(id);
         index.remove(key.hashCode(), id);
         entries.release(id);
@@ -435,6 +458,11 @@ public final class TimerWheel<V> {
     } finally {
       advancing = false;
     }
+  }
+
+  /** Bytes of key and value records the wheel has allocated (they are reused, never returned). */
+  long recordBytes() {
+    return entries.recordBytes();
   }
 
   /** Number of levels in use so far (at least 1; grows as far timers are scheduled, never shrinks). */

@@ -60,7 +60,7 @@ class KeyIndexTest {
       ids[i] = add("key-" + i);
     }
     assertThat(index.size()).isEqualTo(10_000);
-    assertThat(index.capacity()).isEqualTo(32_768);
+    assertThat(index.capacity()).isEqualTo(16_384);
     for (int i = 0; i < ids.length; i++) {
       assertThat(find("key-" + i)).isEqualTo(ids[i]);
     }
@@ -114,14 +114,17 @@ class KeyIndexTest {
   }
 
   @Test
-  void releasedEntryDropsItsKeyAndValueAndItsIdIsReusedFirst() {
+  void releasedEntryIdIsReusedFirstWithTheNewKeyAndValue() {
     int a = entries.allocate("a", "va", 5);
-    entries.allocate("b", "vb", 6);
+    int b = entries.allocate("b", "vb", 6);
     entries.release(a);
-    assertThat(entries.keyAt(a)).isNull();
-    assertThat(entries.valueAt(a)).isNull();
     assertThat(entries.allocate("c", "vc", 7)).isEqualTo(a);
     assertThat(entries.due(a)).isEqualTo(7);
+    assertThat(entries.keyAt(a)).isEqualTo("c");
+    assertThat(entries.keyEquals(a, "a")).isFalse();
+    assertThat(entries.valueAt(a, "c")).isEqualTo("vc");
+    assertThat(entries.keyAt(b)).isEqualTo("b");
+    assertThat(entries.valueAt(b, "b")).isEqualTo("vb");
   }
 
   @Test

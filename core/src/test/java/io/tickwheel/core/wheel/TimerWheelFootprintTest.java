@@ -6,10 +6,10 @@ import java.lang.ref.Reference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Heap cost of pending timers, measured as the used-heap delta after full collections (keys and the shared value
- * are allocated before the baseline, so they are not counted). JOL's {@code GraphLayout} gives the exact figure
- * (32 bytes of entry arrays per id, up to half of them spare after growth, plus 16 to 32 bytes of key index);
- * this coarser measure is robust enough to guard the 120 byte budget.
+ * Heap cost of pending timers, measured as the used-heap delta after full collections. The exact figure: 28 bytes of
+ * entry pages per id (plus 4 for a value kept by reference), 16 to 32 bytes of key index, and the record of the
+ * key's characters and the encoded value, rounded up to 8 bytes; this coarser measure is robust enough to guard the
+ * budgets.
  */
 class TimerWheelFootprintTest {
 
@@ -21,6 +21,46 @@ class TimerWheelFootprintTest {
       used = Math.min(used, rt.totalMemory() - rt.freeMemory());
     }
     return used;
+  }
+
+  /** A codec of a dozen bytes, about what the server's resident timers take. */
+  private static final class TwelveBytes implements ValueCodec<Object> {
+    @Override
+    public int encodedLength(Object value, long dueAtMs) {
+      return 12;
+    }
+
+    @Override
+    public void encode(Object value, long dueAtMs, byte[] into, int offset) {
+      into[offset] = 1;
+    }
+
+    @Override
+    public Object decode(String key, long dueAtMs, byte[] from, int offset) {
+      return key;
+    }
+  }
+
+  @Test
+  void encodedTimerWithAShortKeyCostsAtMost100BytesAllIn() {
+    int n = 1_000_000;
+    long start = 1_704_067_200_000L;
+    Object value = new Object();
+    long before = usedAfterGc();
+
+    TimerWheel<Object> wheel = new TimerWheel<>(10, start, 6, 0, new TwelveBytes());
+    for (int i = 0; i < n; i++) {
+      // 20-character keys, made here and dropped: the wheel keeps its own copy of their characters
+      wheel.schedule(String.format("hb-%017d", i), start + 300_000 + i % 300_000, value);
+    }
+    long after = usedAfterGc();
+    double perTimer = (after - before) / (double) n;
+    System.out.printf("%d pending encoded timers: %.1f bytes each, key and value included%n", n, perTimer);
+
+    assertThat(wheel.size()).isEqualTo(n);
+    assertThat(wheel.get("hb-00000000000000042")).isEqualTo("hb-00000000000000042");
+    assertThat(perTimer).as("bytes per pending timer").isBetween(40.0, 100.0);
+    Reference.reachabilityFence(wheel);
   }
 
   @Test

@@ -154,8 +154,9 @@ class TimerWheelModelProperties {
       @ForAll("ticks") long tick,
       @ForAll("slotBits") int slotBits,
       @ForAll("starts") long start,
+      @ForAll boolean encoded,
       @ForAll @Size(min = 10, max = 100) List<@net.jqwik.api.From("ops") Op> ops) {
-    TimerWheel<String> wheel = new TimerWheel<>(tick, start, slotBits, 0);
+    TimerWheel<String> wheel = new TimerWheel<>(tick, start, slotBits, 0, encoded ? new CheckingCodec() : null);
     Model model = new Model(tick, start);
     List<Fired> fired = new ArrayList<>();
     long[] now = {start};
@@ -219,8 +220,9 @@ class TimerWheelModelProperties {
       @ForAll("ticks") long tick,
       @ForAll("slotBits") int slotBits,
       @ForAll("starts") long start,
+      @ForAll boolean encoded,
       @ForAll @Size(min = 1, max = 60) List<@net.jqwik.api.From("plans") Plan> plans) {
-    TimerWheel<String> wheel = new TimerWheel<>(tick, start, slotBits, 0);
+    TimerWheel<String> wheel = new TimerWheel<>(tick, start, slotBits, 0, encoded ? new CheckingCodec() : null);
     Map<String, Long> expected = new HashMap<>();
     int changes = 0;
     for (int i = 0; i < plans.size(); i++) {

@@ -35,9 +35,12 @@ import java.util.function.LongConsumer;
  * both: the loader skips an id in memory, and an id held or released while its page was being read (that write has
  * placed it already).
  *
- * <p>The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every armed timer; with a store that
- * keeps its timers on the heap ({@link TimerStore#keepsTimersOnHeap()}) it holds the timer itself, the very object
- * the store keeps (so a pending timer costs one object, not two). The wheel's copy is never the source of a payload.
+ * <p>The wheel holds one payload-less copy ({@link Timer#withoutPayload()}) of every armed timer, encoded into a few
+ * bytes beside its id ({@link ResidentCodec}: no per-timer object; a timer with calendar fields or a callback is
+ * kept as an object), and hands out, and {@link #armed} and {@link #disarm} return, fresh decoded copies; with a store
+ * that keeps its timers on the heap ({@link TimerStore#keepsTimersOnHeap()}) it holds the timer itself, the very
+ * object the store keeps (so a pending timer costs one object, not two). The wheel's copy is never the source of a
+ * payload.
  *
  * <p><b>Owner context only</b> (not thread safe).
  */
@@ -70,7 +73,8 @@ final class PendingTimers {
 
   /** @param windowStore the store when timers beyond a window stay in it ({@link #windowed()}), else {@code null} */
   PendingTimers(Vertx vertx, long tickMs, long startMs, boolean heapStore, TimerStore windowStore) {
-    this.wheel = new TimerWheel<>(tickMs, startMs);
+    this.wheel = new TimerWheel<>(tickMs, startMs, TimerWheel.DEFAULT_SLOT_BITS_PER_LEVEL, 16,
+        heapStore ? null : new ResidentCodec());
     this.locks = new IdLocks(vertx);
     this.heapStore = heapStore;
     this.store = windowStore;
