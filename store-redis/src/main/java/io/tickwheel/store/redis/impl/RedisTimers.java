@@ -35,6 +35,9 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
   /** The largest {@code limit} of {@link #list}, and of a page of deliveries. */
   public static final int MAX_LIST_LIMIT = 10_000;
 
+  /** The field of the counts hash holding the number of paused timers (see {@code counts.lua}). */
+  private static final String PAUSED_FIELD = "*paused";
+
   /** The score of every due-index entry. */
   private static final byte[] ZERO = {'0'};
 
@@ -97,17 +100,36 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     List<Timer> ts = distinctIds(timers);
     Request zadd = Request.cmd(Command.ZADD).arg(keys.dueKey);
     Request hset = Request.cmd(Command.HSET).arg(keys.timersKey);
+    java.util.LinkedHashMap<String, long[]> byTopic = new java.util.LinkedHashMap<>();
+    long paused = 0;
     try {
       for (Timer t : ts) {
         TimerRecord.check(t);
         byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
         zadd.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
         hset.arg(id).arg(TimerRecord.encode(t));
+        byTopic.computeIfAbsent(t.topic(), k -> new long[1])[0]++;
+        if (t.paused()) {
+          paused++;
+        }
       }
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return send.link().transaction(List.of(zadd, hset), "createAll", r -> null);
+    // the per-topic counts (counts.lua), in the same transaction: every id is new, so each one counts in
+    List<Request> cmds = new ArrayList<>(3 + byTopic.size());
+    cmds.add(zadd);
+    cmds.add(hset);
+    Request names = Request.cmd(Command.ZADD).arg(keys.topicsKey);
+    byTopic.forEach((topic, n) -> {
+      cmds.add(Request.cmd(Command.HINCRBY).arg(keys.topicCountsKey).arg(topic).arg(n[0]));
+      names.arg(ZERO).arg(topic);
+    });
+    cmds.add(names);
+    if (paused > 0) {
+      cmds.add(Request.cmd(Command.HINCRBY).arg(keys.topicCountsKey).arg(PAUSED_FIELD).arg(paused));
+    }
+    return send.link().transaction(cmds, "createAll", r -> null);
   }
 
   /**
@@ -418,6 +440,65 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       }
       return found;
     }));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code ZRANGE topics (after + BYLEX LIMIT 0 limit}, then one {@code HMGET} of their counts (a topic whose
+   * count is gone between the two is left out).
+   */
+  @Override
+  public Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    try {
+      io.tickwheel.core.store.DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    Context ctx = Vertx.currentContext();
+    Request range = Request.cmd(Command.ZRANGE).arg(keys.topicsKey).arg(after == null ? "-" : "(" + after).arg("+")
+        .arg("BYLEX").arg("LIMIT").arg(0).arg(limit);
+    return RedisSender.onContext(ctx, send.read(range, r -> {
+      List<String> names = new ArrayList<>(r == null ? 0 : r.size());
+      if (r != null) {
+        for (Response m : r) {
+          names.add(m.toString());
+        }
+      }
+      return names;
+    }).compose(names -> {
+      if (names.isEmpty()) {
+        return Future.succeededFuture(List.<io.tickwheel.core.store.TopicCount>of());
+      }
+      Request get = Request.cmd(Command.HMGET).arg(keys.topicCountsKey);
+      names.forEach(get::arg);
+      return send.read(get, r -> {
+        List<io.tickwheel.core.store.TopicCount> out = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+          Response v = r.get(i);
+          if (v != null && v.toLong() > 0) {
+            out.add(new io.tickwheel.core.store.TopicCount(names.get(i), v.toLong()));
+          }
+        }
+        return out;
+      });
+    }));
+  }
+
+  /** {@inheritDoc} {@code HGET} of the counts hash. */
+  @Override
+  public Future<Long> topicCount(String topic) {
+    Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, send.read(Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(topic),
+        r -> r == null ? 0L : Math.max(0L, r.toLong())));
+  }
+
+  /** {@inheritDoc} {@code HGET} of the counts hash's {@code *paused} field. */
+  @Override
+  public Future<Long> pausedCount() {
+    Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, send.read(Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(PAUSED_FIELD),
+        r -> r == null ? 0L : Math.max(0L, r.toLong())));
   }
 
   /** {@inheritDoc} {@code HLEN} of the timers hash. */
