@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The two tiers across kill -9, end to end: the shaded jar on RocksDB with a window of one second
- * ({@code -Dtickwheel.windowMs=1000}), so timers due a few seconds ahead are far when created and are loaded as the
+ * ({@code --window-ms 1000}), so timers due a few seconds ahead are far when created and are loaded as the
  * window moves. The node is killed while that loading goes on, restarted on the same data (recovery reads the window,
  * counts the rest), and killed again right after it started (recovery's own window read in flight, or not begun),
  * then started once more: every timer fires exactly once and never early, and the pending count still holds the far
@@ -51,8 +51,9 @@ class WindowKillNineIT {
     Path data = tmp.resolve("data");
     FiringLog firings = new FiringLog();
     ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Dtickwheel.windowMs=1000")
-        .args("--store", "rocksdb", "--data-dir", data.toString(), "--port", "0", "--host", "127.0.0.1");
+        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+        .args("--store", "rocksdb", "--data-dir", data.toString(), "--port", "0", "--host", "127.0.0.1",
+            "--window-ms", "1000");
     ServerProcess server = jar.logs(tmp, "server-0").startAndAwaitListening(START_TIMEOUT);
     started.add(server);
     FiringSocket socket = FiringSocket.connect(http, server.baseUrl(), firings);
