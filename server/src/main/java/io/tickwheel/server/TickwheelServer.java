@@ -126,10 +126,10 @@ public final class TickwheelServer extends VerticleBase {
     }
   }
 
-  /** The scheduler options {@code cfg} asks for. */
+  /** The scheduler options {@code cfg} asks for (no window with {@code --store memory}: its timers are on the heap). */
   public static SchedulerOptions optionsFrom(ServerConfig cfg) {
     return SchedulerOptions.defaults(cfg.tickMs())
-        .withWindowMs(cfg.windowMs())
+        .withWindowMs(cfg.store().equals("memory") ? 0 : cfg.windowMs())
         .withMaxPending(cfg.maxPending())
         .withMisfireThresholdMs(cfg.misfireThresholdMs())
         .withRetention(new Retention(cfg.logRetentionCount(), cfg.logRetentionMs()),
