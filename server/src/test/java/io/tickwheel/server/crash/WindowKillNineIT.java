@@ -58,12 +58,12 @@ class WindowKillNineIT {
     started.add(server);
     FiringSocket socket = FiringSocket.connect(http, server.baseUrl(), firings);
 
-    long from = System.currentTimeMillis() + 3_000;
+    long from = System.currentTimeMillis() + 5_000;
     Map<String, Long> due = new HashMap<>();
     for (int b = 0; b < NEAR / 5_000; b++) {
       JsonArray ts = new JsonArray();
       for (int i = b * 5_000; i < (b + 1) * 5_000; i++) {
-        long at = from + (long) i * 5_000 / NEAR;           // due over 5 s, from 3 s ahead: far when created
+        long at = from + (long) i * 5_000 / NEAR;           // due over 5 s, from 5 s ahead: far when created
         due.put("n" + i, at);
         ts.add(new JsonObject().put("id", "n" + i).put("topic", "w").put("at", at));
       }
@@ -74,7 +74,12 @@ class WindowKillNineIT {
       far.add(new JsonObject().put("id", "far" + i).put("topic", "w").put("at", from + 3_600_000 + i));
     }
     post(server.baseUrl(), far);
-    assertThat(pending(server.baseUrl())).isEqualTo(NEAR + FAR);
+    long pendingNow = pending(server.baseUrl());
+    if (System.currentTimeMillis() < from) {
+      // read before the first due time (a loaded machine may take longer to post them): nothing has fired yet
+      assertThat(pendingNow).isEqualTo(NEAR + FAR);
+    }
+    assertThat(pendingNow).isBetween((long) FAR, (long) NEAR + FAR);
     assertThat(far(server.baseUrl())).as("timers in the far tier").isGreaterThanOrEqualTo(FAR);
 
     // kill -9 in the middle of the stretch the window is loading and firing

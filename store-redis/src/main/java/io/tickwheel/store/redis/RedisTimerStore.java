@@ -48,7 +48,7 @@ import java.util.Objects;
  *       {@code *paused} → the paused ones; {@code {tw}:topics} — sorted set, all scores 0, the topics that have
  *       timers, so {@link #topicCounts} pages them by name with {@code ZRANGE … BYLEX}. Both are changed in the
  *       script (or transaction) that writes the timers, once per topic changed, not per timer. Data written before
- *       them has no counts: they start from the timers written afterwards.</li>
+ *       them (no field {@code *counted}) is counted once at open ({@link RedisTimers#counted}).</li>
  *   <li>{@code {tw}:log} — the firing log, a Redis Stream with explicit ids {@code SEQ-0}: append-only, compact
  *       (radix tree of delta-encoded listpacks, field names stored once), range reads by seq ({@code XRANGE}),
  *       and cheap trimming from the head ({@code XTRIM}); Redis itself refuses an id that does not increase.</li>
@@ -197,7 +197,8 @@ public final class RedisTimerStore extends ComposedStore implements io.tickwheel
                         + format + " under {" + opts.getKeyPrefix() + "}; this version reads formats "
                         + UPGRADES_FORMAT + " and " + DATA_FORMAT, null, false))))
         .map(link -> new RedisTimerStore(new RedisSender(link),
-            new RedisKeys("{" + opts.getKeyPrefix() + "}:", "{" + opts.getKeyPrefix() + "}:")));
+            new RedisKeys("{" + opts.getKeyPrefix() + "}:", "{" + opts.getKeyPrefix() + "}:")))
+        .compose(store -> store.timers.counted().map(store));
     return RedisSender.onContext(ctx, f);
   }
 

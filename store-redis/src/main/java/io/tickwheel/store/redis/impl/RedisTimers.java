@@ -37,6 +37,11 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
 
   /** The field of the counts hash holding the number of paused timers (see {@code counts.lua}). */
   private static final String PAUSED_FIELD = "*paused";
+  /** The field of the counts hash saying the counts cover every stored timer (see {@link #counted}). */
+  private static final String COUNTED_FIELD = "*counted";
+
+  /** {@link #counted}'s work, once it has started; guarded by {@code this}. */
+  private Future<Void> counted;
 
   /** The score of every due-index entry. */
   private static final byte[] ZERO = {'0'};
@@ -456,9 +461,13 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       return Future.failedFuture(e);
     }
     Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, counted().compose(v -> topicPage(after, limit)));
+  }
+
+  private Future<List<io.tickwheel.core.store.TopicCount>> topicPage(String after, int limit) {
     Request range = Request.cmd(Command.ZRANGE).arg(keys.topicsKey).arg(after == null ? "-" : "(" + after).arg("+")
         .arg("BYLEX").arg("LIMIT").arg(0).arg(limit);
-    return RedisSender.onContext(ctx, send.read(range, r -> {
+    return send.read(range, r -> {
       List<String> names = new ArrayList<>(r == null ? 0 : r.size());
       if (r != null) {
         for (Response m : r) {
@@ -482,23 +491,76 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
         }
         return out;
       });
-    }));
+    });
   }
 
   /** {@inheritDoc} {@code HGET} of the counts hash. */
   @Override
   public Future<Long> topicCount(String topic) {
     Context ctx = Vertx.currentContext();
-    return RedisSender.onContext(ctx, send.read(Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(topic),
-        r -> r == null ? 0L : Math.max(0L, r.toLong())));
+    return RedisSender.onContext(ctx, counted().compose(v -> send.read(
+        Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(topic), r -> r == null ? 0L : Math.max(0L, r.toLong()))));
   }
 
   /** {@inheritDoc} {@code HGET} of the counts hash's {@code *paused} field. */
   @Override
   public Future<Long> pausedCount() {
     Context ctx = Vertx.currentContext();
-    return RedisSender.onContext(ctx, send.read(Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(PAUSED_FIELD),
-        r -> r == null ? 0L : Math.max(0L, r.toLong())));
+    return RedisSender.onContext(ctx, counted().compose(v -> send.read(
+        Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(PAUSED_FIELD),
+        r -> r == null ? 0L : Math.max(0L, r.toLong()))));
+  }
+
+  /**
+   * Makes the per-topic and paused counts cover every stored timer: nothing when the counts hash says so (field
+   * {@code *counted}); else, for data written before the counts, counts the stored timers once (in pages of the due
+   * index, as {@link #loadAll}) and replaces the counts with one transaction. Runs once per store object (again after
+   * a failure); the count reads wait for it. Must complete before this store's first write: a write made while the
+   * timers are being counted may be lost from the counts (a single node's {@code open} runs it; a partition's
+   * recovery reads the counts before it writes). Not fenced: a read-only store only reads.
+   */
+  public Future<Void> counted() {
+    synchronized (this) {
+      if (counted == null || counted.failed()) {
+        counted = send.read(Request.cmd(Command.HEXISTS).arg(keys.topicCountsKey).arg(COUNTED_FIELD),
+            r -> r != null && r.toInteger() == 1).compose(done -> done ? Future.succeededFuture() : recount());
+      }
+      return counted;
+    }
+  }
+
+  private Future<Void> recount() {
+    java.util.TreeMap<String, long[]> byTopic = new java.util.TreeMap<>();
+    long[] paused = {0};
+    Promise<Long> scanned = Promise.promise();
+    loadFrom("-", 1_000, batch -> {
+      for (Timer t : batch) {
+        byTopic.computeIfAbsent(t.topic(), k -> new long[1])[0]++;
+        if (t.paused()) {
+          paused[0]++;
+        }
+      }
+      return Future.succeededFuture();
+    }, 0, scanned);
+    return scanned.future().compose(n -> {
+      if (send.readOnly()) {
+        return Future.succeededFuture();
+      }
+      Request set = Request.cmd(Command.HSET).arg(keys.topicCountsKey).arg(PAUSED_FIELD).arg(paused[0])
+          .arg(COUNTED_FIELD).arg(1);
+      Request names = Request.cmd(Command.ZADD).arg(keys.topicsKey);
+      byTopic.forEach((topic, c) -> {
+        set.arg(topic).arg(c[0]);
+        names.arg(ZERO).arg(topic);
+      });
+      List<Request> cmds = new ArrayList<>(4);
+      cmds.add(Request.cmd(Command.DEL).arg(keys.topicCountsKey).arg(keys.topicsKey));
+      cmds.add(set);
+      if (!byTopic.isEmpty()) {
+        cmds.add(names);
+      }
+      return send.link().transaction(cmds, "recount", r -> null);
+    });
   }
 
   /** {@inheritDoc} {@code HLEN} of the timers hash. */
