@@ -112,8 +112,9 @@ public final class ServerCli {
   private boolean fsync;
 
   @Option(names = "--max-pending", paramLabel = "N", defaultValue = "" + Limits.DEFAULT_MAX_PENDING,
-      description = "most pending timers, then 429 (default ${DEFAULT-VALUE}; " + Limits.DEFAULT_MAX_PENDING_IN_MEMORY
-          + " with --store memory or --window-ms 0, where every pending timer is in memory)")
+      description = "most pending timers, then 429 (default " + Limits.DEFAULT_MAX_PENDING_IN_MEMORY
+          + " while every pending timer is in memory: --store memory or --window-ms 0; ${DEFAULT-VALUE} with a "
+          + "window)")
   private long maxPending;
 
   @Option(names = "--window-ms", paramLabel = "MS", defaultValue = "" + ServerConfig.DEFAULT_WINDOW_MS,

@@ -112,8 +112,13 @@ public record ServerConfig(
   public static final long MIN_TIMEOUT_MS = 100;
   /** Longest {@code idleTimeoutMs} and {@code headerTimeoutMs}: a day. */
   public static final long MAX_TIMEOUT_MS = 86_400_000;
-  /** Default {@code windowMs}: ten minutes. */
-  public static final long DEFAULT_WINDOW_MS = 600_000;
+  /**
+   * Default {@code windowMs}: {@code 0}, every pending timer in memory. A window ({@value #SUGGESTED_WINDOW_MS} ms
+   * suits most loads) is given with {@code --window-ms}.
+   */
+  public static final long DEFAULT_WINDOW_MS = 0;
+  /** The window the documentation suggests for more pending timers than the heap holds: ten minutes. */
+  public static final long SUGGESTED_WINDOW_MS = 600_000;
   /** Shortest {@code windowMs} above 0. */
   public static final long MIN_WINDOW_MS = 1_000;
   /** Longest {@code windowMs}: a day. */
@@ -259,7 +264,8 @@ public record ServerConfig(
     Retention r = Retention.defaults();
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_STORE, Path.of(DEFAULT_DATA_DIR),
         RedisStoreOptions.DEFAULT_CONNECTION_STRING, TimerWheel.DEFAULT_TICK_MS, null, false,
-        Limits.DEFAULT_MAX_PENDING, Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, r.maxCount(), r.maxAgeMs(), List.of());
+        DEFAULT_WINDOW_MS == 0 ? DEFAULT_MAX_PENDING_IN_MEMORY : Limits.DEFAULT_MAX_PENDING,
+        Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, r.maxCount(), r.maxAgeMs(), List.of());
   }
 
   private static void range(String field, long n, long min, long max) {

@@ -189,15 +189,18 @@ class ServerConfigTest {
     assertThat(ServerCli.config(new String[0], Map.of())).isEqualTo(ServerConfig.defaults());
     ServerConfig d = ServerConfig.defaults();
     assertThat(d.tickMs()).isEqualTo(TimerWheel.DEFAULT_TICK_MS);
-    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING);
+    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING_IN_MEMORY);
     assertThat(d.misfireThresholdMs()).isEqualTo(Schedule.DEFAULT_MISFIRE_THRESHOLD_MS);
     assertThat(new Retention(d.logRetentionCount(), d.logRetentionMs())).isEqualTo(Retention.defaults());
     assertThat(d.misfireThresholdMs()).isEqualTo(1000);
     assertThat(d.logRetentionCount()).isEqualTo(1_000_000);
     assertThat(d.logRetentionMs()).isEqualTo(86_400_000);
     assertThat(d.allowedOrigins()).isEmpty();
-    assertThat(d.windowMs()).isEqualTo(600_000);
-    assertThat(d.maxPending()).isEqualTo(1_000_000_000);
+    assertThat(d.windowMs()).isZero();
+    assertThat(d.maxPending()).isEqualTo(10_000_000);
+    ServerConfig windowed = ServerCli.config(new String[] {"--window-ms", "600000"}, Map.of());
+    assertThat(windowed.windowMs()).isEqualTo(600_000);
+    assertThat(windowed.maxPending()).isEqualTo(1_000_000_000);
   }
 
   @Test
