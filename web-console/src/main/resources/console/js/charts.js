@@ -134,7 +134,9 @@ export class Kpis {
     if (pc && pc.data.labels.length > 1 && Number.isFinite(snap.pending)) {
       const d = snap.pending - pc.data.datasets[0].data[0];
       const secs = Math.round((now - pc.data.labels[0]) / 1000);
-      e.pendingSub.textContent = (d >= 0 ? '+' : '−') + fmtInt(Math.abs(d)) + ' over ' + secs + ' s';
+      const far = snap.far && Number.isFinite(snap.far.count) && Number.isFinite(snap.far.fromMs)
+          ? ' · ' + fmtInt(snap.far.count) + ' far' : '';
+      e.pendingSub.textContent = (d >= 0 ? '+' : '−') + fmtInt(Math.abs(d)) + ' over ' + secs + ' s' + far;
     }
     this.dirty = true;
   }

@@ -1,5 +1,7 @@
 // The timing wheel, drawn on a canvas: one ring per level (level 0 outermost), one cell per slot whose
-// colour and height show how many timers it holds (log scale), and each level's cursor sweeping round.
+// colour and height show how many timers it holds (log scale), and each level's cursor sweeping round. With a
+// window (the server keeps only the timers due soon in memory), a thin ring around them all is the far tier: the
+// timers kept in the store until the window reaches them, shaded by their share of the pending ones.
 //
 // Cost model: the server sends aggregates only (slot counts), so the size of the wheel does not matter.
 // Occupancy changes at most a few times a second: it is painted into a base canvas when a snapshot arrives.
@@ -33,6 +35,8 @@ const TRACK = '#0c1218';
 const HEAD = '#aefcf7';
 const HEAD_GLOW = 'rgba(127,245,238,0.22)';
 const HOVER = 'rgba(255,255,255,0.9)';
+const FAR_EMPTY = '#101820';
+const FAR_EDGE = '#2c3b4a';
 
 function buildLut(n) {
   const out = new Array(n);
@@ -91,6 +95,9 @@ export class WheelView {
     this.tickMs = 10;
     this.pending = 0;
     this.firedTotal = 0;
+    this.far = 0;             // far-tier timers (in the store, beyond the window)
+    this.farFrom = NaN;       // timers due at or after this (server epoch ms) are far; NaN: no window
+    this.farOut = 0; this.farIn = 0;
     this.maxCount = 0;
     this.snapAt = 0;          // performance.now() of the last snapshot
     this.snapNow = 0;         // server time of the last snapshot
@@ -115,7 +122,10 @@ export class WheelView {
     requestAnimationFrame(this.frame);
   }
 
-  /** Takes a snapshot ({tickMs, now, pending, firedTotal, levels:[{level, slots, spanMs, cursor, occupancy}]}). */
+  /**
+   * Takes a snapshot ({tickMs, now, pending, firedTotal, levels:[{level, slots, spanMs, cursor, occupancy}],
+   * far:{count, fromMs}}).
+   */
   update(snap) {
     const t = performance.now();
     const levelsIn = Array.isArray(snap.levels) ? snap.levels : [];
@@ -144,7 +154,12 @@ export class WheelView {
     }
     this.lastU = u;
 
-    const structural = n !== this.n || tickMs !== this.tickMs
+    const farIn = snap.far && typeof snap.far === 'object' ? snap.far : null;
+    const farFrom = farIn && Number.isFinite(farIn.fromMs) ? farIn.fromMs : NaN;
+    const farChanged = Number.isFinite(farFrom) !== Number.isFinite(this.farFrom);
+    this.far = farIn && Number.isFinite(farIn.count) ? farIn.count : 0;
+    this.farFrom = farFrom;
+    const structural = farChanged || n !== this.n || tickMs !== this.tickMs
         || levelsIn.some((li, i) => i < n && (!this.levels[i] || this.levels[i].slots !== (li.slots || li.occupancy.length)));
     const phaseFrom = Number.isFinite(wheelTime) ? wheelTime : now;
     const aheadTicks = Number.isFinite(wheelTime) ? Math.max(0, now - wheelTime) / tickMs : 0;
@@ -224,12 +239,17 @@ export class WheelView {
     this.cx = css / 2; this.cy = css / 2;
     this.R = css / 2 - 4;
     const n = Math.max(this.n, 1);
-    const step = Math.min((this.R * 0.72) / n, this.R * 0.15);
-    this.hubR = this.R - step * n;
+    // the far tier: a thin ring outside level 0, only with a window
+    const farBand = Number.isFinite(this.farFrom) ? Math.max(4, this.R * 0.045) : 0;
+    this.farOut = this.R;
+    this.farIn = this.R - farBand;
+    const outer = farBand > 0 ? this.farIn - Math.max(3, farBand * 0.6) : this.R;
+    const step = Math.min((outer * 0.72) / n, outer * 0.15);
+    this.hubR = outer - step * n;
     const gap = Math.max(2, step * 0.16);
     for (let i = 0; i < this.n; i++) {
       const L = this.levels[i];
-      L.rOut = this.R - i * step;
+      L.rOut = outer - i * step;
       L.rIn = L.rOut - step + gap;
       L.band = L.rOut - L.rIn;
       L.rMid = (L.rOut + L.rIn) / 2;
@@ -266,6 +286,21 @@ export class WheelView {
       }
     }
 
+    // the far tier: one ring, its shade the far timers' share of the pending ones (log scale)
+    if (this.farOut > this.farIn) {
+      g.fillStyle = FAR_EMPTY;
+      g.beginPath(); g.arc(cx, cy, this.farOut, 0, TAU); g.arc(cx, cy, this.farIn, TAU, 0, true); g.closePath(); g.fill();
+      if (this.far > 0) {
+        const v = Math.log1p(this.far) / Math.log1p(Math.max(this.far, this.pending, 1));
+        g.fillStyle = LUT[Math.min(255, Math.round(v * 255))];
+        g.globalAlpha = 0.35 + 0.65 * v;
+        g.beginPath(); g.arc(cx, cy, this.farOut, 0, TAU); g.arc(cx, cy, this.farIn, TAU, 0, true); g.closePath(); g.fill();
+        g.globalAlpha = 1;
+      }
+      g.strokeStyle = FAR_EDGE; g.lineWidth = 1;
+      g.beginPath(); g.arc(cx, cy, this.farIn - 0.5, 0, TAU); g.stroke();
+    }
+
     // hub
     const hr = this.hubR - 6;
     if (hr > 20) {
@@ -293,6 +328,7 @@ export class WheelView {
     this.layerDirty = false;
     this.canvas.dataset.levels = String(this.n);
     this.canvas.dataset.pending = String(this.pending);
+    this.canvas.dataset.far = String(this.far);
   }
 
   frame(t) {
@@ -325,7 +361,11 @@ export class WheelView {
       g.strokeStyle = HEAD; g.lineWidth = 2;
       g.beginPath(); g.moveTo(cx + ca * (L.rIn - 1), cy + sa * (L.rIn - 1)); g.lineTo(cx + ca * (L.rOut + 1), cy + sa * (L.rOut + 1)); g.stroke();
     }
-    if (this.sel.active && this.sel.i < this.n) {
+    if (this.sel.active && this.sel.i === -1 && this.farOut > this.farIn) {
+      g.strokeStyle = HOVER; g.lineWidth = 1.5;
+      g.beginPath(); g.arc(cx, cy, this.farOut + 1, 0, TAU); g.stroke();
+      g.beginPath(); g.arc(cx, cy, this.farIn - 1, 0, TAU); g.stroke();
+    } else if (this.sel.active && this.sel.i >= 0 && this.sel.i < this.n) {
       const L = this.levels[this.sel.i];
       const da = TAU / L.slots;
       const a0 = TOP + this.sel.s * da, a1 = a0 + da;
@@ -352,6 +392,7 @@ export class WheelView {
   hit(x, y) {
     const dx = x - this.cx, dy = y - this.cy;
     const r = Math.hypot(dx, dy);
+    if (this.farOut > this.farIn && r <= this.farOut + 1 && r >= this.farIn - 2) return { i: -1, s: 0 };
     for (let i = 0; i < this.n; i++) {
       const L = this.levels[i];
       const gapBelow = i + 1 < this.n ? (L.rIn - this.levels[i + 1].rOut) : 0;
@@ -389,6 +430,7 @@ export class WheelView {
     const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'Enter', ' '];
     if (!keys.includes(e.key)) return;
     e.preventDefault();
+    if (sel.active && sel.i < 0) sel.active = false;      // the far ring has no slots: start again at level 0
     if (!sel.active) {
       sel.i = 0; sel.s = Math.floor(this.position(this.levels[0], performance.now()));
     } else if (e.key === 'ArrowLeft') {
@@ -417,6 +459,7 @@ export class WheelView {
   /** Fills and places the tooltip for the selected slot: level, count, and the time range it covers. */
   showTip() {
     const sel = this.sel;
+    if (sel.active && sel.i === -1) { this.showFarTip(); return; }
     if (!sel.active || sel.i >= this.n) { this.tip.hidden = true; return; }
     const L = this.levels[sel.i];
     const pos = this.position(L, performance.now());
@@ -435,8 +478,25 @@ export class WheelView {
         + when + '<br>'
         + '<span class="t-dim">' + fmtClock(start) + ' → ' + fmtClock(end) + '</span><br>'
         + '<span class="t-dim">slot ' + fmtSpan(L.slotMs) + ' · turn ' + fmtSpan(L.slotMs * L.slots) + '</span>';
+    this.placeTip(sel.fromKey);
+  }
+
+  /** The tooltip of the far ring: how many timers the store keeps beyond the window, and from when. */
+  showFarTip() {
+    const now = serverNow();
+    const from = this.farFrom;
+    this.tip.innerHTML =
+        '<b>Far tier</b> · in the store<br>'
+        + '<span class="t-count">' + fmtInt(this.far) + '</span> timer' + (this.far === 1 ? '' : 's') + '<br>'
+        + (Number.isFinite(from) ? 'due in ' + fmtDuration(Math.max(0, from - now)) + ' or later<br>'
+            + '<span class="t-dim">from ' + fmtClock(from) + '; loaded as the window reaches them</span>' : '');
+    this.placeTip(false);
+  }
+
+  placeTip(fromKey) {
+    const sel = this.sel;
     // Announce keyboard selections; pointer hovers would only chatter.
-    this.tip.setAttribute('aria-live', sel.fromKey ? 'polite' : 'off');
+    this.tip.setAttribute('aria-live', fromKey ? 'polite' : 'off');
     this.tip.hidden = false;
     const w = this.tip.offsetWidth, h = this.tip.offsetHeight;
     let x = sel.x + 14, y = sel.y + 14;
@@ -462,6 +522,18 @@ export class WheelView {
       this.legend.append(li);
       this.legendCounts.push(cnt);
     }
+    this.farCount = null;
+    if (Number.isFinite(this.farFrom)) {
+      const li = document.createElement('li');
+      li.className = 'far';
+      const lv = document.createElement('span'); lv.className = 'lv'; lv.textContent = 'far';
+      const cnt = document.createElement('span'); cnt.className = 'cnt';
+      const span = document.createElement('span'); span.className = 'span';
+      span.textContent = 'in the store, beyond the window';
+      li.append(lv, cnt, span);
+      this.legend.append(li);
+      this.farCount = cnt;
+    }
     const horizon = this.n ? this.levels[this.n - 1].slotMs * this.levels[this.n - 1].slots : 0;
     this.meta.textContent = this.n
         ? 'tick ' + fmtSpan(this.tickMs) + ' · ' + this.n + ' level' + (this.n === 1 ? '' : 's') + ' · reach ' + fmtSpan(horizon)
@@ -475,6 +547,10 @@ export class WheelView {
       const el = this.legendCounts[i];
       el.textContent = fmtInt(c);
       el.classList.toggle('zero', c === 0);
+    }
+    if (this.farCount) {
+      this.farCount.textContent = fmtInt(this.far);
+      this.farCount.classList.toggle('zero', this.far === 0);
     }
     const ramp = document.getElementById('ramp-max');
     if (ramp) ramp.textContent = fmtInt(this.maxCount) + ' / slot';

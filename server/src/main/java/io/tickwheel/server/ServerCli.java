@@ -112,8 +112,16 @@ public final class ServerCli {
   private boolean fsync;
 
   @Option(names = "--max-pending", paramLabel = "N", defaultValue = "" + Limits.DEFAULT_MAX_PENDING,
-      description = "most pending timers, then 429 (default ${DEFAULT-VALUE})")
+      description = "most pending timers, then 429 (default " + Limits.DEFAULT_MAX_PENDING_IN_MEMORY
+          + " while every pending timer is in memory: --store memory or --window-ms 0; ${DEFAULT-VALUE} with a "
+          + "window)")
   private long maxPending;
+
+  @Option(names = "--window-ms", paramLabel = "MS", defaultValue = "" + ServerConfig.DEFAULT_WINDOW_MS,
+      description = "RocksDB and Redis: keep in memory only the timers due within this many ms, the rest in the "
+          + "store until their time comes; 0 = every timer in memory; else " + ServerConfig.MIN_WINDOW_MS + ".."
+          + ServerConfig.MAX_WINDOW_MS + " (default ${DEFAULT-VALUE})")
+  private long windowMs;
 
   @Option(names = "--misfire-threshold-ms", paramLabel = "MS",
       defaultValue = "" + Schedule.DEFAULT_MISFIRE_THRESHOLD_MS,
@@ -357,10 +365,17 @@ public final class ServerCli {
               + "each other with: add an 'admin SECRET' line (the same on every node) or give --token");
         }
       }
-      c = new ServerConfig(host.trim(), port, store.trim().toLowerCase(Locale.ROOT), dir, redis.trim(), tickMs, t,
-          fsync, maxPending, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co,
+      String storeKind = store.trim().toLowerCase(Locale.ROOT);
+      long max = maxPending;
+      OptionSpec maxFlag = cl.getCommandSpec().findOption("--max-pending");
+      boolean maxGiven = (parsed != null && parsed.hasMatchedOption(maxFlag)) || fromEnv.contains(maxFlag);
+      if (!maxGiven && (storeKind.equals("memory") || windowMs == 0)) {
+        max = ServerConfig.DEFAULT_MAX_PENDING_IN_MEMORY;      // every pending timer in memory: the heap's cap
+      }
+      c = new ServerConfig(host.trim(), port, storeKind, dir, redis.trim(), tickMs, t,
+          fsync, max, misfireThresholdMs, logRetentionCount, logRetentionMs, origins, webhooks, co,
           redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls,
-          tokens);
+          tokens, windowMs);
     } catch (ConfigException e) {
       OptionSpec o = e.field() == null ? null : optionOf(cl, e.field());
       throw o == null ? e : new ConfigException(source(o, parsed, fromEnv) + " " + e.problem());

@@ -56,6 +56,10 @@ import java.util.regex.Pattern;
  * @param tls                the TLS flags ({@link TlsOptions#none()} for plain HTTP; {@code null} reads as that); the
  *                           files' contents are checked by {@link ServerCli} and at start, not here
  * @param tokensFile         {@code --tokens-file}: tokens with their roles, re-read when it changes, or {@code null}
+ * @param windowMs           {@code --window-ms}: with a store that keeps timers on disk (RocksDB, Redis), how far ahead
+ *                           of now the pending timers are kept in memory, milliseconds; later ones stay in the store
+ *                           until the window reaches them. {@code 0}: every pending timer in memory; else
+ *                           {@value #MIN_WINDOW_MS}..{@value #MAX_WINDOW_MS}. No effect with {@code memory}.
  */
 public record ServerConfig(
     String host,
@@ -79,7 +83,8 @@ public record ServerConfig(
     long idleTimeoutMs,
     long headerTimeoutMs,
     TlsOptions tls,
-    Path tokensFile) {
+    Path tokensFile,
+    long windowMs) {
 
   /** Default {@code host}: loopback only. */
   public static final String DEFAULT_HOST = "127.0.0.1";
@@ -107,6 +112,22 @@ public record ServerConfig(
   public static final long MIN_TIMEOUT_MS = 100;
   /** Longest {@code idleTimeoutMs} and {@code headerTimeoutMs}: a day. */
   public static final long MAX_TIMEOUT_MS = 86_400_000;
+  /**
+   * Default {@code windowMs}: {@code 0}, every pending timer in memory. A window ({@value #SUGGESTED_WINDOW_MS} ms
+   * suits most loads) is given with {@code --window-ms}.
+   */
+  public static final long DEFAULT_WINDOW_MS = 0;
+  /** The window the documentation suggests for more pending timers than the heap holds: ten minutes. */
+  public static final long SUGGESTED_WINDOW_MS = 600_000;
+  /** Shortest {@code windowMs} above 0. */
+  public static final long MIN_WINDOW_MS = 1_000;
+  /** Longest {@code windowMs}: a day. */
+  public static final long MAX_WINDOW_MS = 86_400_000;
+  /**
+   * Default {@code maxPending} when every pending timer is in memory ({@code memory} store, or {@code windowMs} 0):
+   * {@link Limits#DEFAULT_MAX_PENDING_IN_MEMORY}; with a window it is {@link Limits#DEFAULT_MAX_PENDING}.
+   */
+  public static final long DEFAULT_MAX_PENDING_IN_MEMORY = Limits.DEFAULT_MAX_PENDING_IN_MEMORY;
   /** The store kinds. */
   public static final List<String> STORES = List.of("rocksdb", "redis", "memory");
 
@@ -172,6 +193,21 @@ public record ServerConfig(
     range("maxConnections", maxConnections, 1, MAX_MAX_CONNECTIONS);
     range("idleTimeoutMs", idleTimeoutMs, MIN_IDLE_TIMEOUT_MS, MAX_TIMEOUT_MS);
     range("headerTimeoutMs", headerTimeoutMs, MIN_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    if (windowMs != 0 && (windowMs < MIN_WINDOW_MS || windowMs > MAX_WINDOW_MS)) {
+      throw ConfigException.field("windowMs", "must be 0 (every pending timer in memory) or between " + MIN_WINDOW_MS
+          + " and " + MAX_WINDOW_MS + ", was " + windowMs);
+    }
+  }
+
+  /** A configuration with the default window ({@link #DEFAULT_WINDOW_MS}). */
+  public ServerConfig(String host, int port, String store, Path dataDir, String redis, long tickMs, String token,
+      boolean fsync, long maxPending, long misfireThresholdMs, long logRetentionCount, long logRetentionMs,
+      List<String> allowedOrigins, WebhookOptions webhooks, ClusterOptions cluster, int redisMinReplicasAcked,
+      long redisReplicaAckTimeoutMs, int maxConnections, long idleTimeoutMs, long headerTimeoutMs, TlsOptions tls,
+      Path tokensFile) {
+    this(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs, logRetentionCount,
+        logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked, redisReplicaAckTimeoutMs,
+        maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, DEFAULT_WINDOW_MS);
   }
 
   /** A configuration over plain HTTP without a tokens file. */
@@ -228,7 +264,8 @@ public record ServerConfig(
     Retention r = Retention.defaults();
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_STORE, Path.of(DEFAULT_DATA_DIR),
         RedisStoreOptions.DEFAULT_CONNECTION_STRING, TimerWheel.DEFAULT_TICK_MS, null, false,
-        Limits.DEFAULT_MAX_PENDING, Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, r.maxCount(), r.maxAgeMs(), List.of());
+        DEFAULT_WINDOW_MS == 0 ? DEFAULT_MAX_PENDING_IN_MEMORY : Limits.DEFAULT_MAX_PENDING,
+        Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, r.maxCount(), r.maxAgeMs(), List.of());
   }
 
   private static void range(String field, long n, long min, long max) {
@@ -247,84 +284,91 @@ public record ServerConfig(
   public ServerConfig withPort(int p) {
     return new ServerConfig(host, p, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with another store kind. */
   public ServerConfig withStore(String s) {
     return new ServerConfig(host, port, s, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with another token ({@code null} for none). */
   public ServerConfig withToken(String t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, t, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with another pending-timer cap. */
   public ServerConfig withMaxPending(long m) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, m, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with other allowed origins. */
   public ServerConfig withAllowedOrigins(List<String> o) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, o, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with other callback settings. */
   public ServerConfig withWebhooks(WebhookOptions w) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, w, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with other cluster flags. */
   public ServerConfig withCluster(ClusterOptions c) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, c,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with another Redis connection string. */
   public ServerConfig withRedis(String r) {
     return new ServerConfig(host, port, store, dataDir, r, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster,
-        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        redisMinReplicasAcked, redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with Redis writes waiting for {@code minReplicasAcked} replicas, {@code timeoutMs} each. */
   public ServerConfig withRedisReplicaAck(int minReplicasAcked, long timeoutMs) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, minReplicasAcked, timeoutMs,
-        maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile);
+        maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with other connection limits ({@code maxConnections}, the idle and header timeouts). */
   public ServerConfig withConnectionLimits(int max, long idleMs, long headerMs) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
-        redisReplicaAckTimeoutMs, max, idleMs, headerMs, tls, tokensFile);
+        redisReplicaAckTimeoutMs, max, idleMs, headerMs, tls, tokensFile, windowMs);
   }
 
   /** This configuration with other TLS flags. */
   public ServerConfig withTls(TlsOptions t) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
-        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, t, tokensFile);
+        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, t, tokensFile, windowMs);
   }
 
   /** This configuration with another tokens file ({@code null} for none). */
   public ServerConfig withTokensFile(Path f) {
     return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
         logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
-        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, f);
+        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, f, windowMs);
+  }
+
+  /** This configuration with another window ({@code 0}: every pending timer in memory). */
+  public ServerConfig withWindowMs(long w) {
+    return new ServerConfig(host, port, store, dataDir, redis, tickMs, token, fsync, maxPending, misfireThresholdMs,
+        logRetentionCount, logRetentionMs, allowedOrigins, webhooks, cluster, redisMinReplicasAcked,
+        redisReplicaAckTimeoutMs, maxConnections, idleTimeoutMs, headerTimeoutMs, tls, tokensFile, w);
   }
 
   /** Whether calls need a token ({@code --token} or {@code --tokens-file}). */
@@ -341,7 +385,8 @@ public record ServerConfig(
         + ", allowedOrigins=" + allowedOrigins + ", webhooks=" + webhooks + ", cluster=" + cluster
         + ", redisMinReplicasAcked=" + redisMinReplicasAcked + ", redisReplicaAckTimeoutMs=" + redisReplicaAckTimeoutMs
         + ", maxConnections=" + maxConnections + ", idleTimeoutMs=" + idleTimeoutMs
-        + ", headerTimeoutMs=" + headerTimeoutMs + ", tls=" + tls + ", tokensFile=" + tokensFile + "]";
+        + ", headerTimeoutMs=" + headerTimeoutMs + ", tls=" + tls + ", tokensFile=" + tokensFile
+        + ", windowMs=" + windowMs + "]";
   }
 
   /** A Redis URL without its password. */

@@ -126,24 +126,10 @@ public final class TickwheelServer extends VerticleBase {
     }
   }
 
-  /**
-   * JVM system property: the scheduler's window, ms ({@link SchedulerOptions#windowMs()}, experimental); unset or
-   * {@code 0}: no window.
-   */
-  public static final String WINDOW_MS_PROPERTY = "tickwheel.windowMs";
-
-  /** The scheduler options {@code cfg} asks for (the window from {@value #WINDOW_MS_PROPERTY} when set). */
+  /** The scheduler options {@code cfg} asks for (no window with {@code --store memory}: its timers are on the heap). */
   public static SchedulerOptions optionsFrom(ServerConfig cfg) {
-    String w = System.getProperty(WINDOW_MS_PROPERTY);
-    long windowMs;
-    try {
-      windowMs = w == null ? SchedulerOptions.DEFAULT_WINDOW_MS : Long.parseLong(w.trim());
-    } catch (NumberFormatException e) {
-      throw ConfigException.field("windowMs", "-D" + WINDOW_MS_PROPERTY + " must be a whole number of ms, was '" + w
-          + "'");
-    }
     return SchedulerOptions.defaults(cfg.tickMs())
-        .withWindowMs(windowMs)
+        .withWindowMs(cfg.store().equals("memory") ? 0 : cfg.windowMs())
         .withMaxPending(cfg.maxPending())
         .withMisfireThresholdMs(cfg.misfireThresholdMs())
         .withRetention(new Retention(cfg.logRetentionCount(), cfg.logRetentionMs()),

@@ -27,7 +27,8 @@ class ServerConfigTest {
     assertThat(c.redis()).isEqualTo("redis://127.0.0.1:6379");
     assertThat(c.tickMs()).isEqualTo(10);
     assertThat(c.token()).isNull();
-    assertThat(c.maxPending()).isEqualTo(10_000_000);
+    assertThat(c.maxPending()).isEqualTo(1_000_000_000);
+    assertThat(c.windowMs()).isEqualTo(600_000);
     assertThat(c.fsync()).isFalse();
   }
 
@@ -188,13 +189,41 @@ class ServerConfigTest {
     assertThat(ServerCli.config(new String[0], Map.of())).isEqualTo(ServerConfig.defaults());
     ServerConfig d = ServerConfig.defaults();
     assertThat(d.tickMs()).isEqualTo(TimerWheel.DEFAULT_TICK_MS);
-    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING);
+    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING_IN_MEMORY);
     assertThat(d.misfireThresholdMs()).isEqualTo(Schedule.DEFAULT_MISFIRE_THRESHOLD_MS);
     assertThat(new Retention(d.logRetentionCount(), d.logRetentionMs())).isEqualTo(Retention.defaults());
     assertThat(d.misfireThresholdMs()).isEqualTo(1000);
     assertThat(d.logRetentionCount()).isEqualTo(1_000_000);
     assertThat(d.logRetentionMs()).isEqualTo(86_400_000);
     assertThat(d.allowedOrigins()).isEmpty();
+    assertThat(d.windowMs()).isZero();
+    assertThat(d.maxPending()).isEqualTo(10_000_000);
+    ServerConfig windowed = ServerCli.config(new String[] {"--window-ms", "600000"}, Map.of());
+    assertThat(windowed.windowMs()).isEqualTo(600_000);
+    assertThat(windowed.maxPending()).isEqualTo(1_000_000_000);
+  }
+
+  @Test
+  void theWindowFlagIsValidatedAtTheEdgeAndZeroOrMemoryKeepsTheInMemoryCap() {
+    assertThat(ServerCli.config(new String[] {"--window-ms", "5000"}, Map.of()).windowMs()).isEqualTo(5000);
+    assertThat(ServerCli.config(new String[0], Map.of("TICKWHEEL_WINDOW_MS", "2000")).windowMs()).isEqualTo(2000);
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--window-ms", "999"}, Map.of()))
+        .hasMessageContaining("--window-ms").hasMessageContaining("999");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--window-ms=-1"}, Map.of()))
+        .hasMessageContaining("--window-ms").hasMessageContaining("-1");
+    assertThatThrownBy(() -> ServerCli.config(new String[] {"--window-ms", "86400001"}, Map.of()))
+        .hasMessageContaining("--window-ms").hasMessageContaining("86400001");
+    // every pending timer in memory: the default cap is the heap's, unless --max-pending is given
+    ServerConfig noWindow = ServerCli.config(new String[] {"--window-ms", "0"}, Map.of());
+    assertThat(noWindow.windowMs()).isZero();
+    assertThat(noWindow.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING_IN_MEMORY);
+    assertThat(ServerCli.config(new String[] {"--store", "memory"}, Map.of()).maxPending())
+        .isEqualTo(Limits.DEFAULT_MAX_PENDING_IN_MEMORY);
+    assertThat(ServerCli.config(new String[] {"--store", "memory", "--max-pending", "50000000"}, Map.of())
+        .maxPending()).isEqualTo(50_000_000);
+    assertThat(ServerCli.config(new String[] {"--window-ms", "0"}, Map.of("TICKWHEEL_MAX_PENDING", "7")).maxPending())
+        .isEqualTo(7);
+    assertThat(ServerCli.usage()).contains("--window-ms").contains("TICKWHEEL_WINDOW_MS");
   }
 
   @Test
@@ -259,7 +288,8 @@ class ServerConfigTest {
   @Test
   void usageShowsCoresDefaultsAndEveryVariable() {
     String u = ServerCli.usage();
-    assertThat(u).contains("(default 10)").contains("(default 10000000)").contains("(default 86400000)")
+    assertThat(u).contains("(default 10)").contains("(default 1000000000;").contains("(default 86400000)")
+        .contains("(default 600000)")
         .contains("TICKWHEEL_TICK_MS").contains("TICKWHEEL_ALLOWED_ORIGINS").doesNotContain("TICKWHEEL_HELP");
   }
 

@@ -16,11 +16,17 @@ public record Limits(long tickMs, long maxHorizonMs, int maxPayloadBytes) {
   public static final int DEFAULT_MAX_PAYLOAD_BYTES = 64 * 1024;
 
   /**
-   * Ten million: the default cap on the timers a server holds pending (its {@code --max-pending}); beyond it,
-   * creates are refused as resource-exhausted rather than growing memory. Not a field of this record: the cap is
-   * the scheduler's, this is its one default.
+   * One billion: the default cap on the timers a server holds pending (its {@code --max-pending}) when only the timers
+   * due soon are in memory and the rest stay in the store (a window, on disk: what the disk allows); beyond it,
+   * creates are refused as resource-exhausted. Not a field of this record: the cap is the scheduler's.
    */
-  public static final long DEFAULT_MAX_PENDING = 10_000_000;
+  public static final long DEFAULT_MAX_PENDING = 1_000_000_000;
+
+  /**
+   * Ten million: the default cap on the pending timers when every one is in memory (a store that keeps its timers on
+   * the heap, or no window), so that a full server refuses creates rather than running out of memory.
+   */
+  public static final long DEFAULT_MAX_PENDING_IN_MEMORY = 10_000_000;
 
   public Limits {
     if (tickMs < 1) {

@@ -40,6 +40,26 @@ public interface DueIndex {
   Future<Long> timerCount();
 
   /**
+   * The stored timers per topic, exact, without reading them (counts the store keeps in step with its writes, in the
+   * same atomic write as the timers): the topics with at least one stored timer, ordered by name
+   * ({@link String#compareTo}; byte order for the ASCII names the API admits), strictly after {@code after}
+   * ({@code null}: from the first), at most {@code limit}. Ordered after the caller's earlier writes, as any read.
+   * The work per call is bounded by {@code limit}.
+   *
+   * @param limit in [1, {@value #MAX_DUE_LIMIT}], else {@link IllegalArgumentException} (a failed future)
+   */
+  Future<java.util.List<TopicCount>> topicCounts(String after, int limit);
+
+  /** The stored timers of {@code topic}, exact (0 when none), as {@link #topicCounts}. */
+  Future<Long> topicCount(String topic);
+
+  /**
+   * The stored timers that are paused ({@link io.tickwheel.core.model.Timer#paused()}), exact, without reading them
+   * (a counter the store keeps in step with its writes). Ordered after the caller's earlier writes, as any read.
+   */
+  Future<Long> pausedCount();
+
+  /**
    * Which of {@code ids} are stored now, in one read (a create checks that its ids are not far timers). Unlike the
    * other reads it need not wait for the caller's writes in flight: an id one of them creates or removes may be
    * answered either way (a caller keeps such ids from being checked: it holds them until their write completes). It
@@ -51,7 +71,7 @@ public interface DueIndex {
   Future<java.util.Set<String>> storedIds(java.util.List<String> ids);
 
   /**
-   * Whether this object answers {@link #dueBetween} and {@link #timerCount}: {@code true} for a store; a wrapper of
+   * Whether this object answers {@link #dueBetween}, the counts and {@link #storedIds}: {@code true} for a store; a wrapper of
    * any store (metrics, fencing) implements this interface and answers whether the store it wraps does.
    */
   default boolean dueIndexAvailable() {

@@ -13,7 +13,8 @@ class LimitsTest {
     assertThat(l.tickMs()).isEqualTo(10);
     assertThat(l.maxHorizonMs()).isEqualTo(3653L * 24 * 3600 * 1000);
     assertThat(l.maxPayloadBytes()).isEqualTo(65_536);
-    assertThat(Limits.DEFAULT_MAX_PENDING).isEqualTo(10_000_000);
+    assertThat(Limits.DEFAULT_MAX_PENDING).isEqualTo(1_000_000_000);
+    assertThat(Limits.DEFAULT_MAX_PENDING_IN_MEMORY).isEqualTo(10_000_000);
   }
 
   @Test

@@ -237,4 +237,109 @@ public abstract class DueIndexContract {
     assertThat(await(index().timerCount())).isEqualTo(2);
     assertThat(ids(await(index().dueBetween(0, 1000, null, 10)))).containsExactly("a", "c");
   }
+
+  // ------------------------------------------------------------------ per-topic and paused counts
+
+  private static Timer inTopic(String id, String topic, long due) {
+    return new Timer(id, topic, Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, null, 1, due, 0, 1);
+  }
+
+  private List<TopicCount> allTopics() {
+    return await(index().topicCounts(null, DueIndex.MAX_DUE_LIMIT));
+  }
+
+  @Test
+  void topicCountsFollowEveryKindOfWrite() {
+    assertThat(allTopics()).isEmpty();
+    await(store.putAll(List.of(inTopic("a", "x", 100), inTopic("b", "x", 200), inTopic("c", "y", 300))));
+    await(store.createAll(List.of(inTopic("d", "z", 400), inTopic("e", "x", 500))));
+    assertThat(allTopics()).containsExactly(new TopicCount("x", 3), new TopicCount("y", 1), new TopicCount("z", 1));
+    await(store.put(inTopic("a", "y", 100)));                          // a replace that moves a to y
+    await(store.putAll(List.of(inTopic("b", "x", 250), inTopic("f", "w", 1))));   // one replace in place, one new
+    assertThat(allTopics()).containsExactly(new TopicCount("w", 1), new TopicCount("x", 2), new TopicCount("y", 2),
+        new TopicCount("z", 1));
+    await(store.update(inTopic("c", "y", 700).touched(700), 1));      // a touch keeps the topic
+    assertThat(await(index().topicCount("y"))).isEqualTo(2);
+    assertThat(await(store.remove("d"))).isTrue();
+    assertThat(await(store.remove("d"))).isFalse();
+    assertThat(await(index().topicCount("z"))).isZero();
+    await(store.put(periodic("p", 150)));
+    // a firing that ends a once timer takes it out; one that advances a periodic one keeps it; a stale one nothing
+    List<FiringResult> r = await(store.recordFirings(List.of(
+        new FiringRequest("f", 1, 0, true, 1, 3, null),
+        new FiringRequest("p", 1, 0, true, 150, 151, periodic("p", 150).fired(250)),
+        new FiringRequest("e", 99, 0, true, 1, 3, null))));
+    assertThat(r).extracting(FiringResult::applied).containsExactly(true, true, false);
+    assertThat(allTopics()).containsExactly(new TopicCount("t2", 1), new TopicCount("x", 2), new TopicCount("y", 2));
+    assertThat(await(index().topicCount("w"))).isZero();
+    assertThat(await(index().topicCount("never"))).isZero();
+    long sum = allTopics().stream().mapToLong(TopicCount::count).sum();
+    assertThat(sum).isEqualTo(await(index().timerCount()));
+  }
+
+  @Test
+  void topicCountsPageByNameAfterACursor() {
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      for (int k = 0; k <= i % 3; k++) {
+        ts.add(inTopic("id" + i + "-" + k, String.format("topic%02d", i), 1000 + i));
+      }
+    }
+    await(store.putAll(ts));
+    List<TopicCount> first = await(index().topicCounts(null, 7));
+    assertThat(first).extracting(TopicCount::topic)
+        .containsExactly("topic00", "topic01", "topic02", "topic03", "topic04", "topic05", "topic06");
+    assertThat(first).extracting(TopicCount::count).containsExactly(1L, 2L, 3L, 1L, 2L, 3L, 1L);
+    assertThat(await(index().topicCounts("topic06", 2))).containsExactly(new TopicCount("topic07", 2),
+        new TopicCount("topic08", 3));
+    assertThat(await(index().topicCounts("topic065", 1))).containsExactly(new TopicCount("topic07", 2));
+    assertThat(await(index().topicCounts("topic29", 5))).isEmpty();
+    assertThat(await(index().topicCounts("a", 100))).hasSize(30);
+    assertThatThrownBy(() -> await(index().topicCounts(null, 0))).hasRootCauseInstanceOf(
+        IllegalArgumentException.class).hasMessageContaining("limit");
+    assertThatThrownBy(() -> await(index().topicCounts(null, DueIndex.MAX_DUE_LIMIT + 1)))
+        .hasRootCauseInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+  }
+
+  @Test
+  void thePausedCountFollowsPausesResumesAndRemovals() {
+    assertThat(await(index().pausedCount())).isZero();
+    Timer a = inTopic("a", "x", 100);
+    Timer b = inTopic("b", "x", 200);
+    await(store.putAll(List.of(a.withPaused(true), b, periodic("p", 150).withPaused(true))));
+    await(store.createAll(List.of(inTopic("c", "y", 300).withPaused(true))));
+    assertThat(await(index().pausedCount())).isEqualTo(3);
+    // a pause and a resume are updates
+    assertThat(await(store.update(b.withPaused(true).withGeneration(2), 1))).isNotNull();
+    assertThat(await(store.update(a.withGeneration(2), 1))).isNotNull();
+    assertThat(await(index().pausedCount())).isEqualTo(3);
+    assertThat(await(store.updateAll(List.of(b.withGeneration(3), inTopic("c", "y", 300).withGeneration(2)),
+        new long[] {2, 1}))).doesNotContainNull();
+    assertThat(await(index().pausedCount())).isEqualTo(1);
+    await(store.put(periodic("p", 150)));                            // a replace that is not paused
+    assertThat(await(index().pausedCount())).isZero();
+    await(store.put(inTopic("d", "z", 1).withPaused(true)));
+    assertThat(await(index().pausedCount())).isEqualTo(1);
+    // a fire-now of a paused once timer ends it
+    List<FiringResult> r = await(store.recordFirings(List.of(new FiringRequest("d", 1, 0, true, 1, 3, null))));
+    assertThat(r.get(0).applied()).isTrue();
+    assertThat(await(index().pausedCount())).isZero();
+    await(store.put(inTopic("e", "z", 1).withPaused(true)));
+    assertThat(await(store.remove("e"))).isTrue();
+    assertThat(await(index().pausedCount())).isZero();
+  }
+
+  @Test
+  void theTopicAndPausedCountsSurviveAReopen() throws Exception {
+    await(store.putAll(List.of(inTopic("a", "x", 100), inTopic("b", "x", 200).withPaused(true),
+        inTopic("c", "y", 300))));
+    await(store.remove("c"));
+    await(store.close());
+    store = reopenStore(vertx);
+    Assumptions.assumeTrue(store != null, "the store keeps nothing across a close");
+    assertThat(allTopics()).containsExactly(new TopicCount("x", 2));
+    assertThat(await(index().pausedCount())).isEqualTo(1);
+    await(store.put(inTopic("d", "y", 1)));
+    assertThat(allTopics()).containsExactly(new TopicCount("x", 2), new TopicCount("y", 1));
+  }
 }

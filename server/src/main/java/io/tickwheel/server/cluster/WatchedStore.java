@@ -137,6 +137,36 @@ final class WatchedStore extends ComposedStore implements io.tickwheel.core.stor
 
   /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
   @Override
+  public Future<java.util.List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    try {
+      return watch(index().topicCounts(after, limit));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<Long> topicCount(String topic) {
+    try {
+      return watch(index().topicCount(topic));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<Long> pausedCount() {
+    try {
+      return watch(index().pausedCount());
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
   public Future<java.util.Set<String>> storedIds(java.util.List<String> ids) {
     try {
       return watch(index().storedIds(ids));

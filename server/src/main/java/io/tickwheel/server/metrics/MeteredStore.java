@@ -188,6 +188,36 @@ public final class MeteredStore extends ComposedStore implements io.tickwheel.co
 
   /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
   @Override
+  public Future<java.util.List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    try {
+      return done("topicCounts", System.nanoTime(), index().topicCounts(after, limit));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<Long> topicCount(String topic) {
+    try {
+      return done("topicCount", System.nanoTime(), index().topicCount(topic));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<Long> pausedCount() {
+    try {
+      return done("pausedCount", System.nanoTime(), index().pausedCount());
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
   public Future<java.util.Set<String>> storedIds(java.util.List<String> ids) {
     try {
       return done("storedIds", System.nanoTime(), index().storedIds(ids));

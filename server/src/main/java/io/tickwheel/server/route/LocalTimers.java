@@ -98,19 +98,27 @@ public final class LocalTimers implements Timers {
 
   @Override
   public Future<ReadOutcome> topics(String after, int limit, String only) {
-    return Future.succeededFuture(new ReadOutcome.Topics(topicsOf(scheduler, after, limit, only)));
+    return topicsOf(scheduler, after, limit, only);
   }
 
-  /** One scheduler's topics page, or its one topic {@code only} (if it has pending timers or is paused). */
-  static List<TopicInfo> topicsOf(Scheduler s, String after, int limit, String only) {
+  /**
+   * One scheduler's topics page, or its one topic {@code only} (if it has pending timers or is paused):
+   * {@link ReadOutcome.Topics}, or the store's failure.
+   */
+  static Future<ReadOutcome> topicsOf(Scheduler s, String after, int limit, String only) {
     if (only == null) {
       return s.topics(after, limit);
     }
     if (after != null && only.compareTo(after) <= 0) {
-      return List.of();
+      return Future.succeededFuture(new ReadOutcome.Topics(List.of()));
     }
-    TopicInfo t = s.topicInfo(only);
-    return t.pending() == 0 && !t.paused() ? List.of() : List.of(t);
+    return s.topicInfo(only).map(o -> {
+      if (!(o instanceof ReadOutcome.Topics t)) {
+        return o;
+      }
+      TopicInfo i = t.topics().get(0);
+      return i.pending() == 0 && !i.paused() ? new ReadOutcome.Topics(List.of()) : o;
+    });
   }
 
   @Override

@@ -399,37 +399,44 @@ final class RoutedTimers implements Timers {
     TreeMap<String, long[]> merged = new TreeMap<>();        // name → {pending, paused 0/1}, at most limit names
     Set<String> remote = new LinkedHashSet<>();
     Set<Scheduler> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    List<Future<ReadOutcome>> locals = new ArrayList<>();
     for (int p = 0; p < owners.partitions(); p++) {
       Scheduler s = owners.local(p);
       if (s != null) {
         if (seen.add(s)) {
-          add(merged, LocalTimers.topicsOf(s, after, limit, only), limit);
+          locals.add(LocalTimers.topicsOf(s, after, limit, only));
         }
       } else if (!direct && owners.ownerAddress(p) != null) {
         remote.add(owners.ownerAddress(p));
       }
     }
-    if (remote.isEmpty()) {
-      return Future.succeededFuture(new ReadOutcome.Topics(infos(merged)));
-    }
     InternalCall call = new InternalCall.Topics(after, limit, only);
-    Buffer body = InternalCodec.encode(call);
+    Buffer body = remote.isEmpty() ? null : InternalCodec.encode(call);
     List<Future<Object>> asked = new ArrayList<>(remote.size());
     for (String addr : remote) {
       asked.add(forwarder.send(addr, body).transform(ar -> Future.succeededFuture(
           ar.failed() ? failed(ar.cause(), false) : ForwardedAnswers.topics(call, ar.result()))));
     }
-    return Future.join(asked).transform(ar -> {
+    return Future.join(new ArrayList<Future<?>>(locals)).transform(l -> Future.join(asked)).transform(ar -> {
+      for (Future<ReadOutcome> f : locals) {
+        ReadOutcome got = f.result();
+        if (got instanceof Refusal r) {
+          return Future.succeededFuture(r);        // a partial count would differ from node to node: refuse instead
+        }
+        add(merged, ((ReadOutcome.Topics) got).topics(), limit);
+      }
       for (Future<Object> f : asked) {
         Object got = f.result();
         if (got instanceof Refusal r) {
-          return Future.succeededFuture(r);        // a partial count would differ from node to node: refuse instead
+          return Future.succeededFuture(r);
         }
         @SuppressWarnings("unchecked")
         List<TopicInfo> list = (List<TopicInfo>) got;
         add(merged, list, limit);
       }
-      metrics.routed("forwarded", asked.size());
+      if (!asked.isEmpty()) {
+        metrics.routed("forwarded", asked.size());
+      }
       return Future.succeededFuture(new ReadOutcome.Topics(infos(merged)));
     });
   }

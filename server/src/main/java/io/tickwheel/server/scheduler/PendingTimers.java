@@ -60,6 +60,8 @@ final class PendingTimers {
   private long bound = Long.MAX_VALUE;
   /** Far timers: stored, not in memory. */
   private long farCount;
+  /** Of the far timers, the paused ones. */
+  private long farPaused;
   /** Ids held or released while the loader's page read is in flight; {@code null} when none is. */
   private HashSet<String> touchedWhileReading;
 
@@ -107,6 +109,16 @@ final class PendingTimers {
     this.farCount = n;
   }
 
+  /** Of the far timers, the paused ones. */
+  long farPausedCount() {
+    return farPaused;
+  }
+
+  /** Sets the far paused count (recovery: the store's paused count minus the paused timers loaded). */
+  void farPausedCount(long n) {
+    this.farPaused = n;
+  }
+
   /** The loader's page read starts: ids held or released from now on are left to their writes. */
   void readStarted() {
     touchedWhileReading = new HashSet<>();
@@ -127,6 +139,9 @@ final class PendingTimers {
       return false;
     }
     farCount--;
+    if (t.paused()) {
+      farPaused--;
+    }
     Timer lean = t.withoutPayload();
     if (lean.paused()) {
       paused.put(id, lean);
@@ -151,6 +166,9 @@ final class PendingTimers {
     return store.get(id).map(s -> {
       if (s != null) {
         farCount--;
+        if (s.paused()) {
+          farPaused--;
+        }
       }
       return s;
     });
@@ -264,6 +282,9 @@ final class PendingTimers {
   void rearm(Timer t) {
     if (t.nextDueAt() >= bound) {
       farCount++;             // stored with its next state already: far until the loader reaches it
+      if (t.paused()) {
+        farPaused++;
+      }
       return;
     }
     Timer lean = heapStore ? t : t.withoutPayload();
@@ -288,6 +309,9 @@ final class PendingTimers {
     }
     if (lean.nextDueAt() >= bound) {
       farCount++;
+      if (lean.paused()) {
+        farPaused++;
+      }
       return lean.nextDueAt();
     }
     if (lean.paused()) {

@@ -111,7 +111,7 @@ public final class Scheduler {
     this.pipeline = new Pipeline(this, new WritePath(vertx, coalescer, pending, clock, opts),
         new TouchWrite(vertx, coalescer, pending, clock, opts.lockTimeoutMs()));
     this.pauses = new PauseWrite(vertx, store, pending, clock, opts.lockTimeoutMs());
-    this.topics = new TopicPauses(owner, store, pending);
+    this.topics = new TopicPauses(owner, store, pending, windowed ? (io.tickwheel.core.store.DueIndex) store : null);
     fireLoop.topicPaused(topics::isPaused);
     this.trim = new FiringLogTrim(vertx, store, opts.retention(), clock);
   }
@@ -206,9 +206,12 @@ public final class Scheduler {
     return pending.bound();
   }
 
-  /** Paused timers (out of the wheel until resumed; counted in {@link #pending()}). */
+  /**
+   * Paused timers (out of the wheel until resumed; counted in {@link #pending()}), both tiers: in memory and far. At
+   * most {@code Integer.MAX_VALUE}.
+   */
   public int pausedTimers() {
-    return pending.pausedCount();
+    return (int) Math.min(Integer.MAX_VALUE, pending.pausedCount() + pending.farPausedCount());
   }
 
   /** Paused topics. */
@@ -218,15 +221,25 @@ public final class Scheduler {
 
   /**
    * Topics that have pending timers or are paused, by name, strictly after {@code after} (or from the start), at most
-   * {@code limit}. From memory: no store call.
+   * {@code limit} ({@code <= 10,000}), with their pending timers of both tiers: from memory without a window; with
+   * one, from the store's per-topic counts (one read).
+   *
+   * @return {@link ReadOutcome.Topics}, or the store's failure
    */
-  public List<TopicInfo> topics(String after, int limit) {
-    return topics.list(after, limit);
+  public Future<ReadOutcome> topics(String after, int limit) {
+    return topics.list(after, limit).transform(ar -> Future.succeededFuture(ar.failed()
+        ? Refusal.ofStoreFailure(ar.cause(), false) : new ReadOutcome.Topics(ar.result())));
   }
 
-  /** The state of {@code topic} now (pending 0 and not paused: this scheduler has nothing of it). From memory. */
-  public TopicInfo topicInfo(String topic) {
-    return topics.info(topic);
+  /**
+   * The state of {@code topic} now (pending 0 and not paused: this scheduler has nothing of it), counted as
+   * {@link #topics}.
+   *
+   * @return {@link ReadOutcome.Topics} of that one topic, or the store's failure
+   */
+  public Future<ReadOutcome> topicInfo(String topic) {
+    return topics.info(topic).transform(ar -> Future.succeededFuture(ar.failed()
+        ? Refusal.ofStoreFailure(ar.cause(), false) : new ReadOutcome.Topics(List.of(ar.result()))));
   }
 
   /**

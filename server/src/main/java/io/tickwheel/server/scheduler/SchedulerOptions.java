@@ -19,22 +19,21 @@ import io.tickwheel.core.store.Retention;
  * @param lockTimeoutMs      how long a write waits for a busy id before answering {@link Refusal.Busy}, ms, {@code >= 1}
  * @param windowMs           with a store that is a {@link io.tickwheel.core.store.DueIndex} and keeps nothing on the
  *                           heap: how far ahead of now every pending timer is in memory, ms; later ones stay in the
- *                           store until the window reaches them ({@link WindowLoader}); {@code 0} (the default, see
- *                           {@link #DEFAULT_WINDOW_MS}): no window, every pending timer in memory. {@code 0} or
- *                           {@code >= 1000}.
+ *                           store until the window reaches them ({@link WindowLoader}); {@code 0} (the default of
+ *                           {@link #defaults}, see {@link #DEFAULT_WINDOW_MS}): no window, every pending timer in
+ *                           memory. {@code 0} or {@code >= 1000}.
  *
- * <p><b>The window is experimental and off by default.</b> Per-topic counts ({@code /v1/topics}) and paused-timer counts
- * see only the timers in memory, not the far ones kept in the store, so with a window they undercount. Until those
- * counts cover the store tier, a window is set only explicitly: {@link #withWindowMs} here, or the server's JVM
- * system property {@code tickwheel.windowMs} (its own tests and benchmarks). With {@code windowMs == 0} the scheduler
- * keeps every pending timer in memory, recovers by loading the whole store, and reads nothing from the store before a
- * create.
+ * <p>The server sets the window from its {@code --window-ms} flag (ten minutes by default). With {@code windowMs == 0}
+ * the scheduler keeps every pending timer in memory, recovers by loading the whole store, and reads nothing from the
+ * store before a create. With a window, the counts it reports cover both tiers: {@link Scheduler#pending()},
+ * {@link Scheduler#pausedTimers()} and the per-topic counts (from the store's, {@link
+ * io.tickwheel.core.store.DueIndex#topicCounts}).
  */
 public record SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
     long trimIntervalMs, int recoveryBatch, long lockTimeoutMs, long windowMs) {
 
-  /** Default {@link #maxPending}: ten million timers. */
-  public static final long DEFAULT_MAX_PENDING = Limits.DEFAULT_MAX_PENDING;
+  /** Default {@link #maxPending}: ten million timers (the default is without a window: all of them in memory). */
+  public static final long DEFAULT_MAX_PENDING = Limits.DEFAULT_MAX_PENDING_IN_MEMORY;
   /** Default {@link #turnLimit}. */
   public static final int DEFAULT_TURN_LIMIT = 10_000;
   /** Default {@link #trimIntervalMs}: 10 s. */
@@ -44,7 +43,7 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
   /** Default {@link #lockTimeoutMs}: 10 s. */
   public static final long DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
-  /** Default {@link #windowMs}: {@code 0}, no window (every pending timer in memory); the window is experimental. */
+  /** Default {@link #windowMs} of {@link #defaults}: {@code 0}, no window (every pending timer in memory). */
   public static final long DEFAULT_WINDOW_MS = 0;
 
   /** Without a window ({@link #DEFAULT_WINDOW_MS}). */

@@ -1,7 +1,9 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.StoreSettings;
+import io.tickwheel.core.store.TopicCount;
 import io.tickwheel.server.scheduler.WriteOutcome.TopicChanged;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Topic pauses: which topics are paused, durably ({@link StoreSettings#setTopicPaused}, loaded at recovery), and the
@@ -21,7 +24,11 @@ import java.util.Set;
  * {@code misfire} rule (a {@code once} timer fires late). A firing already being recorded when the pause is written
  * still completes.
  *
- * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail.
+ * <p>The per-topic counts of the listing: with two tiers ({@link PendingTimers#windowed()}) the store's
+ * ({@link DueIndex#topicCounts}: every stored timer, near or far, held ones too), else the pending timers' in memory.
+ *
+ * <p><b>Owner context only</b> (not thread safe); futures complete there and never fail, except {@link #info} and
+ * {@link #list}, which fail with the store's failure when its counts could not be read.
  */
 final class TopicPauses {
 
@@ -34,11 +41,15 @@ final class TopicPauses {
   private final StoreSettings store;
   private final PendingTimers pending;
   private final Set<String> paused = new HashSet<>();
+  /** Where the per-topic counts come from with two tiers; {@code null}: from memory. */
+  private final DueIndex counts;
 
-  TopicPauses(Context owner, StoreSettings store, PendingTimers pending) {
+  /** @param counts the store's counts when timers beyond a window stay in the store, else {@code null} */
+  TopicPauses(Context owner, StoreSettings store, PendingTimers pending, DueIndex counts) {
     this.owner = owner;
     this.store = store;
     this.pending = pending;
+    this.counts = counts;
   }
 
   /** Loads the paused topics from the store (recovery, before the timers). */
@@ -70,7 +81,7 @@ final class TopicPauses {
         return Future.succeededFuture(Refusal.ofStoreFailure(ar.cause(), true));
       }
       paused.add(topic);
-      return Future.succeededFuture(new TopicChanged(info(topic)));
+      return changed(topic);
     });
   }
 
@@ -82,8 +93,14 @@ final class TopicPauses {
       }
       paused.remove(topic);
       rearm(topic);
-      return Future.succeededFuture(new TopicChanged(info(topic)));
+      return changed(topic);
     });
+  }
+
+  /** The answer to a pause or resume that was applied: the topic's state (its count from memory if unreadable). */
+  private Future<WriteOutcome> changed(String topic) {
+    return info(topic).transform(ar -> Future.succeededFuture(new TopicChanged(ar.succeeded() ? ar.result()
+        : new TopicInfo(topic, pending.topicCount(topic), isPaused(topic)))));
   }
 
   /** See {@link Scheduler#applyPausedTopics}. */
@@ -114,15 +131,46 @@ final class TopicPauses {
   }
 
   /** The state of {@code topic} now. */
-  TopicInfo info(String topic) {
-    return new TopicInfo(topic, pending.topicCount(topic), isPaused(topic));
+  Future<TopicInfo> info(String topic) {
+    if (counts == null) {
+      return Future.succeededFuture(new TopicInfo(topic, pending.topicCount(topic), isPaused(topic)));
+    }
+    return counts.topicCount(topic).map(n -> new TopicInfo(topic, n, isPaused(topic)));
   }
 
   /**
    * Topics with pending timers or paused, ordered by name, strictly after {@code after} (or from the start), at most
-   * {@code limit}.
+   * {@code limit} (at most {@link DueIndex#MAX_DUE_LIMIT} with two tiers).
    */
-  List<TopicInfo> list(String after, int limit) {
+  Future<List<TopicInfo>> list(String after, int limit) {
+    if (counts == null) {
+      return Future.succeededFuture(fromMemory(after, limit));
+    }
+    int max = Math.min(limit, DueIndex.MAX_DUE_LIMIT);
+    return counts.topicCounts(after, max).map(page -> {
+      // the store's page is the first max topics with timers after `after`: a paused topic beyond its last one
+      // either has no timers (the page was short) or sorts after every topic of a full page, so it is cut
+      TreeMap<String, Long> merged = new TreeMap<>();
+      for (TopicCount c : page) {
+        merged.put(c.topic(), c.count());
+      }
+      for (String t : paused) {
+        if (after == null || t.compareTo(after) > 0) {
+          merged.putIfAbsent(t, 0L);
+        }
+      }
+      List<TopicInfo> out = new ArrayList<>(Math.min(max, merged.size()));
+      for (var e : merged.entrySet()) {
+        if (out.size() == max) {
+          break;
+        }
+        out.add(new TopicInfo(e.getKey(), e.getValue(), isPaused(e.getKey())));
+      }
+      return out;
+    });
+  }
+
+  private List<TopicInfo> fromMemory(String after, int limit) {
     Set<String> names = new HashSet<>(pending.topics());
     names.addAll(paused);
     List<String> sorted = new ArrayList<>(names.size());
@@ -134,7 +182,8 @@ final class TopicPauses {
     sorted.sort(null);
     List<TopicInfo> out = new ArrayList<>(Math.min(limit, sorted.size()));
     for (int i = 0; i < sorted.size() && out.size() < limit; i++) {
-      out.add(info(sorted.get(i)));
+      String t = sorted.get(i);
+      out.add(new TopicInfo(t, pending.topicCount(t), isPaused(t)));
     }
     return out;
   }

@@ -65,17 +65,19 @@ final class WindowLoader {
 
   /**
    * Recovery, on the owner context before anything else runs: the bound at {@code now + windowMs} (rounded up to a
-   * step), every timer due before it placed in memory ({@link PendingTimers#load}), the others counted far.
+   * step), every timer due before it placed in memory ({@link PendingTimers#load}), the others counted far (and of
+   * them the paused ones, from the store's {@link DueIndex#pausedCount}).
    *
    * @return the number of timers placed in memory
    */
   Future<Long> recover() {
     long b = stepUp(clock.getAsLong() + windowMs);
     pending.bound(b);
-    return index.timerCount().compose(count -> readAll(b, null, 0).map(loaded -> {
+    return index.timerCount().compose(count -> index.pausedCount().compose(paused -> readAll(b, null, 0).map(loaded -> {
       pending.farCount(Math.max(0, count - loaded));
+      pending.farPausedCount(Math.max(0, paused - pending.pausedCount()));
       return loaded;
-    }));
+    })));
   }
 
   private Future<Long> readAll(long until, TimerCursor after, long sofar) {

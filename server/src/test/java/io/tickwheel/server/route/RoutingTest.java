@@ -21,6 +21,7 @@ import io.tickwheel.core.model.TimerParser;
 import io.tickwheel.core.model.Limits;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.scheduler.Refusal;
+import io.tickwheel.server.scheduler.ReadOutcome;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
@@ -327,8 +328,8 @@ class RoutingTest {
     for (Node n : cluster.nodes) {
       // every partition scheduler of every node applies the cluster's set (the broadcast "t")
       n.on(() -> {
-        n.schedulers.forEach(s -> assertThat(s.topicInfo("alpha").paused()).as(n.id).isTrue());
-        return Future.succeededFuture();
+        return Future.all(n.schedulers.stream().map(s -> s.topicInfo("alpha").onSuccess(o -> assertThat(
+            ((ReadOutcome.Topics) o).topics().get(0).paused()).as(n.id).isTrue())).toList()).mapEmpty();
       });
     }
     sameAnswer(everyNode(GET, "/v1/topics?topic=alpha"), 200);

@@ -278,4 +278,66 @@ class WindowTest {
     assertThat(dues).containsExactly(T0 + 3_000, T0 + 6_000, T0 + 9_000);
     assertThat(scheduler.pending()).isEqualTo(1);
   }
+
+  List<TopicInfo> topics() {
+    return ((ReadOutcome.Topics) on(ctx, () -> scheduler.topics(null, 100))).topics();
+  }
+
+  TopicInfo topic(String t) {
+    return ((ReadOutcome.Topics) on(ctx, () -> scheduler.topicInfo(t))).topics().get(0);
+  }
+
+  @Test
+  void topicCountsAndPausedCountsCoverBothTiers() {
+    long bound = scheduler.windowBound();
+    write("{\"id\":\"n1\",\"topic\":\"a\",\"at\":" + (bound - 1) + "}");
+    write("{\"id\":\"f1\",\"topic\":\"a\",\"at\":" + (bound + 5_000) + "}");
+    write("{\"id\":\"f2\",\"topic\":\"b\",\"at\":" + (bound + 50_000) + "}");
+    write("{\"id\":\"f3\",\"topic\":\"b\",\"at\":" + (bound + 60_000) + "}");
+    assertThat(scheduler.farTimers()).isEqualTo(3);
+    assertThat(topics()).containsExactly(new TopicInfo("a", 2, false), new TopicInfo("b", 2, false));
+    assertThat(topic("b")).isEqualTo(new TopicInfo("b", 2, false));
+    assertThat(topic("none")).isEqualTo(new TopicInfo("none", 0, false));
+
+    // a far timer paused stays far, and counts as paused
+    assertThat(on(ctx, () -> scheduler.pause("f2"))).isInstanceOf(WriteOutcome.class);
+    assertThat(armed("f2")).isNull();
+    assertThat(scheduler.farTimers()).isEqualTo(3);
+    assertThat(scheduler.pausedTimers()).isEqualTo(1);
+    // a paused topic with far timers only
+    WriteOutcome p = on(ctx, () -> scheduler.pauseTopic("b"));
+    assertThat(p).isEqualTo(new WriteOutcome.TopicChanged(new TopicInfo("b", 2, true)));
+    assertThat(topics()).containsExactly(new TopicInfo("a", 2, false), new TopicInfo("b", 2, true));
+    assertThat(((ReadOutcome.Topics) on(ctx, () -> scheduler.topics("a", 100))).topics())
+        .containsExactly(new TopicInfo("b", 2, true));
+    assertThat(((ReadOutcome.Topics) on(ctx, () -> scheduler.topics(null, 1))).topics())
+        .containsExactly(new TopicInfo("a", 2, false));
+    on(ctx, () -> scheduler.resumeTopic("b"));
+
+    // the window reaches the paused one: still paused, now in memory
+    for (long t = T0; t <= bound + 50_000 - WINDOW; t += 250) {
+      drainAt(t);
+    }
+    assertThat(armed("f2")).isNotNull();
+    assertThat(scheduler.pausedTimers()).isEqualTo(1);
+    assertThat(fired).extracting(Firing::id).containsExactly("n1", "f1");
+    assertThat(scheduler.farTimers()).isEqualTo(1);
+    assertThat(topics()).containsExactly(new TopicInfo("b", 2, false));
+
+    // a cancel of a far timer, then a recovery: the far tier counted from the store
+    assertThat(on(ctx, () -> scheduler.cancel("f3"))).isInstanceOf(WriteOutcome.Cancelled.class);
+    write("{\"id\":\"f4\",\"topic\":\"c\",\"at\":" + (bound + 3_600_000) + "}");
+    assertThat(on(ctx, () -> scheduler.pause("f4"))).isInstanceOf(WriteOutcome.class);
+    assertThat(scheduler.pausedTimers()).isEqualTo(2);
+    on(ctx, () -> scheduler.stop());
+    clock.set(bound + 50_000 - WINDOW + 100);     // f2 inside the window the recovery reads
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(WINDOW));
+    on(ctx, () -> scheduler.recover());
+    assertThat(scheduler.pending()).isEqualTo(2);
+    assertThat(scheduler.farTimers()).isEqualTo(1);
+    assertThat(scheduler.pausedTimers()).isEqualTo(2);
+    assertThat(topics()).containsExactly(new TopicInfo("b", 1, false), new TopicInfo("c", 1, false));
+    on(ctx, () -> scheduler.resume("f4"));
+    assertThat(scheduler.pausedTimers()).isEqualTo(1);
+  }
 }

@@ -154,6 +154,21 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
     return gate(false, mem::timerCount);
   }
 
+  @Override
+  public Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    return gate(false, () -> mem.topicCounts(after, limit));
+  }
+
+  @Override
+  public Future<Long> topicCount(String topic) {
+    return gate(false, () -> mem.topicCount(topic));
+  }
+
+  @Override
+  public Future<Long> pausedCount() {
+    return gate(false, mem::pausedCount);
+  }
+
   /** Holds {@code loadAll} (recovery) until {@link #releaseLoad()}. */
   public void holdLoad() {
     loadGate = Promise.promise();

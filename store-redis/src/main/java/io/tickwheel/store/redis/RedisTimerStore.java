@@ -44,6 +44,11 @@ import java.util.Objects;
  *       score = due, ties would have to be skipped one by one).</li>
  *   <li>No per-topic index: it would cost another sorted-set write per timer write (the hot path) and ~100 bytes
  *       per timer, for a console listing. {@link #list} with a topic filters the due index in bounded steps.</li>
+ *   <li>{@code {tw}:topic-counts} — hash, topic → its stored timers (a field only while above 0), and
+ *       {@code *paused} → the paused ones; {@code {tw}:topics} — sorted set, all scores 0, the topics that have
+ *       timers, so {@link #topicCounts} pages them by name with {@code ZRANGE … BYLEX}. Both are changed in the
+ *       script (or transaction) that writes the timers, once per topic changed, not per timer. Data written before
+ *       them (no field {@code *counted}) is counted once at open ({@link RedisTimers#counted}).</li>
  *   <li>{@code {tw}:log} — the firing log, a Redis Stream with explicit ids {@code SEQ-0}: append-only, compact
  *       (radix tree of delta-encoded listpacks, field names stored once), range reads by seq ({@code XRANGE}),
  *       and cheap trimming from the head ({@code XTRIM}); Redis itself refuses an id that does not increase.</li>
@@ -142,6 +147,21 @@ public final class RedisTimerStore extends ComposedStore implements io.tickwheel
     return timers.storedIds(ids);
   }
 
+  @Override
+  public Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    return timers.topicCounts(after, limit);
+  }
+
+  @Override
+  public Future<Long> topicCount(String topic) {
+    return timers.topicCount(topic);
+  }
+
+  @Override
+  public Future<Long> pausedCount() {
+    return timers.pausedCount();
+  }
+
   /** {@inheritDoc} The timers part's ({@link RedisTimers#timerCount}). */
   @Override
   public Future<Long> timerCount() {
@@ -177,7 +197,8 @@ public final class RedisTimerStore extends ComposedStore implements io.tickwheel
                         + format + " under {" + opts.getKeyPrefix() + "}; this version reads formats "
                         + UPGRADES_FORMAT + " and " + DATA_FORMAT, null, false))))
         .map(link -> new RedisTimerStore(new RedisSender(link),
-            new RedisKeys("{" + opts.getKeyPrefix() + "}:", "{" + opts.getKeyPrefix() + "}:")));
+            new RedisKeys("{" + opts.getKeyPrefix() + "}:", "{" + opts.getKeyPrefix() + "}:")))
+        .compose(store -> store.timers.counted().map(store));
     return RedisSender.onContext(ctx, f);
   }
 

@@ -3,7 +3,8 @@
 -- A stale request writes nothing and consumes no seq. Requests apply in list order, as if one by one: a later
 -- request for the same id sees what an earlier one left.
 -- KEYS[1] timers hash, KEYS[2] due index, KEYS[3] seq counter, KEYS[4] firing log stream,
--- KEYS[5] deliveries hash, KEYS[6] pending deliveries zset, KEYS[7] all deliveries zset.
+-- KEYS[5] deliveries hash, KEYS[6] pending deliveries zset, KEYS[7] all deliveries zset, KEYS[8] and KEYS[9] the
+-- per-topic counts (counts.lua, prepended).
 -- ARGV: groups of 7 (id, generation, firingsBefore, firingMeta or '' for no log entry,
 --                    next member or '' to remove, next header, delivery template or '' for no callback).
 -- A next header "+GEN FIRINGS DUEHEX" (a re-armed timer whose other header fields are unchanged) keeps the rest of
@@ -28,7 +29,8 @@ if cur then
 end
 local seq0 = seq
 -- per id touched: {gen, fir, hex, topic, ps, om (stored member), hdr (new header or nil), gone (removed),
---                  listed (in touched), cur (the current header, from the stored value's start)}
+--                  listed (in touched), cur (the current header, from the stored value's start),
+--                  the stored record (to count it out)}
 local state, touched = {}, {}
 local out = {}
 for base = 0, n - 1, CHUNK do
@@ -48,7 +50,7 @@ for base = 0, n - 1, CHUNK do
       if old then
         local g, f, h, t = string.match(old, '^(%S+) (%S+) (%S+) (%S+) ')
         local nl = string.find(old, '\n', 1, true)
-        state[ids[j]] = {g, f, h, t, string.sub(old, nl + 1), h .. ids[j], nil, false, nil, old}
+        state[ids[j]] = {g, f, h, t, string.sub(old, nl + 1), h .. ids[j], nil, false, nil, old, old}
       end
     end
   end
@@ -101,10 +103,14 @@ for base = 1, #touched, CHUNK do
   for j = base, math.min(#touched, base + CHUNK - 1) do
     local id = touched[j]
     local s = state[id]
+    local ot, op = tc_of(s[11])
+    tc_add(ot, op, -1)
     if s[8] then
       del[#del + 1] = id
       rem[#rem + 1] = s[6]
     else
+      local nt, np = tc_of(s[7])
+      tc_add(nt, np, 1)
       local m = s[3] .. id
       if m ~= s[6] then
         rem[#rem + 1] = s[6]
@@ -128,4 +134,5 @@ for base = 1, #touched, CHUNK do
     redis.call('HSET', timers, unpack(set))
   end
 end
+tc_apply(KEYS[8], KEYS[9])
 return out

@@ -1,5 +1,6 @@
 -- put / putAll: create or replace timers, keeping the due index in step.
--- KEYS[1] timers hash (id -> record), KEYS[2] due index (zset, all scores 0, member "DUEHEX..ID": lex order = due, id)
+-- KEYS[1] timers hash (id -> record), KEYS[2] due index (zset, all scores 0, member "DUEHEX..ID": lex order = due, id),
+-- KEYS[3] per-topic counts hash, KEYS[4] topic names zset (see counts.lua, prepended).
 -- ARGV: groups of 3 (id, member, record); the ids are distinct (the store drops earlier duplicates before the call).
 -- Returns how many were written.
 -- Variadic commands per chunk (one HMGET, ZREM, ZADD, HSET for up to CHUNK timers) instead of three redis.call per
@@ -20,6 +21,8 @@ if n == 1 then
     redis.call('ZADD', due, 0, m)
   end
   redis.call('HSET', timers, id, ARGV[3])
+  tc_replace(old, ARGV[3])
+  tc_apply(KEYS[3], KEYS[4])
   return 1
 end
 local CHUNK = 1000
@@ -48,6 +51,7 @@ for base = 0, n - 1, CHUNK do
     end
     set[#set + 1] = id
     set[#set + 1] = ARGV[k + 3]
+    tc_replace(old, ARGV[k + 3])
   end
   if #rem > 0 then
     redis.call('ZREM', due, unpack(rem))
@@ -57,4 +61,5 @@ for base = 0, n - 1, CHUNK do
   end
   redis.call('HSET', timers, unpack(set))
 end
+tc_apply(KEYS[3], KEYS[4])
 return n

@@ -1,6 +1,6 @@
 -- updateAll (batch touch): per item, replace a timer's schedule only if its stored generation is the expected one,
 -- keeping the stored payload (update.lua for many timers, in one atomic call).
--- KEYS[1] timers hash, KEYS[2] due index. ARGV: groups of 4 (id, expectedGeneration, member, header); ids distinct.
+-- KEYS[1] timers hash, KEYS[2] due index, KEYS[3] and KEYS[4] the counts (counts.lua). ARGV: groups of 4 (id, expectedGeneration, member, header); ids distinct.
 -- Returns one element per item: the stored payload segment (N, or P and the payload) when applied, false when absent
 -- or another generation (nothing written for that item).
 -- Variadic commands per chunk (one HMGET, ZREM, ZADD, HSET for up to CHUNK timers), as in put.lua: distinct ids have
@@ -35,6 +35,7 @@ for base = 0, n - 1, CHUNK do
       local nl = string.find(old, '\n', 1, true)
       set[#set + 1] = id
       set[#set + 1] = ARGV[k + 4] .. string.sub(old, nl)
+      tc_replace(old, ARGV[k + 4])
       out[base + j] = string.sub(old, nl + 1)
     else
       out[base + j] = false
@@ -50,4 +51,5 @@ for base = 0, n - 1, CHUNK do
     redis.call('HSET', timers, unpack(set))
   end
 end
+tc_apply(KEYS[3], KEYS[4])
 return out

@@ -227,8 +227,11 @@ class RedisBatchScriptTest {
 
     String stats = redis.command("INFO", "COMMANDSTATS");
     assertThat(stats).contains("cmdstat_multi:calls=1,").contains("cmdstat_exec:calls=1,")
-        .contains("cmdstat_zadd:calls=1,").contains("cmdstat_hset:calls=1,").doesNotContain("cmdstat_evalsha");
+        .contains("cmdstat_zadd:calls=2,")      // the due index, and the topic names (one topic: one HINCRBY)
+        .contains("cmdstat_hset:calls=1,").contains("cmdstat_hincrby:calls=1,").doesNotContain("cmdstat_evalsha");
     assertThat(zcard()).isEqualTo(hlen()).isEqualTo(2500);
+    assertThat(await(store.topicCounts(null, 10))).extracting(io.tickwheel.core.store.TopicCount::count)
+        .containsExactly(2500L);
     List<Timer> listed = listAll();
     assertThat(listed).hasSize(2500);
     assertThat(listed.get(0)).isEqualTo(ts.get(2500));

@@ -170,10 +170,11 @@ final class Codec {
    * timer's calendar, its callback): reading those back for every firing was most of what a cron firing cost the
    * writer beyond a once firing.
    */
-  record Head(String id, String topic, String payload, long nextDueAt, long firings, long generation, byte[] stored) {
+  record Head(String id, String topic, String payload, long nextDueAt, long firings, long generation, boolean paused,
+      byte[] stored) {
     /** The head of a timer this write group holds as an object (no stored bytes). */
     static Head of(Timer t) {
-      return new Head(t.id(), t.topic(), t.payload(), t.nextDueAt(), t.firings(), t.generation(), null);
+      return new Head(t.id(), t.topic(), t.payload(), t.nextDueAt(), t.firings(), t.generation(), t.paused(), null);
     }
   }
 
@@ -286,7 +287,8 @@ final class Codec {
     String id = getString(b);
     String topic = Topics.canonical(getString(b));
     String payload = getString(b);
-    return new Head(id, topic, payload, due, firings, gen, bytes);
+    boolean paused = bytes[0] != TIMER_V1 && b.hasRemaining() && (bytes[b.position()] & PAUSED) != 0;
+    return new Head(id, topic, payload, due, firings, gen, paused, bytes);
   }
 
   private static Timer.Extras decodeExtras(ByteBuffer b) {

@@ -38,6 +38,16 @@ final class GroupCommitWriter implements Runnable {
   /** Writer-confined: the number of stored timers ({@link Keys#TIMER_COUNT}). */
   private long timerCount;
   private volatile long publishedTimerCount;
+  /** Writer-confined: the number of stored paused timers ({@link Keys#PAUSED_COUNT}). */
+  private long pausedCount;
+  private volatile long publishedPausedCount;
+  /**
+   * Writer-confined: per-topic counts as last written (a cache of the {@link Keys#topicCount} keys, so a group does
+   * not read the database for a topic it wrote recently); at most {@value #MAX_KNOWN_TOPICS} topics, cleared when
+   * full and after a failed write.
+   */
+  private final java.util.HashMap<String, Long> knownTopicCounts = new java.util.HashMap<>();
+  static final int MAX_KNOWN_TOPICS = 10_000;
   final LongAdder groups = new LongAdder();
   final LongAdder ops = new LongAdder();
 
@@ -47,9 +57,11 @@ final class GroupCommitWriter implements Runnable {
    * @param shutdown  runs on this thread after the last group, before the close call completes
    */
   GroupCommitWriter(Db db, EventLoopGuard guard, BlockingQueue<WriteOp<?>> queue, int maxGroupOps,
-      RecentTimers recent, long lastSeq, long firstRetained, long timerCount, LongConsumer onApplied,
-      Runnable shutdown) {
+      RecentTimers recent, long lastSeq, long firstRetained, long timerCount, long pausedCount,
+      LongConsumer onApplied, Runnable shutdown) {
     this.timerCount = timerCount;
+    this.pausedCount = pausedCount;
+    this.publishedPausedCount = pausedCount;
     this.publishedTimerCount = timerCount;
     this.recent = recent;
     this.db = db;
@@ -66,6 +78,11 @@ final class GroupCommitWriter implements Runnable {
   /** The number of stored timers as of the latest group written; any thread. */
   long timerCount() {
     return publishedTimerCount;
+  }
+
+  /** The number of stored paused timers as of the latest group written; any thread. */
+  long pausedCount() {
+    return publishedPausedCount;
   }
 
   /** The seq of the latest firing written; any thread. */
@@ -112,7 +129,8 @@ final class GroupCommitWriter implements Runnable {
 
   private void commit(List<WriteOp<?>> group) {
     boolean writing = false;
-    try (WriteGroup g = new WriteGroup(db, guard, recent, lastSeq, firstRetained, timerCount)) {
+    try (WriteGroup g = new WriteGroup(db, guard, recent, lastSeq, firstRetained, timerCount,
+        pausedCount, knownTopicCounts)) {
       for (WriteOp<?> op : group) {
         applyOne(g, op);
       }
@@ -128,6 +146,12 @@ final class GroupCommitWriter implements Runnable {
       publishedLastSeq = lastSeq;
       timerCount = g.timerCount;
       publishedTimerCount = timerCount;
+      pausedCount = g.pausedCount;
+      publishedPausedCount = pausedCount;
+      if (knownTopicCounts.size() + g.writtenTopicCounts.size() > MAX_KNOWN_TOPICS) {
+        knownTopicCounts.clear();
+      }
+      knownTopicCounts.putAll(g.writtenTopicCounts);
       groups.increment();
       ops.add(group.size());
     } catch (Throwable e) {
@@ -136,6 +160,7 @@ final class GroupCommitWriter implements Runnable {
       // a failed db.write may have reached the WAL (e.g. its fsync failed): recovery may then replay it
       RuntimeException failure = Failures.of(db.dir, "write", e, writing);
       recent.forget();   // what RocksDB holds now is read again
+      knownTopicCounts.clear();
       for (WriteOp<?> op : group) {
         if (op.failure == null) {
           op.failure = failure;

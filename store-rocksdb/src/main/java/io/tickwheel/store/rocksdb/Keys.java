@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
  *   <li>{@code meta}: {@code "lastSeq"} → 8 big-endian bytes; {@code "pausedTopic:"} + topic as UTF-8 → empty, one
  *       key per paused topic (a prefix scan lists them); {@code "webhookSecret"} → the secret's text as UTF-8;
  *       {@code "timerCount"} → 8 big-endian bytes, the number of records in {@code timers} (written with every
- *       group that changes it; counted once at open when a database from before it lacks it).</li>
+ *       group that changes it; counted once at open when a database from before it lacks it); {@code "topicCount:"} +
+ *       topic as UTF-8 → 8 big-endian bytes, the records in {@code timers} of that topic (a key only while it has
+ *       one), and {@code "pausedCount"} → 8 big-endian bytes, the paused ones (both written with every group that
+ *       changes them, counted once at open when a database from before them lacks {@code "pausedCount"}).</li>
  * </ul>
  */
 final class Keys {
@@ -22,6 +25,13 @@ final class Keys {
   static final byte[] LAST_SEQ = "lastSeq".getBytes(StandardCharsets.US_ASCII);
   /** The {@code meta} key of the number of stored timers. */
   static final byte[] TIMER_COUNT = "timerCount".getBytes(StandardCharsets.US_ASCII);
+  /**
+   * The {@code meta} key of the number of paused stored timers; its presence also says the per-topic counts
+   * ({@link #topicCount}) are kept (both are counted once at open when a database from before them lacks it).
+   */
+  static final byte[] PAUSED_COUNT = "pausedCount".getBytes(StandardCharsets.US_ASCII);
+  /** The prefix of the {@code meta} keys of the per-topic counts of stored timers. */
+  static final byte[] TOPIC_COUNT = "topicCount:".getBytes(StandardCharsets.US_ASCII);
   /** The {@code meta} key of the webhook secret (its text as UTF-8). */
   static final byte[] WEBHOOK_SECRET = "webhookSecret".getBytes(StandardCharsets.US_ASCII);
   /** The prefix of the {@code meta} keys of paused topics. */
@@ -59,6 +69,26 @@ final class Keys {
     System.arraycopy(PAUSED_TOPIC, 0, k, 0, PAUSED_TOPIC.length);
     System.arraycopy(t, 0, k, PAUSED_TOPIC.length, t.length);
     return k;
+  }
+
+  /** The {@code meta} key of the number of stored timers of {@code topic}. */
+  static byte[] topicCount(String topic) {
+    byte[] t = topic.getBytes(StandardCharsets.UTF_8);
+    byte[] k = new byte[TOPIC_COUNT.length + t.length];
+    System.arraycopy(TOPIC_COUNT, 0, k, 0, TOPIC_COUNT.length);
+    System.arraycopy(t, 0, k, TOPIC_COUNT.length, t.length);
+    return k;
+  }
+
+  /** Whether {@code key} is a per-topic count key of the {@code meta} family. */
+  static boolean isTopicCount(byte[] key) {
+    return key.length > TOPIC_COUNT.length
+        && java.util.Arrays.equals(key, 0, TOPIC_COUNT.length, TOPIC_COUNT, 0, TOPIC_COUNT.length);
+  }
+
+  /** The topic of a per-topic count key. */
+  static String topicOfCount(byte[] key) {
+    return new String(key, TOPIC_COUNT.length, key.length - TOPIC_COUNT.length, StandardCharsets.UTF_8);
   }
 
   /** Whether {@code key} is a paused-topic key of the {@code meta} family. */

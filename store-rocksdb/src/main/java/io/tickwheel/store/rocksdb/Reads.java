@@ -199,6 +199,66 @@ final class Reads {
     return n;
   }
 
+  /**
+   * Counts the stored timers per topic and the paused ones by iterating the {@code timers} family (once, for a
+   * database from before those counts), and writes the counts, replacing any per-topic count key, in one batch.
+   *
+   * @return the number of paused timers
+   */
+  long recountTopics() throws RocksDBException {
+    guard.check();
+    java.util.TreeMap<String, long[]> byTopic = new java.util.TreeMap<>();
+    long paused = 0;
+    try (ReadOptions ro = new ReadOptions().setReadaheadSize(4L << 20).setFillCache(false);
+        RocksIterator it = db.db.newIterator(db.timers, ro)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        Codec.Head h = Codec.decodeHead(it.value());
+        byTopic.computeIfAbsent(h.topic(), k -> new long[1])[0]++;
+        if (h.paused()) {
+          paused++;
+        }
+      }
+      it.status();
+    }
+    try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch();
+        org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions().setSync(true)) {
+      byte[] end = Keys.TOPIC_COUNT.clone();
+      end[end.length - 1]++;
+      b.deleteRange(db.meta, Keys.TOPIC_COUNT, end);
+      for (java.util.Map.Entry<String, long[]> e : byTopic.entrySet()) {
+        b.put(db.meta, Keys.topicCount(e.getKey()), Keys.u64(e.getValue()[0]));
+      }
+      b.put(db.meta, Keys.PAUSED_COUNT, Keys.u64(paused));
+      db.db.write(wo, b);
+    }
+    return paused;
+  }
+
+  /** The per-topic counts strictly after {@code after}, by name, at most {@code limit}. */
+  List<io.tickwheel.core.store.TopicCount> topicCounts(String after, int limit) throws RocksDBException {
+    guard.check();
+    List<io.tickwheel.core.store.TopicCount> out = new ArrayList<>(Math.min(limit, 256));
+    try (RocksIterator it = db.db.newIterator(db.meta)) {
+      byte[] from = after == null ? Keys.TOPIC_COUNT : Keys.topicCount(after);
+      for (it.seek(from); it.isValid() && out.size() < limit && Keys.isTopicCount(it.key()); it.next()) {
+        String topic = Keys.topicOfCount(it.key());
+        if (after != null && topic.equals(after)) {
+          continue;
+        }
+        out.add(new io.tickwheel.core.store.TopicCount(topic, Keys.getLong(it.value(), 0)));
+      }
+      it.status();
+    }
+    return out;
+  }
+
+  /** The stored count of {@code topic}, 0 when it has no key. */
+  long topicCount(String topic) throws RocksDBException {
+    guard.check();
+    byte[] v = db.db.get(db.meta, Keys.topicCount(topic));
+    return v == null ? 0 : Keys.getLong(v, 0);
+  }
+
   List<Firing> readFirings(long afterSeq, int limit) throws RocksDBException {
     List<Firing> out = new ArrayList<>(Math.min(limit, 1024));
     if (limit == 0 || afterSeq == Long.MAX_VALUE) {

@@ -120,6 +120,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     long lastSeq;
     long firstRetained;
     long timerCount;
+    long pausedCount;
     try {
       guard.check();
       byte[] counter = db.db.get(db.meta, Keys.LAST_SEQ);
@@ -135,6 +136,13 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
         timerCount = reads.countTimers();
         db.db.put(db.meta, Keys.TIMER_COUNT, Keys.u64(timerCount));
       }
+      byte[] paused = db.db.get(db.meta, Keys.PAUSED_COUNT);
+      if (paused != null) {
+        pausedCount = Keys.getLong(paused, 0);
+      } else {
+        // a database from before the per-topic and paused counts: count once, and keep them from now on
+        pausedCount = reads.recountTopics();
+      }
     } catch (org.rocksdb.RocksDBException e) {
       throw new StoreOpenException("data dir " + db.dir + " is unreadable: " + e.getMessage(), e);
     }
@@ -143,7 +151,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
         new LinkedBlockingQueue<>(), r -> daemon(r, "tickwheel-rocksdb-reader-" + n.incrementAndGet()));
     this.recent = new RecentTimers(o.getRecentTimers(), o.getRecentTimersBytes());
     this.writer = new GroupCommitWriter(db, guard, queue, o.getMaxGroupOps(), recent, lastSeq, firstRetained,
-        timerCount, this::writesApplied, this::shutdownNative);
+        timerCount, pausedCount, this::writesApplied, this::shutdownNative);
     daemon(writer, "tickwheel-rocksdb-writer").start();
   }
 
@@ -319,6 +327,30 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   @Override
   public Future<Long> timerCount() {
     return read(writer::timerCount);
+  }
+
+  /** {@inheritDoc} One iterator over the {@code "topicCount:"} keys of the {@code meta} family. */
+  @Override
+  public Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    try {
+      io.tickwheel.core.store.DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return read(() -> reads.topicCounts(after, limit));
+  }
+
+  /** {@inheritDoc} One {@code get} of its {@code "topicCount:"} key. */
+  @Override
+  public Future<Long> topicCount(String topic) {
+    Objects.requireNonNull(topic, "topic");
+    return read(() -> reads.topicCount(topic));
+  }
+
+  /** {@inheritDoc} A counter kept in the {@code meta} family with every write group that changes it. */
+  @Override
+  public Future<Long> pausedCount() {
+    return read(writer::pausedCount);
   }
 
   @Override

@@ -43,6 +43,17 @@ final class WriteGroup implements AutoCloseable {
   long timerCount;
   private final long startTimerCount;
   private long opTimerCount;
+  /** The number of stored paused timers, this group included (see {@link Keys#PAUSED_COUNT}). */
+  long pausedCount;
+  private final long startPausedCount;
+  private long opPausedCount;
+  /** Per-topic changes of the stored timers' counts: committed operations, and the current one. */
+  private final Map<String, long[]> topicDelta = new HashMap<>();
+  private final Map<String, long[]> opTopicDelta = new HashMap<>();
+  /** The writer's known per-topic counts (read by {@link #finish}, not changed here). */
+  private final Map<String, Long> knownTopicCounts;
+  /** The per-topic counts this group writes, set by {@link #finish} (0: the key is deleted). */
+  final Map<String, Long> writtenTopicCounts = new HashMap<>();
   /** The last seq assigned, this group included. */
   long lastSeq;
   /** The oldest retained seq, or {@code lastSeq + 1} when the log is empty. */
@@ -65,8 +76,21 @@ final class WriteGroup implements AutoCloseable {
   private boolean deferDue;
 
   WriteGroup(Db db, EventLoopGuard guard, RecentTimers recent, long lastSeq, long firstRetained, long timerCount) {
+    this(db, guard, recent, lastSeq, firstRetained, timerCount, 0, new HashMap<>());
+  }
+
+  /**
+   * @param pausedCount      the number of stored paused timers
+   * @param knownTopicCounts per-topic counts the writer knows are stored (a topic absent here is read from the
+   *                         database)
+   */
+  WriteGroup(Db db, EventLoopGuard guard, RecentTimers recent, long lastSeq, long firstRetained, long timerCount,
+      long pausedCount, Map<String, Long> knownTopicCounts) {
     this.timerCount = timerCount;
     this.startTimerCount = timerCount;
+    this.pausedCount = pausedCount;
+    this.startPausedCount = pausedCount;
+    this.knownTopicCounts = knownTopicCounts;
     this.db = db;
     this.guard = guard;
     this.recent = recent;
@@ -85,6 +109,8 @@ final class WriteGroup implements AutoCloseable {
     opLastSeq = lastSeq;
     opFirstRetained = firstRetained;
     opTimerCount = timerCount;
+    opPausedCount = pausedCount;
+    opTopicDelta.clear();
     batch.setSavePoint();
   }
 
@@ -109,6 +135,10 @@ final class WriteGroup implements AutoCloseable {
       dOverlay.putAll(dOpOverlay);
       dOpOverlay.clear();
     }
+    for (Map.Entry<String, long[]> e : opTopicDelta.entrySet()) {
+      topicDelta.computeIfAbsent(e.getKey(), k -> new long[1])[0] += e.getValue()[0];
+    }
+    opTopicDelta.clear();
     batch.popSavePoint();
   }
 
@@ -124,6 +154,8 @@ final class WriteGroup implements AutoCloseable {
     lastSeq = opLastSeq;
     firstRetained = opFirstRetained;
     timerCount = opTimerCount;
+    pausedCount = opPausedCount;
+    opTopicDelta.clear();
     batch.rollbackToSavePoint();
   }
 
@@ -278,16 +310,42 @@ final class WriteGroup implements AutoCloseable {
    * Writes {@code t} (payload included) in place of the stored timer whose due time is {@code oldDue}; its record is
    * {@code record} when given (already encoded, e.g. by {@link Codec#rearmed}), else encoded here.
    */
-  void putTimer(Timer t, byte[] record, long oldDue) throws RocksDBException {
+  void putTimer(Timer t, byte[] record, Codec.Head old) throws RocksDBException {
     holdBackFor(t.id());
-    if (oldDue != t.nextDueAt()) {
-      deleteDue(Keys.due(oldDue, Keys.id(t.id())));
+    if (old.nextDueAt() != t.nextDueAt()) {
+      deleteDue(Keys.due(old.nextDueAt(), Keys.id(t.id())));
     }
+    recount(old.topic(), old.paused(), t.topic(), t.paused());
     put(t, record);
   }
 
-  /** Removes the stored timer {@code id}, whose due time is {@code due}. */
-  void deleteTimer(String idText, long due) throws RocksDBException {
+  /** Removes the stored timer of {@code old}. */
+  void deleteTimer(Codec.Head old) throws RocksDBException {
+    counted(old.topic(), old.paused(), -1);
+    deleteTimer(old.id(), old.nextDueAt());
+  }
+
+  /** One timer more ({@code d = 1}) or less ({@code -1}) of {@code topic}, paused or not. */
+  private void counted(String topic, boolean paused, int d) {
+    opTopicDelta.computeIfAbsent(topic, k -> new long[1])[0] += d;
+    if (paused) {
+      pausedCount += d;
+    }
+  }
+
+  /** A stored timer's topic and pause state change from the old ones to the new ones. */
+  private void recount(String oldTopic, boolean oldPaused, String topic, boolean paused) {
+    if (!oldTopic.equals(topic)) {
+      counted(oldTopic, false, -1);
+      counted(topic, false, 1);
+    }
+    if (oldPaused != paused) {
+      pausedCount += paused ? 1 : -1;
+    }
+  }
+
+  /** Removes the stored timer {@code id}, whose due time is {@code due}; the caller counts it out. */
+  private void deleteTimer(String idText, long due) throws RocksDBException {
     holdBackFor(idText);
     byte[] id = Keys.id(idText);
     batch.delete(db.timers, id);
@@ -304,6 +362,9 @@ final class WriteGroup implements AutoCloseable {
     holdBackFor(t.id());
     if (old == null) {
       timerCount++;
+      counted(t.topic(), t.paused(), 1);
+    } else {
+      recount(old.topic(), old.paused(), t.topic(), t.paused());
     }
     if (old != null && old.nextDueAt() != t.nextDueAt()) {
       deleteDue(Keys.due(old.nextDueAt(), Keys.id(t.id())));
@@ -329,6 +390,7 @@ final class WriteGroup implements AutoCloseable {
   }
 
   void deleteTimer(Timer old) throws RocksDBException {
+    counted(old.topic(), old.paused(), -1);
     deleteTimer(old.id(), old.nextDueAt());
   }
 
@@ -408,6 +470,33 @@ final class WriteGroup implements AutoCloseable {
     }
     if (timerCount != startTimerCount) {
       batch.put(db.meta, Keys.TIMER_COUNT, Keys.u64(timerCount));
+    }
+    if (pausedCount != startPausedCount) {
+      batch.put(db.meta, Keys.PAUSED_COUNT, Keys.u64(pausedCount));
+    }
+    for (Map.Entry<String, long[]> e : topicDelta.entrySet()) {
+      long d = e.getValue()[0];
+      if (d == 0) {
+        continue;
+      }
+      String topic = e.getKey();
+      byte[] key = Keys.topicCount(topic);
+      Long known = knownTopicCounts.get(topic);
+      long was;
+      if (known != null) {
+        was = known;
+      } else {
+        guard.check();
+        byte[] v = db.db.get(db.meta, key);
+        was = v == null ? 0 : Keys.getLong(v, 0);
+      }
+      long now = Math.max(0, was + d);
+      if (now == 0) {
+        batch.delete(db.meta, key);
+      } else {
+        batch.put(db.meta, key, Keys.u64(now));
+      }
+      writtenTopicCounts.put(topic, now);
     }
   }
 

@@ -202,10 +202,10 @@ abstract class WriteOp<T> {
           g.putDelivery(d, null);
         }
         if (r.next() == null) {
-          g.deleteTimer(stored.id(), stored.nextDueAt());
+          g.deleteTimer(stored);
         } else {
           Timer next = r.next().withPayload(stored.payload());
-          g.putTimer(next, stored.stored() == null ? null : Codec.rearmed(stored.stored(), next), stored.nextDueAt());
+          g.putTimer(next, stored.stored() == null ? null : Codec.rearmed(stored.stored(), next), stored);
         }
         out.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
       }

@@ -48,6 +48,9 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
   private final NavigableSet<Timer> byDue = new TreeSet<>(LISTING);
   private final NavigableMap<Long, Firing> log = new TreeMap<>();
   private final Set<String> pausedTopics = new HashSet<>();
+  /** Stored timers per topic (topics with none absent), and the paused ones: kept with every write. */
+  private final TreeMap<String, long[]> byTopic = new TreeMap<>();
+  private long pausedCount;
   /** Every delivery by seq, and the seqs of each state (listing by state without a scan). */
   private final NavigableMap<Long, Delivery> deliveries = new TreeMap<>();
   private final Map<DeliveryState, NavigableSet<Long>> deliveriesByState = new java.util.EnumMap<>(DeliveryState.class);
@@ -147,6 +150,7 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
     Timer old = timers.remove(id);
     if (old != null) {
       byDue.remove(old);
+      counted(old, -1);
     }
     return Future.succeededFuture(old != null);
   }
@@ -175,12 +179,14 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
         putDelivery(d);
       }
       byDue.remove(stored);
+      counted(stored, -1);
       if (r.next() == null) {
         timers.remove(r.id());
       } else {
         Timer next = r.next().withPayload(stored.payload());
         timers.put(next.id(), next);
         byDue.add(next);
+        counted(next, 1);
       }
       results.add(f == null ? FiringResult.advanced() : FiringResult.fired(f, d));
     }
@@ -295,6 +301,44 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
       }
     }
     return Future.succeededFuture(found);
+  }
+
+  /** {@inheritDoc} A sorted map kept with every write. */
+  @Override
+  public synchronized Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    if (closed) {
+      return closedFuture();
+    }
+    try {
+      DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    List<io.tickwheel.core.store.TopicCount> out = new ArrayList<>();
+    for (Map.Entry<String, long[]> e : (after == null ? byTopic : byTopic.tailMap(after, false)).entrySet()) {
+      if (out.size() == limit) {
+        break;
+      }
+      out.add(new io.tickwheel.core.store.TopicCount(e.getKey(), e.getValue()[0]));
+    }
+    return Future.succeededFuture(out);
+  }
+
+  @Override
+  public synchronized Future<Long> topicCount(String topic) {
+    if (closed) {
+      return closedFuture();
+    }
+    long[] c = byTopic.get(topic);
+    return Future.succeededFuture(c == null ? 0L : c[0]);
+  }
+
+  @Override
+  public synchronized Future<Long> pausedCount() {
+    if (closed) {
+      return closedFuture();
+    }
+    return Future.succeededFuture(pausedCount);
   }
 
   @Override
@@ -483,8 +527,22 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
     Timer old = timers.put(t.id(), t);
     if (old != null) {
       byDue.remove(old);
+      counted(old, -1);
     }
     byDue.add(t);
+    counted(t, 1);
+  }
+
+  /** Counts {@code t} in ({@code d = 1}) or out ({@code -1}) of its topic's count and the paused count. */
+  private void counted(Timer t, int d) {
+    long[] c = byTopic.computeIfAbsent(t.topic(), k -> new long[1]);
+    c[0] += d;
+    if (c[0] <= 0) {
+      byTopic.remove(t.topic());
+    }
+    if (t.paused()) {
+      pausedCount += d;
+    }
   }
 
   private static <T> Future<T> closedFuture() {

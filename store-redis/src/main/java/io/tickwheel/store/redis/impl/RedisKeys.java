@@ -30,7 +30,11 @@ public final class RedisKeys {
   final String[] deliveryStateKeys;
   /** Sorted set, every delivery's seq. */
   final String allDeliveriesKey;
-  /** The keys of the timer scripts: records, due index. */
+  /** Hash, topic → its stored timers, and field {@code *paused} → the paused ones (see {@code counts.lua}). */
+  final String topicCountsKey;
+  /** Sorted set, all scores 0: the topics with stored timers (see {@code counts.lua}). */
+  final String topicsKey;
+  /** The keys of the timer scripts: records, due index, per-topic counts, topic names. */
   final List<String> timerKeys;
   /** The keys of {@code fire.lua}. */
   final List<String> fireKeys;
@@ -48,7 +52,9 @@ public final class RedisKeys {
     this.log = prefix + "log";
     this.pausedTopicsKey = sharedPrefix + "paused-topics";
     this.webhookSecretKey = sharedPrefix + "webhook-secret";
-    this.timerKeys = List.of(timersKey, dueKey);
+    this.topicCountsKey = prefix + "topic-counts";
+    this.topicsKey = prefix + "topics";
+    this.timerKeys = List.of(timersKey, dueKey, topicCountsKey, topicsKey);
     this.deliveriesKey = prefix + "dlv";
     this.deliveryStateKeys = new String[DeliveryState.values().length];
     for (DeliveryState st : DeliveryState.values()) {
@@ -56,7 +62,7 @@ public final class RedisKeys {
     }
     this.allDeliveriesKey = prefix + "dlv:all";
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log, deliveriesKey,
-        deliveryStateKeys[DeliveryState.PENDING.ordinal()], allDeliveriesKey);
+        deliveryStateKeys[DeliveryState.PENDING.ordinal()], allDeliveriesKey, topicCountsKey, topicsKey);
     this.logKey = List.of(log);
   }
 }

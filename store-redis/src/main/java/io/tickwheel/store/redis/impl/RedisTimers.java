@@ -35,6 +35,14 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
   /** The largest {@code limit} of {@link #list}, and of a page of deliveries. */
   public static final int MAX_LIST_LIMIT = 10_000;
 
+  /** The field of the counts hash holding the number of paused timers (see {@code counts.lua}). */
+  private static final String PAUSED_FIELD = "*paused";
+  /** The field of the counts hash saying the counts cover every stored timer (see {@link #counted}). */
+  private static final String COUNTED_FIELD = "*counted";
+
+  /** {@link #counted}'s work, once it has started; guarded by {@code this}. */
+  private Future<Void> counted;
+
   /** The score of every due-index entry. */
   private static final byte[] ZERO = {'0'};
 
@@ -97,17 +105,36 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     List<Timer> ts = distinctIds(timers);
     Request zadd = Request.cmd(Command.ZADD).arg(keys.dueKey);
     Request hset = Request.cmd(Command.HSET).arg(keys.timersKey);
+    java.util.LinkedHashMap<String, long[]> byTopic = new java.util.LinkedHashMap<>();
+    long paused = 0;
     try {
       for (Timer t : ts) {
         TimerRecord.check(t);
         byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
         zadd.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
         hset.arg(id).arg(TimerRecord.encode(t));
+        byTopic.computeIfAbsent(t.topic(), k -> new long[1])[0]++;
+        if (t.paused()) {
+          paused++;
+        }
       }
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return send.link().transaction(List.of(zadd, hset), "createAll", r -> null);
+    // the per-topic counts (counts.lua), in the same transaction: every id is new, so each one counts in
+    List<Request> cmds = new ArrayList<>(3 + byTopic.size());
+    cmds.add(zadd);
+    cmds.add(hset);
+    Request names = Request.cmd(Command.ZADD).arg(keys.topicsKey);
+    byTopic.forEach((topic, n) -> {
+      cmds.add(Request.cmd(Command.HINCRBY).arg(keys.topicCountsKey).arg(topic).arg(n[0]));
+      names.arg(ZERO).arg(topic);
+    });
+    cmds.add(names);
+    if (paused > 0) {
+      cmds.add(Request.cmd(Command.HINCRBY).arg(keys.topicCountsKey).arg(PAUSED_FIELD).arg(paused));
+    }
+    return send.link().transaction(cmds, "createAll", r -> null);
   }
 
   /**
@@ -418,6 +445,122 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       }
       return found;
     }));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>{@code ZRANGE topics (after + BYLEX LIMIT 0 limit}, then one {@code HMGET} of their counts (a topic whose
+   * count is gone between the two is left out).
+   */
+  @Override
+  public Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    try {
+      io.tickwheel.core.store.DueIndex.checkLimit(limit);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, counted().compose(v -> topicPage(after, limit)));
+  }
+
+  private Future<List<io.tickwheel.core.store.TopicCount>> topicPage(String after, int limit) {
+    Request range = Request.cmd(Command.ZRANGE).arg(keys.topicsKey).arg(after == null ? "-" : "(" + after).arg("+")
+        .arg("BYLEX").arg("LIMIT").arg(0).arg(limit);
+    return send.read(range, r -> {
+      List<String> names = new ArrayList<>(r == null ? 0 : r.size());
+      if (r != null) {
+        for (Response m : r) {
+          names.add(m.toString());
+        }
+      }
+      return names;
+    }).compose(names -> {
+      if (names.isEmpty()) {
+        return Future.succeededFuture(List.<io.tickwheel.core.store.TopicCount>of());
+      }
+      Request get = Request.cmd(Command.HMGET).arg(keys.topicCountsKey);
+      names.forEach(get::arg);
+      return send.read(get, r -> {
+        List<io.tickwheel.core.store.TopicCount> out = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+          Response v = r.get(i);
+          if (v != null && v.toLong() > 0) {
+            out.add(new io.tickwheel.core.store.TopicCount(names.get(i), v.toLong()));
+          }
+        }
+        return out;
+      });
+    });
+  }
+
+  /** {@inheritDoc} {@code HGET} of the counts hash. */
+  @Override
+  public Future<Long> topicCount(String topic) {
+    Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, counted().compose(v -> send.read(
+        Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(topic), r -> r == null ? 0L : Math.max(0L, r.toLong()))));
+  }
+
+  /** {@inheritDoc} {@code HGET} of the counts hash's {@code *paused} field. */
+  @Override
+  public Future<Long> pausedCount() {
+    Context ctx = Vertx.currentContext();
+    return RedisSender.onContext(ctx, counted().compose(v -> send.read(
+        Request.cmd(Command.HGET).arg(keys.topicCountsKey).arg(PAUSED_FIELD),
+        r -> r == null ? 0L : Math.max(0L, r.toLong()))));
+  }
+
+  /**
+   * Makes the per-topic and paused counts cover every stored timer: nothing when the counts hash says so (field
+   * {@code *counted}); else, for data written before the counts, counts the stored timers once (in pages of the due
+   * index, as {@link #loadAll}) and replaces the counts with one transaction. Runs once per store object (again after
+   * a failure); the count reads wait for it. Must complete before this store's first write: a write made while the
+   * timers are being counted may be lost from the counts (a single node's {@code open} runs it; a partition's
+   * recovery reads the counts before it writes). Not fenced: a read-only store only reads.
+   */
+  public Future<Void> counted() {
+    synchronized (this) {
+      if (counted == null || counted.failed()) {
+        counted = send.read(Request.cmd(Command.HEXISTS).arg(keys.topicCountsKey).arg(COUNTED_FIELD),
+            r -> r != null && r.toInteger() == 1).compose(done -> done ? Future.succeededFuture() : recount());
+      }
+      return counted;
+    }
+  }
+
+  private Future<Void> recount() {
+    java.util.TreeMap<String, long[]> byTopic = new java.util.TreeMap<>();
+    long[] paused = {0};
+    Promise<Long> scanned = Promise.promise();
+    loadFrom("-", 1_000, batch -> {
+      for (Timer t : batch) {
+        byTopic.computeIfAbsent(t.topic(), k -> new long[1])[0]++;
+        if (t.paused()) {
+          paused[0]++;
+        }
+      }
+      return Future.succeededFuture();
+    }, 0, scanned);
+    return scanned.future().compose(n -> {
+      if (send.readOnly()) {
+        return Future.succeededFuture();
+      }
+      Request set = Request.cmd(Command.HSET).arg(keys.topicCountsKey).arg(PAUSED_FIELD).arg(paused[0])
+          .arg(COUNTED_FIELD).arg(1);
+      Request names = Request.cmd(Command.ZADD).arg(keys.topicsKey);
+      byTopic.forEach((topic, c) -> {
+        set.arg(topic).arg(c[0]);
+        names.arg(ZERO).arg(topic);
+      });
+      List<Request> cmds = new ArrayList<>(4);
+      cmds.add(Request.cmd(Command.DEL).arg(keys.topicCountsKey).arg(keys.topicsKey));
+      cmds.add(set);
+      if (!byTopic.isEmpty()) {
+        cmds.add(names);
+      }
+      return send.link().transaction(cmds, "recount", r -> null);
+    });
   }
 
   /** {@inheritDoc} {@code HLEN} of the timers hash. */

@@ -63,13 +63,19 @@ public enum Script {
   Script(String file, boolean writes, boolean fenced) {
     this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
-    this.body = fenced ? resource("fence.lua") + resource(file) : resource(file);
+    String counts = counted(file) ? resource("counts.lua") : "";
+    this.body = fenced ? resource("fence.lua") + counts + resource(file) : counts + resource(file);
     try {
       this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
           .digest(body.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Whether {@code file} writes timers, so keeps the per-topic counts with {@code counts.lua} prepended. */
+  private static boolean counted(String file) {
+    return java.util.Set.of("put.lua", "update.lua", "update_all.lua", "remove.lua", "fire.lua").contains(file);
   }
 
   private static String resource(String file) {

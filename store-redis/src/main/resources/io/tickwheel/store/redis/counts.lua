@@ -1,0 +1,50 @@
+-- counts (prepended to every script that writes timers, after the fence): the per-topic counts of the stored timers,
+-- a hash (topic -> count, a field only while it is above 0, plus the field '*paused': how many are paused; '*' is no
+-- topic), and the names of the topics that have timers, a sorted set (all scores 0, so lex order = name order), kept
+-- in the same script as the timers. A script adds its changes up with tc_add and applies them once with tc_apply:
+-- one HINCRBY per topic it changed, not per timer.
+local tc_delta, tc_topics, tc_paused = {}, {}, 0
+-- the topic and the pause state of a stored record, or of a header (a record's first line)
+local function tc_of(rec)
+  local nl = string.find(rec, '\n', 1, true)
+  local h = nl and string.sub(rec, 1, nl - 1) or rec
+  return string.match(h, '^%S+ %S+ %S+ (%S+)'), string.find(h .. ' ', ' p=1 ', 1, true) ~= nil
+end
+local function tc_add(topic, paused, d)
+  local cur = tc_delta[topic]
+  if cur == nil then
+    tc_topics[#tc_topics + 1] = topic
+    cur = 0
+  end
+  tc_delta[topic] = cur + d
+  if paused then
+    tc_paused = tc_paused + d
+  end
+end
+-- one record replaced by another (old nil: created)
+local function tc_replace(old, new)
+  if old then
+    local t, p = tc_of(old)
+    tc_add(t, p, -1)
+  end
+  local t, p = tc_of(new)
+  tc_add(t, p, 1)
+end
+local function tc_apply(counts, names)
+  for i = 1, #tc_topics do
+    local t = tc_topics[i]
+    local d = tc_delta[t]
+    if d ~= 0 then
+      local n = redis.call('HINCRBY', counts, t, d)
+      if n <= 0 then
+        redis.call('HDEL', counts, t)
+        redis.call('ZREM', names, t)
+      else
+        redis.call('ZADD', names, 0, t)
+      end
+    end
+  end
+  if tc_paused ~= 0 then
+    redis.call('HINCRBY', counts, '*paused', tc_paused)
+  end
+end
