@@ -28,6 +28,12 @@ public enum Script {
   UPDATE_ALL_FENCED("update_all.lua", true, true),
   REMOVE_FENCED("remove.lua", true, true),
   FIRE_FENCED("fire.lua", true, true),
+  /**
+   * {@code fire.lua} over several partition stores in one call, each section behind its own fence (see
+   * {@code fire_multi.lua}): {@code fire.lua}'s body wrapped as the function {@code fire_one}, then the loop.
+   */
+  FIRE_MULTI("fire_multi.lua", "local function fire_one(KEYS, ARGV)\n" + resource("fire.lua") + "\nend\n"
+      + resource("fire_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -60,12 +66,24 @@ public enum Script {
     this(file, writes, false);
   }
 
+  /** A writing script whose body is {@code body} (composed of resources), named after {@code file}. */
+  Script(String file, String body) {
+    this.file = file;
+    this.writes = true;
+    this.body = body;
+    this.sha = sha1(body);
+  }
+
   Script(String file, boolean writes, boolean fenced) {
     this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
     this.body = fenced ? resource("fence.lua") + resource(file) : resource(file);
+    this.sha = sha1(body);
+  }
+
+  private static String sha1(String body) {
     try {
-      this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
           .digest(body.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
