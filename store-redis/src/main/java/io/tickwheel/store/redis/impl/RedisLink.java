@@ -532,6 +532,7 @@ public final class RedisLink {
       conn = null;
     }
     vertx.cancelTimer(sweeper);
+    fires.flushPending();           // closed: each waiting firing record fails with StoreClosedException
     Future<Void> fc = c == null ? Future.succeededFuture() : c.close().otherwiseEmpty();
     return fc.eventually(() -> client.close().otherwiseEmpty())
         .onComplete(ar -> {
