@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Scale-out of a tickwheel cluster over a Redis Cluster: CPU per operation of the tickwheel nodes and of the Redis
 # masters, with 1, 2 and 3 masters (each its own redis-server, no replicas) under three tickwheel nodes, in one run.
+# A master count of 0 means one standalone redis-server (no Redis Cluster: the partitions' firing records of a turn go
+# in one script call there, grouped by hash slot on a Redis Cluster); it has no projection of its own.
 # Each round starts, for every master count in turn (the rounds interleave: 1, 2, 3, 1, 2, 3, ...), a fresh Redis
 # Cluster and fresh nodes (--cluster, the masters' URLs as --redis), warms them up, then measures three operations:
 #   post   single POST /v1/timers (bench/wrk/post.lua), due in 1 h; one wrk per node, the connections split evenly;
@@ -58,7 +60,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
-for m in $MASTERS; do [[ "$m" =~ ^[1-9]$ ]] || { echo "--masters: each count 1..9, was \"$m\"" >&2; exit 2; }; done
+for m in $MASTERS; do [[ "$m" =~ ^[0-9]$ ]] || { echo "--masters: each count 0..9 (0: standalone), was \"$m\"" >&2; exit 2; }; done
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -196,8 +198,12 @@ for r in $(seq 1 "$ROUNDS"); do
   for m in $MASTERS; do
     # fresh free ports for every cluster (other programs on the machine may have taken the last ones meanwhile)
     [[ -n "$FIXED_PORT" ]] || PORT=$(random_port)
-    redis_cluster_start "$m"
-    partition_slots
+    if (( m == 0 )); then
+      REDIS_PORT=$((PORT + 1000)); redis_start
+    else
+      redis_cluster_start "$m"
+      partition_slots
+    fi
     start_nodes "$NODES"
     load warm-post "$NODES" "$WARMUP" "$CONNS" post.lua >/dev/null
     load warm-batch "$NODES" "$WARMUP" "$BCONNS" batch.lua -- "$BSIZE" >/dev/null
@@ -231,7 +237,7 @@ printf '| %-7s | %-16s | %10s | %14s | %15s | %16s | %17s |\n' masters operation
 echo '|---|---|---:|---:|---:|---:|---:|'
 LAST=
 for m in $MASTERS; do
-  LAST=$m
+  (( m > 0 )) && LAST=$m
   for l in idle post batch fire; do
     case $l in idle) label="idle, us/s" ;; post) label="single POST" ;; batch) label="batched timer" ;;
       fire) label="firing" ;; esac
@@ -242,10 +248,12 @@ done
 
 echo
 for m in $MASTERS; do
+  (( m > 0 )) || continue
   read -r per busiest < <(spread "$PARTS" "$m")
   echo "$m master(s): the $PARTS partitions per master $per (busiest / mean $busiest)"
 done
 
+[[ -n "$LAST" ]] || { echo "no Redis Cluster run: no projection"; exit 0; }
 # The projection: machines of CORES cores, a share RSHARE of them running Redis masters (one redis-server per core,
 # each single-threaded, the slots spread evenly), the rest one tickwheel node each; every process busy at most UTIL.
 # Node cost per op = the nodes' CPU without JIT threads (steady state); Redis cost per op = all masters summed (the

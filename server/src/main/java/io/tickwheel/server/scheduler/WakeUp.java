@@ -1,16 +1,14 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.wheel.TimerWheel;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Context;
-import io.vertx.core.internal.ContextInternal;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * When the {@link FireLoop} turns, once started: a one-shot timer on the owner's event loop set to the start of the
- * wheel's next expiry millisecond (capped at {@value #MAX_DELAY_MS} ms, so a timer filed in a coarse level is looked
- * at again soon), moved earlier when an earlier timer is armed; a turn right away (as a new event-loop task) when one
+ * When the {@link FireLoop} turns, once started: a one-shot alarm on the owner's {@link NodeWakeTimer} (one
+ * event-loop timer for every scheduler on the owner context, so the partitions of a node due at one moment turn in
+ * one task) set to the start of the wheel's next expiry millisecond (capped at {@value #MAX_DELAY_MS} ms, so a
+ * timer filed in a coarse level is looked at again soon), moved earlier when an earlier timer is armed; a turn right away (as a new event-loop task) when one
  * is already due. An idle server does not wake up. The wheel's next expiry is the exact due millisecond of its
  * earliest timer (or a lower bound: at worst an empty wake-up), so a timer is handed out at its due millisecond plus
  * the event loop's timer precision, not at the end of its tick. With a {@link FineClock} the sleep is counted in
@@ -35,9 +33,9 @@ final class WakeUp {
   private boolean started;
   private boolean stopped;
   private boolean turnQueued;
-  private ScheduledFuture<?> timer;
-  /** Counts the timers set; a timer that runs after it was replaced or cancelled sees another number and does nothing. */
-  private long timerGen;
+  /** The owner's one wake-up timer ({@link NodeWakeTimer}), taken on the first sleep. */
+  private NodeWakeTimer shared;
+  private NodeWakeTimer.Alarm timer;
   /** When the timer set wakes up, epoch µs. */
   private long wakeAtUs = Long.MAX_VALUE;
 
@@ -111,17 +109,16 @@ final class WakeUp {
       cancelTimer();
     }
     wakeAtUs = targetUs;
-    long gen = ++timerGen;
-    timer = ((ContextInternal) owner).nettyEventLoop().schedule(() -> owner.runOnContext(v -> {
-      if (gen != timerGen || timer == null) {
-        return;                 // replaced by an earlier one, or cancelled, after it had started
-      }
+    if (shared == null) {
+      shared = NodeWakeTimer.of(owner, clock);
+    }
+    timer = shared.schedule(targetUs, MIN_DELAY_US, () -> {
       timer = null;
       wakeAtUs = Long.MAX_VALUE;
       if (running()) {
         turn.run();
       }
-    }), delayUs, TimeUnit.MICROSECONDS);
+    });
   }
 
   /**
@@ -134,9 +131,8 @@ final class WakeUp {
 
   private void cancelTimer() {
     if (timer != null) {
-      timer.cancel(false);
+      timer.cancel();
       timer = null;
-      timerGen++;
       wakeAtUs = Long.MAX_VALUE;
     }
   }

@@ -22,7 +22,7 @@ import java.util.List;
  * The firing log part of a Redis store: {@code log}, a Redis Stream with explicit ids {@code SEQ-0} (append-only,
  * range reads by seq with {@code XRANGE}, cheap trimming from the head), and {@code seq}, the last seq
  * ({@code INCR}), kept apart so it survives trimming. {@link #recordFirings} is one {@code fire.lua} call for the
- * whole batch: per request, in list order, it checks generation and firing count, takes the next seq, appends the
+ * whole batch (on a partition store, one section of the link's {@link FireGroup} call of the turn): per request, in list order, it checks generation and firing count, takes the next seq, appends the
  * firing with the stored topic and payload, advances or removes the timer and creates the pending delivery of a
  * callback; a stale request writes nothing and consumes no seq. Thread safe; every call completes on the caller's
  * context.
@@ -64,7 +64,7 @@ public final class RedisFiringLog implements FiringLog {
       args.add(next == null ? "" : rearmed != null ? rearmed : TimerRecord.header(next));
       args.add(q.fire() && q.callback() != null ? DeliveryRecord.template(q) : "");
     }
-    return send.writeScript(Script.FIRE, Script.FIRE_FENCED, keys.fireKeys, args, r -> {
+    return send.fireScript(keys.fireKeys, args, r -> {
       List<FiringResult> out = new ArrayList<>(requests.size());
       for (int i = 0; i < requests.size(); i++) {
         long st = r.get(3 * i).toLong();

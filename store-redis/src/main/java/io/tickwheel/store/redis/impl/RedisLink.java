@@ -90,6 +90,8 @@ public final class RedisLink {
   /** Replica acknowledgement of writes ({@code WAIT}), or null when off. */
   private final ReplicaAcks acks;
   private final ConcurrentLinkedQueue<Pending<?>> inFlight = new ConcurrentLinkedQueue<>();
+  /** The partition stores' firing records gathered per turn; sent before any other command. */
+  private final FireGroup fires;
   private final long sweeper;
 
   private volatile RedisConnection conn;
@@ -121,6 +123,7 @@ public final class RedisLink {
         .setNetClientOptions(net);
     this.client = Redis.createClient(vertx, ro);
     this.acks = ReplicaAcks.of(vertx, options, where, MAX_IN_FLIGHT);
+    this.fires = new FireGroup(this, options.isCluster());
     long tick = Math.max(5, Math.min(100, timeoutMs / 10));
     this.sweeper = vertx.setPeriodic(tick, id -> sweep());
   }
@@ -168,6 +171,11 @@ public final class RedisLink {
 
   // ---------------------------------------------------------------- calls
 
+  /** The group the fenced partition stores on this link record their firings through. */
+  FireGroup fires() {
+    return fires;
+  }
+
   /** Sends one plain command that only reads (its failure never reports a write that may have been applied). */
   public <T> Future<T> read(Request request, Function<Response, T> map) {
     return plain(request, map, false, false);
@@ -191,6 +199,7 @@ public final class RedisLink {
   }
 
   private <T> Future<T> plain(Request request, Function<Response, T> map, boolean mayApply, boolean waitsForAcks) {
+    fires.flushPending();
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
         request.command().toString(), mayApply);
     RedisConnection c = admit(p);
@@ -205,6 +214,12 @@ public final class RedisLink {
    * retries once. {@code args} are {@code String}, {@code byte[]} or {@code Long}.
    */
   public <T> Future<T> eval(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
+    fires.flushPending();
+    return evalNow(script, keys, args, map);
+  }
+
+  /** {@link #eval} without sending the {@link FireGroup} first (the group's own calls). */
+  <T> Future<T> evalNow(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
     Request req = evalRequest(script, keys, args);
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
         script.file(), script.writes());
@@ -236,6 +251,7 @@ public final class RedisLink {
    * fails half way).
    */
   public <T> Future<T> transaction(List<Request> commands, String what, Function<Response, T> map) {
+    fires.flushPending();
     List<Request> batch = new ArrayList<>(commands.size() + 2);
     batch.add(Request.cmd(Command.MULTI));
     batch.addAll(commands);
@@ -516,6 +532,7 @@ public final class RedisLink {
       conn = null;
     }
     vertx.cancelTimer(sweeper);
+    fires.flushPending();           // closed: each waiting firing record fails with StoreClosedException
     Future<Void> fc = c == null ? Future.succeededFuture() : c.close().otherwiseEmpty();
     return fc.eventually(() -> client.close().otherwiseEmpty())
         .onComplete(ar -> {

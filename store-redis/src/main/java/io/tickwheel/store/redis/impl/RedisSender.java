@@ -2,6 +2,7 @@ package io.tickwheel.store.redis.impl;
 
 import io.tickwheel.core.coordination.StoreFencedException;
 import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.StoreFaultException;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
@@ -106,6 +107,30 @@ public final class RedisSender {
     return link.eval(fenced, k, a, map).recover(e -> Future.failedFuture(
         e instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)
             ? new StoreFencedException(partition, epoch) : e));
+  }
+
+  /**
+   * {@code fire.lua} ({@code recordFirings}): plain on a single node; on a partition store through the link's
+   * {@link FireGroup}, which sends the firing records of every partition of the turn together, each behind its own
+   * fence as strict as {@link #writeScript}'s.
+   */
+  <T> Future<T> fireScript(List<String> keys, List<?> args, Function<Response, T> map) {
+    if (leaseKey == null) {
+      return writeScript(Script.FIRE, Script.FIRE_FENCED, keys, args, map);
+    }
+    Future<T> refused = refuseWrite();
+    if (refused != null) {
+      return refused;
+    }
+    return link.fires().add(partition, epoch, keys, leaseKey, args).compose(r -> {
+      try {
+        return Future.succeededFuture(map.apply(r));
+      } catch (RuntimeException e) {
+        // Redis ran the call (applied) but its reply does not decode
+        return Future.failedFuture(e instanceof StoreException ? e
+            : new StoreFaultException(link.where() + " answered fire_multi.lua unexpectedly: " + e, e, true));
+      }
+    });
   }
 
   /** A failed future if this handle may not write now (closed, or a reader), else {@code null}. */

@@ -28,6 +28,13 @@ public enum Script {
   UPDATE_ALL_FENCED("update_all.lua", true, true),
   REMOVE_FENCED("remove.lua", true, true),
   FIRE_FENCED("fire.lua", true, true),
+  /**
+   * {@code fire.lua} over several partition stores in one call, each section behind its own fence (see
+   * {@code fire_multi.lua}): {@code counts.lua} and {@code fire.lua} wrapped as the function {@code fire_one} (so each
+   * section keeps and applies its own counts), then the loop.
+   */
+  FIRE_MULTI("fire_multi.lua", "local function fire_one(KEYS, ARGV)\n" + resource("counts.lua") + resource("fire.lua")
+      + "\nend\n" + resource("fire_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -60,13 +67,25 @@ public enum Script {
     this(file, writes, false);
   }
 
+  /** A writing script whose body is {@code body} (composed of resources), named after {@code file}. */
+  Script(String file, String body) {
+    this.file = file;
+    this.writes = true;
+    this.body = body;
+    this.sha = sha1(body);
+  }
+
   Script(String file, boolean writes, boolean fenced) {
     this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
     String counts = counted(file) ? resource("counts.lua") : "";
     this.body = fenced ? resource("fence.lua") + counts + resource(file) : counts + resource(file);
+    this.sha = sha1(body);
+  }
+
+  private static String sha1(String body) {
     try {
-      this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
           .digest(body.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

@@ -1,0 +1,227 @@
+package io.tickwheel.store.redis.coordination;
+
+import static io.tickwheel.store.redis.coordination.RedisClusterCoordinatorTest.periodic;
+import static io.tickwheel.store.redis.coordination.RedisClusterCoordinatorTest.timer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.core.coordination.Lease;
+import io.tickwheel.core.coordination.StoreFencedException;
+import io.tickwheel.core.model.Firing;
+import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
+import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.TimerStore;
+import io.tickwheel.store.redis.RedisStoreOptions;
+import io.tickwheel.testkit.RedisServerProcess;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The firing records of several partition stores of one coordinator, made in one event-loop turn, against a real
+ * standalone redis-server: one script call for all of them, each partition fenced on its own inside it, and the
+ * order of one caller's calls kept.
+ */
+class RedisFireGroupTest {
+
+  private static final AtomicInteger N = new AtomicInteger();
+  private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
+  private static RedisServerProcess redis;
+  private static Vertx vertx;
+  private RedisClusterCoordinator a;
+  private RedisClusterCoordinator b;
+
+  @BeforeAll
+  static void start() {
+    redis = RedisServerProcess.start();
+    vertx = Vertx.vertx();
+  }
+
+  @AfterAll
+  static void stop() {
+    await(vertx.close());
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @BeforeEach
+  void twoNodes() {
+    String prefix = "group" + N.incrementAndGet();
+    RedisStoreOptions o = new RedisStoreOptions().setConnectionString(redis.uri()).setKeyPrefix(prefix);
+    a = await(RedisClusterCoordinator.open(vertx, o));
+    b = await(RedisClusterCoordinator.open(vertx, o));
+    await(a.join("a", "http://a", 8));
+    await(b.join("b", "http://b", 8));
+  }
+
+  @AfterEach
+  void close() {
+    await(a.close());
+    await(b.close());
+  }
+
+  @Test
+  void twoPartitionsRecordedInOneTurnGoInOneScriptCallAndBothApply() {
+    TimerStore s1 = owned(1);
+    TimerStore s2 = owned(2);
+    await(s1.put(timer("x", 100)));
+    await(s2.put(periodic("y", 100, 50)));
+    long before = evalshaCalls();
+    List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
+        s1.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 100, 101, null))),
+        s2.recordFirings(List.of(new FiringRequest("y", 1, 0, true, 100, 102, periodic("y", 100, 50).fired(150))))));
+    assertThat(evalshaCalls() - before).as("script calls for the turn").isEqualTo(1);
+
+    Firing fx = await(out.get(0)).get(0).firing();
+    assertThat(fx.seq()).isEqualTo(1);
+    assertThat(fx.id()).isEqualTo("x");
+    assertThat(fx.topic()).isEqualTo("t1");
+    assertThat(fx.payload()).isEqualTo("{\"n\":\"x\"}");
+    Firing fy = await(out.get(1)).get(0).firing();
+    assertThat(fy.seq()).as("each partition its own seq").isEqualTo(1);
+    assertThat(fy.payload()).isEqualTo("[1,2,3]");
+    assertThat(await(s1.get("x"))).isNull();
+    assertThat(await(s2.get("y")).nextDueAt()).isEqualTo(150);
+    assertThat(await(s1.readFirings(0, 10))).extracting(Firing::id).containsExactly("x");
+    assertThat(await(s2.readFirings(0, 10))).extracting(Firing::id).containsExactly("y");
+  }
+
+  @Test
+  void aFencedPartitionInTheTurnIsRefusedAloneHavingWrittenNothingAndTheOthersApply() {
+    TimerStore s3 = owned(3);
+    Lease l4 = await(a.acquire(4, "a", 60_000));
+    TimerStore s4 = a.partitionStore(4, l4.epoch());
+    TimerStore s5 = owned(5);
+    await(s3.put(timer("p", 100)));
+    await(s4.put(timer("q", 100)));
+    await(s5.put(timer("r", 100)));
+    await(a.release(4, "a", l4.epoch()));
+    assertThat(await(b.acquire(4, "b", 60_000)).epoch()).isGreaterThan(l4.epoch());
+
+    long before = evalshaCalls();
+    List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
+        s3.recordFirings(List.of(new FiringRequest("p", 1, 0, true, 100, 101, null))),
+        s4.recordFirings(List.of(new FiringRequest("q", 1, 0, true, 100, 101, null))),
+        s5.recordFirings(List.of(new FiringRequest("r", 1, 0, true, 100, 101, null)))));
+    assertThat(evalshaCalls() - before).isEqualTo(1);
+
+    assertThat(await(out.get(0)).get(0).firing().id()).isEqualTo("p");
+    Throwable t = failure(out.get(1));
+    assertThat(t).isInstanceOfSatisfying(StoreFencedException.class, e -> {
+      assertThat(e.partition()).isEqualTo(4);
+      assertThat(e.mayHaveApplied()).isFalse();
+    });
+    assertThat(await(out.get(2)).get(0).firing().id()).isEqualTo("r");
+    TimerStore reader = b.partitionReader(4);
+    assertThat(await(reader.get("q")).nextDueAt()).as("the fenced partition's timer unchanged").isEqualTo(100);
+    assertThat(await(reader.lastSeq())).isZero();
+    assertThat(await(reader.readFirings(0, 10))).isEmpty();
+    assertThat(await(s3.lastSeq())).isEqualTo(1);
+    assertThat(await(s5.lastSeq())).isEqualTo(1);
+  }
+
+  @Test
+  void twoCallsOfOnePartitionInOneTurnApplyInOrder() {
+    TimerStore s6 = owned(6);
+    TimerStore s7 = owned(7);
+    await(s6.put(periodic("y", 100, 50)));
+    await(s7.put(timer("z", 100)));
+    Timer after1 = periodic("y", 100, 50).fired(150);
+    Timer after2 = after1.fired(200);
+    List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
+        s6.recordFirings(List.of(new FiringRequest("y", 1, 0, true, 100, 101, after1))),
+        s7.recordFirings(List.of(new FiringRequest("z", 1, 0, true, 100, 101, null))),
+        s6.recordFirings(List.of(new FiringRequest("y", 1, 1, true, 150, 151, after2)))));
+    assertThat(await(out.get(0)).get(0).firing().seq()).isEqualTo(1);
+    assertThat(await(out.get(2)).get(0).firing().seq()).as("the later call sees what the earlier left").isEqualTo(2);
+    assertThat(await(out.get(1)).get(0).firing().seq()).isEqualTo(1);
+    assertThat(await(s6.get("y")).nextDueAt()).isEqualTo(200);
+  }
+
+  @Test
+  void aCallMadeAfterTheRecordInTheSameTurnIsAppliedAfterIt() {
+    TimerStore s1 = owned(1);
+    TimerStore s2 = owned(2);
+    await(s1.put(timer("x", 100)));
+    await(s2.put(timer("w", 100)));
+    List<Future<?>> out = new ArrayList<>();
+    inOneTurn(() -> {
+      out.add(s1.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 100, 101, null))));
+      out.add(s2.recordFirings(List.of(new FiringRequest("w", 1, 0, true, 100, 101, null))));
+      out.add(s1.put(timer("x", 500)));      // after the firing removed the once timer: it is there again
+      out.add(s2.lastSeq());                  // a read after the record sees it
+      return List.<Future<List<FiringResult>>>of();
+    });
+    for (Future<?> f : out) {
+      await(f);
+    }
+    assertThat(await(s1.get("x")).nextDueAt()).isEqualTo(500);
+    assertThat((Long) await(out.get(3))).isEqualTo(1);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private TimerStore owned(int p) {
+    return a.partitionStore(p, await(a.acquire(p, "a", 60_000)).epoch());
+  }
+
+  /** Makes the calls in one task on an event-loop context (one turn); returns their futures once all completed. */
+  private static List<Future<List<FiringResult>>> inOneTurn(Supplier<List<Future<List<FiringResult>>>> calls) {
+    CompletableFuture<List<Future<List<FiringResult>>>> made = new CompletableFuture<>();
+    vertx.getOrCreateContext().runOnContext(v -> made.complete(calls.get()));
+    List<Future<List<FiringResult>>> fs;
+    try {
+      fs = made.get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    for (Future<?> f : fs) {
+      try {
+        f.toCompletionStage().toCompletableFuture().handle((r, e) -> null).get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    }
+    return fs;
+  }
+
+  private static long evalshaCalls() {
+    Matcher m = EVALSHA_CALLS.matcher(redis.command("INFO", "commandstats"));
+    return m.find() ? Long.parseLong(m.group(1)) : 0;
+  }
+
+  private static <T> T await(Future<T> f) {
+    try {
+      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new AssertionError("call failed: " + e.getCause(), e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError("call did not complete: " + e, e);
+    }
+  }
+
+  private static Throwable failure(Future<?> f) {
+    try {
+      Object v = f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      throw new AssertionError("expected a failure, got " + v);
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (Exception e) {
+      throw new AssertionError("call did not complete: " + e, e);
+    }
+  }
+}
