@@ -8,6 +8,7 @@ import io.tickwheel.core.coordination.Lease;
 import io.tickwheel.core.coordination.StoreFencedException;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.TimerStore;
@@ -80,6 +81,7 @@ class RedisFireGroupTest {
     TimerStore s2 = owned(2);
     await(s1.put(timer("x", 100)));
     await(s2.put(periodic("y", 100, 50)));
+    await(s2.put(timer("z", 10_000)));      // partition 2 has a timer of x's topic too, which must stay counted
     long before = evalshaCalls();
     List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
         s1.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 100, 101, null))),
@@ -98,6 +100,13 @@ class RedisFireGroupTest {
     assertThat(await(s2.get("y")).nextDueAt()).isEqualTo(150);
     assertThat(await(s1.readFirings(0, 10))).extracting(Firing::id).containsExactly("x");
     assertThat(await(s2.readFirings(0, 10))).extracting(Firing::id).containsExactly("y");
+    // each section keeps its own partition's per-topic counts: the fired one-shot counted out, the periodic kept
+    String ty = await(s2.get("y")).topic();
+    assertThat(await(((DueIndex) s1).topicCount("t1"))).as("partition 1, topic t1").isZero();
+    assertThat(await(((DueIndex) s1).timerCount())).isZero();
+    assertThat(await(((DueIndex) s2).topicCount(ty))).as("partition 2, topic " + ty).isEqualTo(1);
+    assertThat(await(((DueIndex) s2).topicCount("t1"))).as("partition 2, topic t1").isEqualTo(1);
+    assertThat(await(((DueIndex) s2).timerCount())).isEqualTo(2);
   }
 
   @Test
