@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
@@ -146,8 +147,17 @@ class ClusterDeliveryIT {
       }
       JsonObject cb = new JsonObject().put("url", url + (retry ? "/retry" : "/ok")).put("maxAttempts", 5)
           .put("minBackoffMs", 4000).put("maxBackoffMs", 4000);
-      HttpResponse<String> r = send(nodes.get(i % 3), "POST", "/v1/timers", new JsonObject().put("id", id)
-          .put("delayMs", 300 + (i % 10) * 50).put("callback", cb).encode());
+      String body = new JsonObject().put("id", id).put("delayMs", 300 + (i % 10) * 50).put("callback", cb).encode();
+      ServerProcess via = nodes.get(i % 3);
+      // an owner still loading a partition it took answers 503 "recovering" having applied nothing: retried, as a
+      // client does
+      AtomicReference<HttpResponse<String>> answer = new AtomicReference<>();
+      Awaitility.await("create " + id).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            answer.set(send(via, "POST", "/v1/timers", body));
+            return !(answer.get().statusCode() == 503 && answer.get().body().contains("recovering"));
+          });
+      HttpResponse<String> r = answer.get();
       assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
       created.add(id);
       if (retry) {
