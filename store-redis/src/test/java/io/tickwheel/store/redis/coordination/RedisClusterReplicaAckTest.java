@@ -102,8 +102,8 @@ class RedisClusterReplicaAckTest {
 
     long before = dbsize(replica);
     await(store.createAll(List.of(timer("a", 10))));
-    assertThat(dbsize(replica)).as("the timers hash and due index on the replica at completion")
-        .isEqualTo(before + 2);
+    assertThat(dbsize(replica)).as("the timers hash, due index, topic counts and topic names on the replica at "
+        + "completion").isEqualTo(before + 4);
     await(store.recordFirings(List.of(new FiringRequest("a", 1, 0, true, 10, 11, null))));
 
     paused = replica;
