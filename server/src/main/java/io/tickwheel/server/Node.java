@@ -180,6 +180,13 @@ final class Node {
         }
       }
 
+      /** The outcomes of the lane's attempts in flight recorded before the partition's store closes. */
+      @Override
+      public Future<?> settle(int p, Scheduler s) {
+        DeliveryLane lane = lanes.get(s);
+        return lane == null ? Future.succeededFuture() : deliveries.settled(lane);
+      }
+
       @Override
       public void closed(int p, Scheduler s) {
         lanes.remove(s);

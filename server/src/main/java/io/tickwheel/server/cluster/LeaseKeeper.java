@@ -28,7 +28,8 @@ import java.util.List;
  *
  * <h2>Hand-over</h2>
  * A partition this node should no longer own (another node joined and wins it) is stopped first (the scheduler waits for
- * its firing batch in flight), then released, then {@code "m"} is broadcast so the new owner acquires it at once rather
+ * its firing batch in flight, then the {@link PartitionFactory#settle wiring} for the callback attempts in flight to
+ * be recorded, so the new owner does not repeat them), then released, then {@code "m"} is broadcast so the new owner acquires it at once rather
  * than on its next round. A stopping partition serves nothing and is not acquired again until it has stopped.
  *
  * <h2>One process per node id</h2>
@@ -356,6 +357,7 @@ public final class LeaseKeeper {
     }
     h.stopping = true;
     h.stopped = h.scheduler.stop().otherwiseEmpty()
+        .compose(v -> factory.settle(h.partition, h.scheduler).<Void>mapEmpty().otherwiseEmpty())
         .compose(v -> h.store.close().otherwiseEmpty())
         .onComplete(v -> {
           if (held[h.partition] == h) {

@@ -31,6 +31,16 @@ public interface PartitionFactory {
   /** Called once the scheduler of {@code partition} recovered and serves; default nothing. */
   default void recovered(int partition, Scheduler scheduler) {}
 
+  /**
+   * Called when the scheduler of {@code partition} has stopped firing and before its store closes (and, in a cluster,
+   * before its lease is released): completes once what the wiring still writes to the store for it has ended (the
+   * outcomes of callback attempts in flight), so the next owner reads them rather than repeating the attempts. Must
+   * complete in bounded time; a failure is ignored. Default: at once.
+   */
+  default Future<?> settle(int partition, Scheduler scheduler) {
+    return Future.succeededFuture();
+  }
+
   /** Called after the scheduler of {@code partition} stopped (it serves nothing more); default nothing. */
   default void closed(int partition, Scheduler scheduler) {}
 }

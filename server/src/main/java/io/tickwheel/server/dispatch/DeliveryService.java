@@ -107,6 +107,17 @@ public final class DeliveryService {
   private long wakeAt = Long.MAX_VALUE;
   private long trimTimer = -1;
   private boolean drainSoon;
+  /**
+   * Per lane: its attempts in flight and record writes not yet ended ({@link #begin}/{@link #end}), and who waits in
+   * {@link #settled} for them. A lane is here only while it has such work.
+   */
+  private final Map<DeliveryLane, Unsettled> unsettled = new HashMap<>();
+
+  /** The work of one lane not yet recorded, and the promises of {@link #settled} waiting for it. */
+  private static final class Unsettled {
+    int count;
+    final List<Promise<Void>> waiting = new ArrayList<>(1);
+  }
 
   /** One receiver host: its attempts in flight, those waiting for a slot, its breaker. */
   private static final class Host {
@@ -199,6 +210,39 @@ public final class DeliveryService {
       vertx.cancelTimer(trimTimer);
     }
     return client.close().otherwiseEmpty();
+  }
+
+  /**
+   * Completes once no attempt of {@code lane} is in flight and every record write of {@code lane} has ended (written,
+   * or given up because the lane was lost or the service stopped); at once if there is none. A partition being
+   * handed over waits for this after its scheduler stopped and before its store closes, so the outcome of an attempt
+   * the receiver already answered is recorded, and the new owner does not send it again. Attempts that come due
+   * meanwhile are not started (the lane is no longer live). Bounded by the attempts' deadlines
+   * ({@code timeoutMs} + 100 ms) and the store's write timeouts. Owner context.
+   */
+  public Future<Void> settled(DeliveryLane lane) {
+    Unsettled u = unsettled.get(lane);
+    if (u == null) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> p = Promise.promise();
+    u.waiting.add(p);
+    return p.future();
+  }
+
+  /** One more attempt or record write of {@code lane} under way. */
+  private void begin(DeliveryLane lane) {
+    unsettled.computeIfAbsent(lane, l -> new Unsettled()).count++;
+  }
+
+  /** One attempt or record write of {@code lane} ended; completes {@link #settled} when it was the last. */
+  private void end(DeliveryLane lane) {
+    Unsettled u = unsettled.get(lane);
+    if (u == null || --u.count > 0) {
+      return;
+    }
+    unsettled.remove(lane);
+    u.waiting.forEach(Promise::tryComplete);
   }
 
   // ------------------------------------------------------------------ intake
@@ -479,6 +523,7 @@ public final class DeliveryService {
     String webhookId = held.id();
     h.inFlight++;
     inFlight++;
+    begin(held.lane());        // ended once the attempt's outcome is recorded (or given up)
     long startedAt = clock.getAsLong();
     long t0 = System.nanoTime();
     Callback cb = d.callback();
@@ -541,6 +586,7 @@ public final class DeliveryService {
       inFlight++; // held until its record is written and it is back in the wheel
       lane.store().updateDelivery(next).onComplete(ar -> {
         inFlight--;
+        end(lane);
         if (ar.failed() && lost(lane, ar.cause())) {
           dropLost(next);            // fenced: the partition's new owner has the record and attempts it again
           return;
@@ -557,7 +603,7 @@ public final class DeliveryService {
       });
     } else {
       heldBytes -= weight(d);
-      save(new Held(next, lane));
+      save(new Held(next, lane)).onComplete(ar -> end(lane));
     }
     pump(h);
   }
@@ -578,17 +624,21 @@ public final class DeliveryService {
   /**
    * Writes a finished delivery, retrying the write every second while the store fails (at least once), unless its
    * lane was lost (the new owner attempts it again from the pending record).
+   *
+   * @return completes when the record is written, or given up (lane lost, service stopped); never fails
    */
-  private void save(Held held) {
+  private Future<Void> save(Held held) {
     Delivery finished = held.d();
     if (finished.state() == DeliveryState.DEAD) {
       deadCount++;
     }
-    held.lane().store().updateDelivery(finished).onFailure(e -> {
+    Promise<Void> done = Promise.promise();
+    held.lane().store().updateDelivery(finished).onSuccess(ok -> done.tryComplete()).onFailure(e -> {
       if (stopped || lost(held.lane(), e)) {
         if (finished.state() == DeliveryState.DEAD) {
           deadCount--;
         }
+        done.tryComplete();
         return;
       }
       LOG.log(System.Logger.Level.WARNING, "recording delivery " + finished.id() + " as " + finished.state().wire()
@@ -597,9 +647,10 @@ public final class DeliveryService {
         if (finished.state() == DeliveryState.DEAD) {
           deadCount--;
         }
-        save(held);
+        save(held).onComplete(ar -> done.tryComplete());
       });
     });
+    return done.future();
   }
 
   /**

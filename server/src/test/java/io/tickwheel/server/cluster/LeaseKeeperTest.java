@@ -21,6 +21,7 @@ import io.tickwheel.server.scheduler.WriteOutcome;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
@@ -57,6 +58,10 @@ class LeaseKeeperTest {
     final Context ctx = vertx.getOrCreateContext();
     final ClusterMetrics metrics = new ClusterMetrics(new SimpleMeterRegistry());
     final List<Firing> fired = Collections.synchronizedList(new ArrayList<>());
+    /** The partitions whose stopping waited for {@link PartitionFactory#settle}, in order. */
+    final List<Integer> settling = Collections.synchronizedList(new ArrayList<>());
+    /** What {@link PartitionFactory#settle} answers: at once while {@code null}. */
+    volatile Promise<Void> settleGate;
     final LeaseKeeper keeper;
 
     Node(String id) {
@@ -67,10 +72,20 @@ class LeaseKeeperTest {
     Node(String id, LongSupplier wall, MonotonicClock mono) {
       this.id = id;
       Metrics m = new Metrics();
-      PartitionFactory factory = (p, store) -> {
-        Scheduler s = ManualSchedulers.manual(vertx, ctx, store, wall, SchedulerOptions.defaults(10), m);
-        s.onFiring(fired::add);
-        return s;
+      PartitionFactory factory = new PartitionFactory() {
+        @Override
+        public Scheduler open(int p, io.tickwheel.core.store.TimerStore store) {
+          Scheduler s = ManualSchedulers.manual(vertx, ctx, store, wall, SchedulerOptions.defaults(10), m);
+          s.onFiring(fired::add);
+          return s;
+        }
+
+        @Override
+        public Future<?> settle(int p, Scheduler s) {
+          settling.add(p);
+          Promise<Void> gate = settleGate;
+          return gate == null ? Future.succeededFuture() : gate.future();
+        }
       };
       keeper = new LeaseKeeper(vertx, coord, id, "http://" + id, P, LEASE, mono, factory, metrics);
       on(ctx, () -> coord.join(id, "http://" + id, P));
@@ -503,6 +518,39 @@ class LeaseKeeperTest {
     a.round();
     a.round();
     assertThat(a.owned()).isEqualTo(P);                // no wait for a lease to end
+    assertOneOwnerEach();
+  }
+
+  @Test
+  void aHandOverReleasesAPartitionOnlyOnceItsWiringSettledSoTheNewOwnerReadsWhatWasInFlight() {
+    Node a = node("a");
+    Node b = node("b");
+    a.round();
+    b.round();
+    settle(a, b);
+    int ofB = b.owned();
+    assertThat(ofB).isPositive();
+    Promise<Void> gate = Promise.promise();
+    b.settleGate = gate;
+    Future<Void> left = on(b.ctx, () -> Future.succeededFuture(b.keeper.shutdown()));
+    // b stopped serving its share and waits for it to settle: the leases are still b's, a takes none of them
+    assertThat(b.owned()).isZero();
+    org.awaitility.Awaitility.await("b's partitions settling").atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> b.settling.size() == ofB);
+    a.round();
+    a.round();
+    assertThat(left.isComplete()).isFalse();
+    assertThat(a.owned()).isEqualTo(P - ofB);
+    for (int p : List.copyOf(b.settling)) {
+      assertThat(lease(p).nodeId()).as("partition %d", p).isEqualTo("b");
+    }
+    on(b.ctx, () -> {
+      gate.complete();
+      return left;
+    });
+    a.round();
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
     assertOneOwnerEach();
   }
 }

@@ -413,4 +413,40 @@ class DeliveryServiceTest {
     assertThat(drain()).isEqualTo(1);
     assertThat(await(d, x -> x.state() == DeliveryState.SUCCEEDED).attempts()).hasSize(1);
   }
+
+  @Test
+  void aLaneLostWithAnAttemptInFlightSettlesOnlyOnceTheAttemptsOutcomeIsRecorded() throws Exception {
+    java.util.concurrent.CompletableFuture<io.vertx.core.http.HttpServerRequest> held =
+        new java.util.concurrent.CompletableFuture<>();
+    Receiver r = receiver((req, n) -> held.complete(req));
+    java.util.concurrent.atomic.AtomicBoolean live = new java.util.concurrent.atomic.AtomicBoolean(true);
+    DeliveryLane lane = new DeliveryLane(3, store, live::get);
+    Callback cb = cb(r.url("/"), 8);
+    Timer t = new Timer("lane-1", "hooks", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{}", clock.get() - 1000,
+        clock.get(), 0, 1).withExtras(new Timer.Extras(null, Timer.NO_END, 0, false, 0, cb));
+    Delivery d = on(ctx, () -> store.put(t).compose(v -> store.recordFirings(List.of(new FiringRequest(t.id(),
+        t.generation(), t.firings(), true, t.nextDueAt(), clock.get(), null, t.nextDueAt(), cb))))
+        .map(rs -> {
+          Delivery x = rs.get(0).delivery();
+          service.accept(x, lane);
+          return x;
+        }));
+    assertThat(on(ctx, () -> Future.succeededFuture(service.settled(lane).isComplete())))
+        .as("nothing under way: settled at once").isTrue();
+    assertThat(drain()).isEqualTo(1);
+    io.vertx.core.http.HttpServerRequest req = held.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    // the partition is handed over while the receiver holds the attempt
+    live.set(false);
+    AtomicReference<DeliveryState> recordedAtSettle = new AtomicReference<>();
+    Future<Void> settled = on(ctx, () -> Future.succeededFuture(service.settled(lane).onSuccess(v ->
+        recordedAtSettle.set(store.getDelivery(d.seq()).result().state()))));
+    assertThat(settled.isComplete()).as("an attempt in flight").isFalse();
+    assertThat(stored(d).state()).isEqualTo(DeliveryState.PENDING);
+    req.response().setStatusCode(200).end();
+    Awaitility.await("settled").atMost(Duration.ofSeconds(10)).until(settled::isComplete);
+    assertThat(recordedAtSettle.get()).as("the outcome recorded before the lane settled")
+        .isEqualTo(DeliveryState.SUCCEEDED);
+    assertThat(stored(d).attempts()).extracting(Attempt::status).containsExactly(200);
+    assertThat(r.got()).extracting(g -> g.header("webhook-id")).containsExactly(Delivery.idOf(3, d.seq()));
+  }
 }
