@@ -201,7 +201,9 @@ class ClusterDeliveryTest {
     assertThat(got.getString("state")).isEqualTo("succeeded");
     assertThat(got.getJsonArray("attempts").stream().map(o -> ((JsonObject) o).getInteger("status")))
         .containsExactly(503, 200);
-    // a retry of a succeeded one is refused by its owner, whichever node is asked
+    // a retry of a succeeded one is refused by its owner, whichever node is asked, once both route by a view without
+    // n2 (until then a node may answer 503, Retry-After: no live owner as it last read the leases, or n2's address)
+    awaitOwned(2);
     for (int node = 0; node < 2; node++) {
       HttpResponse<Buffer> r = call(node, io.vertx.core.http.HttpMethod.POST, "/v1/deliveries/" + one + "/retry", null);
       assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(409);
