@@ -27,8 +27,8 @@ class ServerConfigTest {
     assertThat(c.redis()).isEqualTo("redis://127.0.0.1:6379");
     assertThat(c.tickMs()).isEqualTo(10);
     assertThat(c.token()).isNull();
-    assertThat(c.maxPending()).isEqualTo(1_000_000_000);
-    assertThat(c.windowMs()).isEqualTo(600_000);
+    assertThat(c.maxPending()).isEqualTo(10_000_000);
+    assertThat(c.windowMs()).isZero();
     assertThat(c.fsync()).isFalse();
   }
 
@@ -288,8 +288,8 @@ class ServerConfigTest {
   @Test
   void usageShowsCoresDefaultsAndEveryVariable() {
     String u = ServerCli.usage();
-    assertThat(u).contains("(default 10)").contains("(default 1000000000;").contains("(default 86400000)")
-        .contains("(default 600000)")
+    assertThat(u).contains("(default 10)").contains("(default 10000000 while").contains("1000000000 with a window")
+        .contains("(default 86400000)")
         .contains("TICKWHEEL_TICK_MS").contains("TICKWHEEL_ALLOWED_ORIGINS").doesNotContain("TICKWHEEL_HELP");
   }
 
