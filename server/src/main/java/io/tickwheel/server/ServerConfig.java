@@ -112,13 +112,8 @@ public record ServerConfig(
   public static final long MIN_TIMEOUT_MS = 100;
   /** Longest {@code idleTimeoutMs} and {@code headerTimeoutMs}: a day. */
   public static final long MAX_TIMEOUT_MS = 86_400_000;
-  /**
-   * Default {@code windowMs}: {@code 0}, every pending timer in memory. A window ({@value #SUGGESTED_WINDOW_MS} ms
-   * suits most loads) is given with {@code --window-ms}.
-   */
+  /** Default {@code windowMs}: {@code 0}, every pending timer in memory; a window is given with {@code --window-ms}. */
   public static final long DEFAULT_WINDOW_MS = 0;
-  /** The window the documentation suggests for more pending timers than the heap holds: ten minutes. */
-  public static final long SUGGESTED_WINDOW_MS = 600_000;
   /** Shortest {@code windowMs} above 0. */
   public static final long MIN_WINDOW_MS = 1_000;
   /** Longest {@code windowMs}: a day. */
