@@ -35,8 +35,9 @@ export interface ClientStats {
  * A client of one tickwheel server, or of the nodes of a cluster. Its semantics are the Java client's
  * (`io.tickwheel.client.TickwheelClient`); see the README of this package.
  *
- * - `schedule` goes as batch creates (`POST /v1/timers/batch`), gathered per event-loop turn and while
- *   `maxScheduleBatchesInFlight` requests are out; each caller is answered from its own item.
+ * - `schedule` goes as batch creates (`POST /v1/timers/batch`) of half the schedules outstanding: while a request is
+ *   out, later schedules gather until that many wait or an answer comes (about two requests in flight for callers
+ *   keeping many schedules in flight); each caller is answered from its own item.
  * - `touch` goes as batch touches (`POST /v1/timers/touch`), merged per (id, delayMs).
  * - `put` and `cancel` are pipelined WebSocket commands (`/v1/ws`), retried after a disconnect (idempotent in
  *   effect).

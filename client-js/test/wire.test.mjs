@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { ErrorCodes, TickwheelClient, TickwheelError } from '../dist/node.js';
-import { rejection } from './support/server.mjs';
+import { rejection, waitFor } from './support/server.mjs';
 
 const requests = [];
 /** path -> (request body as JSON) -> [status, answer object or text] */
@@ -17,9 +17,12 @@ before(async () => {
     req.setEncoding('utf8').on('data', (c) => { body += c; }).on('end', () => {
       requests.push({ method: req.method, url: req.url, headers: req.headers, body });
       const answer = script.get(req.url);
-      const [status, out] = answer ? answer(body === '' ? undefined : JSON.parse(body)) : [404, { error: { code: 'not_found', message: 'no' } }];
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(typeof out === 'string' ? out : JSON.stringify(out));
+      // an answer is [status, object or text], or a promise of one (an answer held until the test lets it go)
+      Promise.resolve(answer ? answer(body === '' ? undefined : JSON.parse(body)) : [404, { error: { code: 'not_found', message: 'no' } }])
+        .then(([status, out]) => {
+          res.writeHead(status, { 'Content-Type': 'application/json' });
+          res.end(typeof out === 'string' ? out : JSON.stringify(out));
+        });
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -50,6 +53,47 @@ test('requests with a body say Content-Type: application/json; every request car
     assert.equal(byUrl['/v1/timers/touch'].headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(byUrl['/v1/timers/touch'].body), { ids: ['x'], delayMs: 9 });
     assert.equal(byUrl['/v1/timers/x'].headers['content-type'], undefined, 'a GET has no body');
+  } finally {
+    await tw.close();
+  }
+});
+
+test('a schedule made while batches are in flight waits until half of those outstanding can go together', async () => {
+  const held = [];
+  script.set('/v1/timers/batch', (b) => new Promise((release) => held.push(() => release([200,
+    { results: b.timers.map((t) => ({ status: 201, timer: { ...t, nextDueAt: 1 } })) }]))));
+  const tw = new TickwheelClient({ endpoint: url });
+  const afterFlush = () => new Promise((r) => setImmediate(r));
+  try {
+    requests.length = 0;
+    const all = [];
+    const schedule = async (id) => {
+      const p = tw.schedule({ id, delayMs: 1_000 });
+      p.catch(() => {}); // awaited below; a failed assertion before that leaves it to close()
+      all.push(p);
+      await afterFlush();
+    };
+    await schedule('a');
+    assert.deepEqual([tw.stats().scheduleBatches, tw.queued()], [1, 0], 'a sent at once: nothing in flight');
+    await schedule('b');
+    assert.deepEqual([tw.stats().scheduleBatches, tw.queued()], [2, 0], 'b sent: one is half of the two outstanding');
+    await schedule('c');
+    assert.deepEqual([tw.stats().scheduleBatches, tw.queued()], [2, 1], 'c waits: 1 of 3 outstanding');
+    await schedule('d');
+    assert.deepEqual([tw.stats().scheduleBatches, tw.queued()], [3, 0], 'c and d sent together');
+    for (const id of ['e', 'f', 'g']) {
+      await schedule(id);
+      assert.deepEqual([tw.stats().scheduleBatches, tw.queued()], [3, all.length - 4], `${id} waits`);
+    }
+    await schedule('h');
+    assert.deepEqual([tw.stats().scheduleBatches, tw.queued()], [4, 0], 'e to h sent together');
+    await waitFor(() => held.length === 4, 'the server holding the 4 batches');
+    held.forEach((release) => release());
+
+    assert.deepEqual((await Promise.all(all)).map((t) => t.id), ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    // the batches may reach the server in any order (one connection each)
+    assert.deepEqual(requests.filter((r) => r.url === '/v1/timers/batch')
+      .map((r) => JSON.parse(r.body).timers.map((t) => t.id).join('')).sort(), ['a', 'b', 'cd', 'efgh']);
   } finally {
     await tw.close();
   }

@@ -29,9 +29,13 @@ interface Schedule {
  * which forwards what it does not own). Each part is a request of its own.
  *
  * When: schedules wait in call order; a flush runs once per event-loop turn after a schedule arrives and whenever a
- * batch is answered, and sends the oldest, at most `maxScheduleBatchTimers` per request, while fewer than
- * `maxScheduleBatchesInFlight` requests are unanswered. Schedules arriving meanwhile gather into the next batch; an
- * idle client sends a lone schedule at once (one turn later).
+ * batch is answered. It sends the oldest as a batch of half the schedules outstanding (waiting plus in flight; at
+ * least 1, at most `maxScheduleBatchTimers`) while fewer than `maxScheduleBatchesInFlight` requests are unanswered;
+ * with a request unanswered, a batch is sent only once that many wait, else they gather until the next answer. So
+ * callers keeping C schedules in flight get about two batches of C/2 in flight (one worked on by the server while the
+ * other is answered), not many small ones; a burst beyond twice the largest batch goes out in full batches, up to
+ * `maxScheduleBatchesInFlight` at once. An idle client sends a lone schedule at once (one turn later); a schedule
+ * waits at most until a request in flight is answered or fails.
  *
  * Answers per item, as the single create would have answered: 201 resolves with the timer; any other item status
  * rejects with that item's error (409 `already_exists`, 400 naming the field, ...). A non-200 answer to the whole
@@ -103,8 +107,12 @@ export class ScheduleBatcher {
     }
     const t = now();
     while (this.sent.size < this.o.maxScheduleBatchesInFlight && this.queued() > 0) {
+      const size = this.shareSize();
+      if (this.sent.size > 0 && this.queued() < size) {
+        return;
+      }
       const batch: Schedule[] = [];
-      while (batch.length < this.o.maxScheduleBatchTimers && this.queued() > 0) {
+      while (batch.length < size && this.queued() > 0) {
         const s = this.waiting.shift()!;
         if (t >= s.deadline) {
           s.d.reject(this.notSentTimeout());
@@ -116,6 +124,16 @@ export class ScheduleBatcher {
         this.send(batch);
       }
     }
+  }
+
+  /**
+   * The size of the next batch: half of the schedules outstanding (waiting and in flight), at least 1 and at most
+   * `maxScheduleBatchTimers`. Two batches share what callers keep in flight, so one is answered while the other is
+   * worked on, and each costs its request once for that many timers.
+   */
+  private shareSize(): number {
+    return Math.min(this.o.maxScheduleBatchTimers,
+      Math.max(1, Math.floor((this.queued() + this.inFlightTimers + 1) / 2)));
   }
 
   /** Sends `batch`: in a cluster, one request per owner of its timers' ids (no id: the endpoint in use). */
