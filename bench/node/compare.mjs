@@ -21,11 +21,12 @@
 // command path: `ws` schedule commands (`concurrency` in flight on one socket), and one `POST /v1/timers` each over a
 // keep-alive http.Agent (`concurrency` sockets).
 // CPU per operation: this process (client side; user+system) and the servers (tickwheel's JVM, redis-server), read
-// from /proc over each phase. Medians over the rounds are printed, and each round with --verbose.
+// from /proc over each phase, the plain clients' included. Medians over the rounds are printed with the machine's load
+// average at start and end (also in --csv), and each round with --verbose.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as http from 'node:http';
@@ -349,6 +350,7 @@ async function main() {
     process.exit(2);
   }
   const rounds = { tickwheel: [], bullmq: [] };
+  const loadStart = loadavg()[0];
   for (let r = 1; r <= args.rounds; r++) {
     for (const side of r % 2 ? ['tickwheel', 'bullmq'] : ['bullmq', 'tickwheel']) {
       const dir = mkdtempSync(join(tmpdir(), 'tw-bench-redis-'));
@@ -387,14 +389,18 @@ async function main() {
     ['lateness: received / made', (x) => x.lateness.received / x.lateness.made, 3],
     ['single schedules/s, plain ws commands (no batching; ratio to BullMQ single)', (x) => x.plainWs?.opsPerSec, 0,
       (x) => x.single.opsPerSec],
+    ['  client CPU µs per ws command', (x) => x.plainWs?.cpuUsPerOp.client, 1, () => NaN],
     ['  server CPU µs per ws command (tickwheel JVM + redis)', (x) => x.plainWs
       && x.plainWs.cpuUsPerOp.tickwheel + x.plainWs.cpuUsPerOp.redis, 1, () => NaN],
     ['single schedules/s, one POST each (keep-alive; ratio to BullMQ single)', (x) => x.plainPost?.opsPerSec, 0,
       (x) => x.single.opsPerSec],
+    ['  client CPU µs per POST', (x) => x.plainPost?.cpuUsPerOp.client, 1, () => NaN],
     ['  server CPU µs per POST (tickwheel JVM + redis)', (x) => x.plainPost
       && x.plainPost.cpuUsPerOp.tickwheel + x.plainPost.cpuUsPerOp.redis, 1, () => NaN],
   ];
-  console.log(`\nmedians of ${args.rounds} rounds (same run, same Redis per round)`);
+  const loadEnd = loadavg()[0];
+  console.log(`\nmedians of ${args.rounds} rounds (same run, same Redis per round); load average (1 min) at start `
+    + `${loadStart.toFixed(2)}, at end ${loadEnd.toFixed(2)}`);
   console.log(`| | tickwheel (TS client, ${args.store === 'redis' ? 'Redis' : 'RocksDB'} store) | BullMQ 6.7.0 | ratio |`);
   console.log('|---|---:|---:|---:|');
   for (const [name, f, d, g = f] of metrics) {
@@ -403,6 +409,8 @@ async function main() {
     console.log(`| ${name} | ${fmt(a, d)} | ${fmt(b, d)} | ${fmt(a / b, 2)}x |`);
     rows.push([name, a, b]);
   }
+  rows.push(['load average (1 min, the machine) at start', loadStart, loadStart],
+    ['load average (1 min, the machine) at end', loadEnd, loadEnd]);
   if (args.csv) {
     writeFileSync(args.csv, `metric,tickwheel,bullmq\n${rows.map((r) => `"${r[0]}",${r[1]},${r[2]}`).join('\n')}\n`);
   }
