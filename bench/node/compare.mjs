@@ -6,7 +6,7 @@
 //        [--pending 20000] [--rate 1000] [--window-s 10] [--concurrency 64] [--batch 1000] [--store redis|rocksdb]
 //        [--csv FILE] [--verbose]
 //
-// Each side first warms up (`warmup-s` of the single phase, and 1 s of each plain client; not measured).
+// Each side first warms up (`warmup-s` of the single phase, and as long of each plain client; not measured).
 // Each round starts a private redis-server and a tickwheel server on it (--store redis), so both sides use one Redis
 // and nothing touches any other Redis; --store rocksdb gives tickwheel its embedded store in a temporary directory. Per side and round:
 //   pending     20k timers due in an hour are created first and stay pending through the round;
@@ -200,11 +200,13 @@ async function tickwheelRound(redisUri, pids, dataDir) {
     // warm-up of the JIT and the connections: not measured
     created += await closedLoop(args.concurrency, args['warmup-s'] * 1000,
       (i) => tw.schedule({ id: `warm-${i}`, topic: 'bench', delayMs: 1_000 }));
-    created += await wsSingles(url, args.concurrency, 1_000, 'warm-ws');
-    created += await postSingles(url, args.concurrency, 1_000, 'warm-post');
+    created += await wsSingles(url, args.concurrency, args['warmup-s'] * 1000, 'warm-ws');
+    created += await postSingles(url, args.concurrency, args['warmup-s'] * 1000, 'warm-post');
     await drained();
+    const batches0 = tw.stats().scheduleBatches;
     const single = await measure(serverPids, () => closedLoop(args.concurrency, args.seconds * 1000,
       (i) => tw.schedule({ id: `s-${i}`, topic: 'bench', delayMs: 1_000 })));
+    single.timersPerBatch = single.ops / (tw.stats().scheduleBatches - batches0);
     created += single.ops;
     await drained();
     const batch = await measure(serverPids, async () => {
@@ -379,6 +381,8 @@ async function main() {
     ['batch schedules/s', (x) => x.batch.opsPerSec, 0],
     [`lateness p50 ms (${args.pending} pending, ${args.rate}/s)`, (x) => x.lateness.p50, 0],
     ['lateness p99 ms', (x) => x.lateness.p99, 0],
+    ['  timers per batch create (the TS client gathers the single schedules)', (x) => x.single.timersPerBatch, 1,
+      () => NaN],
     ['client CPU µs per single schedule', (x) => x.single.cpuUsPerOp.client, 1],
     ['server CPU µs per single schedule (tickwheel JVM + redis)', (x) => (x.single.cpuUsPerOp.tickwheel ?? 0)
       + x.single.cpuUsPerOp.redis, 1],
