@@ -83,6 +83,11 @@ public final class LeaseKeeper {
   private boolean idInUse;
   private long loopTimer = -1;
   private long deadlineTimer = -1;
+  private long renewTimer = -1;
+  /** Whether a renewal is in flight (at most one at a time). */
+  private boolean renewInFlight;
+  /** When the last renewal was sent ({@link #clock}, ms). */
+  private long lastRenewSent = Long.MIN_VALUE / 2;
 
   /**
    * @param address this node's base URL (what the others route to)
@@ -109,11 +114,21 @@ public final class LeaseKeeper {
     metrics.ownedGauge(this::owned);
   }
 
-  /** Starts the rounds (the first at once) and the deadline watchdog. */
+  /**
+   * Starts the rounds (the first at once), the renewals between them and the deadline watchdog. Rounds start every
+   * lease/4 from the start of the round before (at once after a round that took longer). A renewal is sent whenever
+   * none was sent for lease/4, on its own timer as well as in a round, so a round slowed by its other calls (a busy
+   * event loop or Redis link) does not hold the renewals back past the local deadlines.
+   */
   public void start() {
     running = true;
     drive = true;
     scheduleRound(0);
+    renewTimer = vertx.setPeriodic(Math.max(1, periodMs / 4), id -> {
+      if (running && !renewInFlight && clock.millis() - lastRenewSent >= periodMs) {
+        renew().onComplete(v -> armDeadline());
+      }
+    });
   }
 
   /**
@@ -161,7 +176,10 @@ public final class LeaseKeeper {
 
   // ------------------------------------------------------------------ the round
 
-  /** One round: deadlines, heartbeat, renew, leases, hand-overs, acquires. A round in flight makes this a no-op. */
+  /**
+   * One round: deadlines, heartbeat and renew (side by side), leases, hand-overs, acquires. A round in flight makes
+   * this a no-op; its renewal is skipped while another one is in flight.
+   */
   public Future<Void> round() {
     if (!running || roundInFlight) {
       return Future.succeededFuture();
@@ -170,6 +188,7 @@ public final class LeaseKeeper {
     retrySoon = false;
     checkDeadlines();
     long hbSent = clock.millis();
+    Future<Void> renewed = renew();
     return coord.heartbeat(holder, address, leaseMs)
         .onSuccess(ms -> {
           if (idInUse) {
@@ -187,7 +206,7 @@ public final class LeaseKeeper {
           }
         })
         .<Void>mapEmpty().otherwiseEmpty()
-        .compose(v -> renew())
+        .compose(v -> renewed)
         .compose(v -> coord.leases().onSuccess(l -> leases = l).<Void>mapEmpty().otherwiseEmpty())
         .compose(v -> rebalance())
         .eventually(() -> {
@@ -197,9 +216,10 @@ public final class LeaseKeeper {
         });
   }
 
+  /** Renews every lease served, unless a renewal is in flight already; never fails. */
   private Future<Void> renew() {
     List<HeldPartition> hs = serving();
-    if (hs.isEmpty()) {
+    if (hs.isEmpty() || renewInFlight) {
       return Future.succeededFuture();
     }
     int[] ps = new int[hs.size()];
@@ -210,6 +230,8 @@ public final class LeaseKeeper {
     }
     long sent = clock.millis();
     long t0 = System.nanoTime();
+    renewInFlight = true;
+    lastRenewSent = sent;
     return coord.renew(holder, ps, es, leaseMs).map(answers -> {
       metrics.renewed(System.nanoTime() - t0);
       long now = clock.millis();
@@ -229,7 +251,10 @@ public final class LeaseKeeper {
       }
       return (Void) null;
     }).onFailure(e -> LOG.log(System.Logger.Level.WARNING, "lease renewal failed: " + e.getMessage()))
-        .otherwiseEmpty();
+        .otherwiseEmpty().eventually(() -> {
+          renewInFlight = false;
+          return Future.succeededFuture();
+        });
   }
 
   private Future<Void> rebalance() {
@@ -405,7 +430,9 @@ public final class LeaseKeeper {
     }
     loopTimer = vertx.setTimer(Math.max(1, delay), id -> {
       loopTimer = -1;
-      round().onComplete(v -> scheduleRound(retrySoon ? RETRY_SOON_MS : periodMs));
+      long started = clock.millis();
+      round().onComplete(v -> scheduleRound(retrySoon ? RETRY_SOON_MS
+          : Math.max(1, periodMs - (clock.millis() - started))));
     });
   }
 
@@ -440,6 +467,10 @@ public final class LeaseKeeper {
     if (deadlineTimer >= 0) {
       vertx.cancelTimer(deadlineTimer);
       deadlineTimer = -1;
+    }
+    if (renewTimer >= 0) {
+      vertx.cancelTimer(renewTimer);
+      renewTimer = -1;
     }
   }
 
