@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tickwheel.core.coordination.ClusterCoordinator;
 import io.tickwheel.core.coordination.Lease;
 import io.tickwheel.core.coordination.NodeIdInUseException;
 import io.tickwheel.core.coordination.memory.MemoryCoordinator;
@@ -24,6 +25,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -31,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,6 +73,11 @@ class LeaseKeeperTest {
 
     /** A node whose wall clock (its schedulers') and monotonic clock (its lease keeper's) are {@code wall}, {@code mono}. */
     Node(String id, LongSupplier wall, MonotonicClock mono) {
+      this(id, wall, mono, coord);
+    }
+
+    /** A node whose lease keeper talks to {@code c} (the shared coordinator, or a wrapper around it). */
+    Node(String id, LongSupplier wall, MonotonicClock mono, ClusterCoordinator c) {
       this.id = id;
       Metrics m = new Metrics();
       PartitionFactory factory = new PartitionFactory() {
@@ -87,7 +95,7 @@ class LeaseKeeperTest {
           return gate == null ? Future.succeededFuture() : gate.future();
         }
       };
-      keeper = new LeaseKeeper(vertx, coord, id, "http://" + id, P, LEASE, mono, factory, metrics);
+      keeper = new LeaseKeeper(vertx, c, id, "http://" + id, P, LEASE, mono, factory, metrics);
       on(ctx, () -> coord.join(id, "http://" + id, P));
       on(ctx, () -> {
         keeper.startManual();
@@ -266,6 +274,65 @@ class LeaseKeeperTest {
     a.round();
     assertThat(a.owned()).isEqualTo(P);
     assertOneOwnerEach();
+  }
+
+  @Test
+  void leasesAreRenewedWhileARoundWaitsOnItsHeartbeat() {
+    // a coordinator whose heartbeats wait for the gate while it is set: a round slowed by a busy link or event loop
+    AtomicReference<Promise<Void>> gate = new AtomicReference<>();
+    ClusterCoordinator slow = (ClusterCoordinator) Proxy.newProxyInstance(getClass().getClassLoader(),
+        new Class<?>[] {ClusterCoordinator.class}, (proxy, m, args) -> {
+          Promise<Void> g = gate.get();
+          if (g != null && m.getName().equals("heartbeat")) {
+            return g.future().compose(v -> (Future<?>) invoke(m, args));
+          }
+          return invoke(m, args);
+        });
+    Node a = new Node("a", clock::get, clock::get, slow);
+    nodes.put("a", a);
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
+    long margin = a.keeper.marginMs();
+    gate.set(Promise.promise());
+    clock.addAndGet(a.keeper.periodMs());
+    long roundRenewSent = clock.get();
+    on(a.ctx, () -> {
+      a.keeper.round();                           // waits on its heartbeat; its renewal goes out beside it
+      return Future.succeededFuture();
+    });
+    assertThat(a.deadline(0)).isEqualTo(roundRenewSent + LEASE - margin);
+    clock.addAndGet(a.keeper.periodMs());
+    on(a.ctx, a.keeper::renewIfDue);             // the round is still in flight: the renewal timer's turn
+    long timerRenewSent = clock.get();
+    for (int p = 0; p < P; p++) {
+      assertThat(a.deadline(p)).isEqualTo(timerRenewSent + LEASE - margin);
+    }
+    clock.addAndGet(1);
+    on(a.ctx, a.keeper::renewIfDue);             // one was sent less than lease/4 ago: not again yet
+    assertThat(a.deadline(0)).isEqualTo(timerRenewSent + LEASE - margin);
+    clock.set(roundRenewSent + LEASE - margin);   // the deadline the round's renewal alone gave
+    a.checkDeadlines();
+    assertThat(a.owned()).isEqualTo(P);
+    assertThat(a.metrics.lostCount()).isZero();
+    Promise<Void> open = gate.getAndSet(null);
+    on(a.ctx, () -> {
+      open.complete();                            // the round goes on where it waited
+      return Future.succeededFuture();
+    });
+    a.round();
+    assertThat(a.owned()).isEqualTo(P);
+    assertOneOwnerEach();
+  }
+
+  /** Calls {@code m} on the shared coordinator. */
+  private Object invoke(java.lang.reflect.Method m, Object[] args) {
+    try {
+      return m.invoke(coord, args);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Test
