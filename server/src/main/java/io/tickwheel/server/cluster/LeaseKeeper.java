@@ -14,10 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Keeps this node's partition leases: one <em>round</em> about every lease/4 (heartbeat with ttl = lease and renew every
- * held lease in one call, side by side; read the leases, then hand over the partitions this node should no longer own
- * and acquire free ones it should), a renewal between rounds whenever none was sent for lease/4 (so a slow round does
- * not hold renewals back), and serves each held partition with its own {@link Scheduler}.
+ * Keeps this node's partition leases: one <em>round</em> about every lease/4 (heartbeat with ttl = lease and renew
+ * every held lease in one call, side by side; read the leases, then hand over the partitions this node should no
+ * longer own and acquire free ones it should), a renewal between rounds whenever none was sent for lease/4 (so a slow
+ * round does not hold renewals back), and serves each held partition with its own {@link Scheduler}.
  *
  * <h2>Never two owners</h2>
  * A partition is served only while its <em>local deadline</em> has not passed: the local send time of the last
