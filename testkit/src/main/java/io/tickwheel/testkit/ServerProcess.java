@@ -397,6 +397,7 @@ public final class ServerProcess implements AutoCloseable {
     List<String> command() {
       List<String> cmd = new ArrayList<>();
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.addAll(ClassDataArchive.flagsFor(jar));
       cmd.addAll(jvmArgs);
       cmd.add("-jar");
       cmd.add(jar.toAbsolutePath().toString());
