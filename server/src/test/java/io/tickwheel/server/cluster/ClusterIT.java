@@ -44,20 +44,26 @@ class ClusterIT {
   RedisClusterCoordinator checker;
   ClusterProbe probe;
 
+  /** The Redis and the checker (a member with {@link #P} partitions: the Redis is a cluster's); no node yet. */
   @BeforeEach
   void start() {
     redis = RedisServerProcess.start();
-    ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    for (int i = 0; i < 3; i++) {
-      nodes.add(jar.args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
-          "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
-          .logs(tmp, "n" + i).startAndAwaitListening(START));
-    }
     vertx = TestVertx.create();
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx, new RedisStoreOptions().setConnectionString(redis.uri())));
     TestVertx.await(checker.join("checker", "none", P));
     probe = new ClusterProbe(checker, P);
+  }
+
+  /** Starts the nodes n0, n1 and n2 side by side (each JVM takes seconds on a busy machine) and waits until they listen. */
+  void startNodes() {
+    for (int i = 0; i < 3; i++) {
+      nodes.add(ServerProcess.fromJar(ServerProcess.jarFromProperty())
+          .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+          .args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
+              "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
+          .logs(tmp, "n" + i).start());
+    }
+    nodes.forEach(n -> n.awaitListening(START));
   }
 
   @AfterEach
@@ -86,6 +92,7 @@ class ClusterIT {
   @Test
   void underLoadKillNineOfANodeLosesNothingFiresNothingTwiceAndItsTimersFireWithinLeasePlusTwoSeconds()
       throws Exception {
+    startNodes();
     probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
     Map<Integer, String> ownerBefore = new HashMap<>();
     probe.cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
@@ -122,6 +129,7 @@ class ClusterIT {
 
   @Test
   void sigtermHandsTheNodesPartitionsOverWithinOneSecond() throws Exception {
+    startNodes();
     probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
     long t0 = System.currentTimeMillis();
     nodes.get(1).sigterm();
@@ -134,6 +142,7 @@ class ClusterIT {
 
   @Test
   void timersCreatedThroughRandomNodesFireExactlyOnceNeverEarly() throws Exception {
+    startNodes();
     for (ServerProcess n : nodes) {   // every node's view has settled: none routes to a partition's previous owner
       probe.awaitOwners(n, Set.of("n0", "n1", "n2"), 20_000);
     }
@@ -185,6 +194,7 @@ class ClusterIT {
 
   @Test
   void sigstopOfAnOwnerLongerThanItsLeaseThenSigcontFiresNothingTwiceAndLosesNothing() throws Exception {
+    startNodes();
     probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 20_000);
     Map<Integer, String> ownerBefore = new HashMap<>();
     probe.cluster(nodes.get(0)).getJsonArray("owners").forEach(o -> ownerBefore.put(((JsonObject) o).getInteger("partition"),
