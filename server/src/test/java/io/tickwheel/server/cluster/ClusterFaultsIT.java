@@ -16,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,17 +77,45 @@ class ClusterFaultsIT {
     redis.close();
   }
 
-  /** Starts node {@code id} on {@code redisUri} and waits until it listens. */
-  ServerProcess launch(String id, String redisUri) {
+  /** The launcher of node {@code id} on {@code redisUri}. */
+  ServerProcess.Launcher node(String id, String redisUri) {
     return ServerProcess.fromJar(ServerProcess.jarFromProperty())
         .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
         .args("--store", "redis", "--redis", redisUri, "--cluster", "--node-id", id, "--partitions", "" + P,
             "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
-        .logs(tmp, id + "-" + launches++).startAndAwaitListening(START);
+        .logs(tmp, id + "-" + launches++);
+  }
+
+  /** Starts node {@code id} on {@code redisUri} and waits until it listens. */
+  ServerProcess launch(String id, String redisUri) {
+    return node(id, redisUri).startAndAwaitListening(START);
   }
 
   ServerProcess launch(String id) {
     return launch(id, redis.uri());
+  }
+
+  /** {@link #launchAll} of the nodes {@code ids} on the test's Redis, in the order of {@code ids}. */
+  List<ServerProcess> launchNodes(Collection<String> ids) {
+    return launchAll(ids.stream().map(id -> node(id, redis.uri())).toList());
+  }
+
+  /**
+   * Starts {@code launchers} side by side (each JVM takes seconds on a busy machine) and waits until they all
+   * listen; returned in the same order. Kills them all when one does not listen.
+   */
+  List<ServerProcess> launchAll(List<ServerProcess.Launcher> launchers) {
+    List<ServerProcess> started = new ArrayList<>();
+    try {
+      for (ServerProcess.Launcher l : launchers) {
+        started.add(l.start());
+      }
+      started.forEach(p -> p.awaitListening(START));
+      return started;
+    } catch (RuntimeException e) {
+      started.forEach(ServerProcess::close);
+      throw e;
+    }
   }
 
   /** How many partitions {@code node} serves now, by its own account. */
@@ -144,9 +173,7 @@ class ClusterFaultsIT {
   @Test
   void rollingRestartOfEveryNodeUnderLoadLosesNothingFiresNothingTwiceNothingEarly() throws Exception {
     Set<String> all = new TreeSet<>(List.of("n0", "n1", "n2"));
-    for (String id : all) {
-      nodes.add(launch(id));
-    }
+    nodes.addAll(launchNodes(all));
     awaitEveryView(all, 20_000);
     try (ClusterLoad load = load()) {
       load.awaitMoreAcked(LOAD_STEP);
@@ -180,10 +207,10 @@ class ClusterFaultsIT {
       throws Exception {
     List<String> ids = List.of("n0", "n1", "n2", "n3");
     Map<String, ServerProcess> live = new HashMap<>();
-    for (String id : List.of("n0", "n1")) {
-      live.put(id, launch(id));
-      nodes.add(live.get(id));
-    }
+    List<ServerProcess> first = launchNodes(List.of("n0", "n1"));
+    live.put("n0", first.get(0));
+    live.put("n1", first.get(1));
+    nodes.addAll(first);
     awaitEveryView(live.keySet(), 20_000);
     try (ClusterLoad load = load()) {
       load.awaitMoreAcked(LOAD_STEP);
@@ -194,9 +221,12 @@ class ClusterFaultsIT {
         for (String id : ids) {
           if (!live.containsKey(id)) {
             added.add(id);
-            live.put(id, launch(id));
-            nodes.add(live.get(id));
           }
+        }
+        List<ServerProcess> joined = launchNodes(added);
+        for (int i = 0; i < added.size(); i++) {
+          live.put(added.get(i), joined.get(i));
+          nodes.add(joined.get(i));
         }
         long spread = awaitEveryView(Set.copyOf(ids), 20_000);
         Map<Integer, String> owners = owners(nodes.get(0));
@@ -234,10 +264,9 @@ class ClusterFaultsIT {
       throws Exception {
     TcpProxy proxy = TcpProxy.start(redis.port());
     proxies.add(proxy);
-    nodes.add(launch("n0"));
-    nodes.add(launch("n1"));
-    ServerProcess victim = launch("n2", "redis://127.0.0.1:" + proxy.port());
-    nodes.add(victim);
+    nodes.addAll(launchAll(List.of(node("n0", redis.uri()), node("n1", redis.uri()),
+        node("n2", "redis://127.0.0.1:" + proxy.port()))));
+    ServerProcess victim = nodes.get(2);
     Set<String> all = Set.of("n0", "n1", "n2");
     awaitEveryView(all, 20_000);
     Map<Integer, String> ownerBefore = owners(nodes.get(0));
