@@ -82,14 +82,15 @@ class ClusterDeliveryIT {
       req.response().setStatusCode(status).end();
     })).listen(0, "127.0.0.1"));
     redis = RedisServerProcess.start();
-    ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    for (int i = 0; i < 3; i++) {
-      nodes.add(jar.args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
-          "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1",
-          "--webhook-secret", SECRET, "--webhook-allow-private")
-          .logs(tmp, "n" + i).startAndAwaitListening(Duration.ofSeconds(40)));
+    for (int i = 0; i < 3; i++) {       // side by side: each JVM takes seconds on a busy machine
+      nodes.add(ServerProcess.fromJar(ServerProcess.jarFromProperty())
+          .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+          .args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
+              "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1",
+              "--webhook-secret", SECRET, "--webhook-allow-private")
+          .logs(tmp, "n" + i).start());
     }
+    nodes.forEach(n -> n.awaitListening(Duration.ofSeconds(40)));
   }
 
   @AfterEach

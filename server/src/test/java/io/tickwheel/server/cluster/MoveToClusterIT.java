@@ -95,19 +95,25 @@ class MoveToClusterIT {
     return out;
   }
 
+  static ServerProcess.Launcher jar() {
+    return ServerProcess.fromJar(ServerProcess.jarFromProperty())
+        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+  }
+
   @Test
   void movingFromRocksDbToAThreeNodeRedisClusterFiresEveryPendingTimerOnceOnTheNewSideAtItsDueTime()
       throws Exception {
-    ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    old = jar.args("--store", "rocksdb", "--data-dir", tmp.resolve("old-data").toString(), "--token", TOKEN,
-        "--port", "0", "--host", "127.0.0.1").logs(tmp, "old").startAndAwaitListening(START);
+    // the old node and the three new ones start side by side (each JVM takes seconds on a busy machine)
+    old = jar().args("--store", "rocksdb", "--data-dir", tmp.resolve("old-data").toString(), "--token", TOKEN,
+        "--port", "0", "--host", "127.0.0.1").logs(tmp, "old").start();
     redis = RedisServerProcess.start();
     for (int i = 0; i < 3; i++) {
-      nodes.add(jar.args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
+      nodes.add(jar().args("--store", "redis", "--redis", redis.uri(), "--cluster", "--node-id", "n" + i,
           "--partitions", "" + P, "--token", TOKEN, "--port", "0", "--host", "127.0.0.1")
-          .logs(tmp, "n" + i).startAndAwaitListening(START));
+          .logs(tmp, "n" + i).start());
     }
+    old.awaitListening(START);
+    nodes.forEach(n -> n.awaitListening(START));
     vertx = TestVertx.create();
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx,
         new RedisStoreOptions().setConnectionString(redis.uri())));

@@ -48,13 +48,14 @@ class RedisClusterNodesIT {
   void start() {
     redis = RedisClusterProcess.start(3, 1);
     String seeds = String.join(",", redis.uris());
-    ServerProcess.Launcher jar = ServerProcess.fromJar(ServerProcess.jarFromProperty())
-        .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    for (int i = 0; i < 3; i++) {
-      nodes.add(jar.args("--store", "redis", "--redis", seeds, "--cluster", "--node-id", "n" + i,
-          "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
-          .logs(tmp, "n" + i).startAndAwaitListening(Duration.ofSeconds(40)));
+    for (int i = 0; i < 3; i++) {       // side by side: each JVM takes seconds on a busy machine
+      nodes.add(ServerProcess.fromJar(ServerProcess.jarFromProperty())
+          .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+          .args("--store", "redis", "--redis", seeds, "--cluster", "--node-id", "n" + i,
+              "--partitions", "" + P, "--lease-ms", "" + LEASE, "--port", "0", "--host", "127.0.0.1")
+          .logs(tmp, "n" + i).start());
     }
+    nodes.forEach(n -> n.awaitListening(Duration.ofSeconds(40)));
     vertx = TestVertx.create();
     checker = TestVertx.await(RedisClusterCoordinator.open(vertx, StoreFactory.redisOptions(seeds)));
     TestVertx.await(checker.join("checker", "none", P));
