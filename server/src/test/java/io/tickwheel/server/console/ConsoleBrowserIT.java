@@ -524,12 +524,10 @@ class ConsoleBrowserIT {
 
   private void type(String css, String value) {
     WebElement el = driver.findElement(By.cssSelector(css));
-    // clear() does not fire "input"; select-all + the new text does, as a user's typing would
-    el.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"));
-    el.sendKeys(org.openqa.selenium.Keys.DELETE);
-    if (!value.isEmpty()) {
-      el.sendKeys(value);
-    }
+    // clear() does not fire "input"; select-all + the new text does, as a user's typing would. One WebDriver command
+    // for the three steps: each command waits for a page that is busy drawing the wheel
+    el.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), org.openqa.selenium.Keys.DELETE,
+        value);
   }
 
   private Object js(String script, Object... args) {
