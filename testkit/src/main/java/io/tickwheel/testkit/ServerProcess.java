@@ -32,6 +32,9 @@ import java.util.stream.Stream;
  * ({@link #describe()}). Signals: {@link #kill9()} (SIGKILL), {@link #sigterm()}, {@link #pause()} (SIGSTOP) and
  * {@link #resume()} (SIGCONT). {@link #close()} kills what is still running.
  *
+ * <p>With the system property {@code tickwheel.cds.dir} set, the child also gets the JVM flags that map a class data
+ * archive of the jar, made once per jar in that directory (only class loading changes; see {@code ClassDataArchive}).
+ *
  * <p>The child's environment is this process's without the {@code TICKWHEEL_*} variables (every flag also reads
  * one), so only the given flags configure it; {@link Launcher#env} adds variables.
  *
