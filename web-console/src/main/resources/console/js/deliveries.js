@@ -48,10 +48,22 @@ export class DeliveriesView {
     }
   }
 
+  // Rows whose delivery did not change keep their element (and a button the user is about to click); the body is
+  // rebuilt only when a row was added, removed, moved or changed.
   render(items, more) {
-    const frag = document.createDocumentFragment();
-    for (const d of items) frag.append(this.row(d));
-    this.body.replaceChildren(frag);
+    const old = new Map();
+    for (const tr of this.body.children) old.set(tr.dataset.id, tr);
+    const rows = items.map((d) => {
+      const sig = JSON.stringify(d);
+      const kept = old.get(d.id);
+      if (kept && kept.dataset.sig === sig) return kept;
+      const tr = this.row(d);
+      tr.dataset.sig = sig;
+      return tr;
+    });
+    const current = this.body.children;
+    const same = rows.length === current.length && rows.every((tr, i) => current[i] === tr);
+    if (!same) this.body.replaceChildren(...rows);
     this.empty.hidden = items.length > 0;
     this.meta.textContent = fmtInt(items.length) + (more ? '+' : '') + ' ' + (this.state.value || 'all')
         + ' · newest first';
