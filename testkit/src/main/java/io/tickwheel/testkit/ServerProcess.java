@@ -36,7 +36,9 @@ import java.util.stream.Stream;
  * archive of the jar, made once per jar in that directory (only class loading changes; see {@code ClassDataArchive}).
  *
  * <p>The child's environment is this process's without the {@code TICKWHEEL_*} variables (every flag also reads
- * one), so only the given flags configure it; {@link Launcher#env} adds variables.
+ * one), so only the given flags configure it; then the variables of the system property {@value #ENV_PROPERTY}
+ * (a whole test run's setting, for example {@code -Dtickwheel.server.env=TICKWHEEL_WINDOW_MS=1000}); then
+ * {@link Launcher#env}'s, which win. A flag given to the server wins over any variable.
  *
  * <p>Not thread safe: one owner thread (a test, the load tool's main thread). Blocking: never on an event loop.
  * The output is read by two daemon threads per process, which also call {@link Launcher#onOutput}.
@@ -45,6 +47,12 @@ public final class ServerProcess implements AutoCloseable {
 
   /** The system property naming the server's shaded jar (set by the build for the integration tests). */
   public static final String JAR_PROPERTY = "tickwheel.jar";
+
+  /**
+   * The system property whose {@code NAME=VALUE} pairs, comma-separated, every child gets as environment variables
+   * (under those of {@link Launcher#env}): how a test run sets a flag for every server it starts.
+   */
+  public static final String ENV_PROPERTY = "tickwheel.server.env";
 
   /** The listening line, whole: group 1 is the base URL, group 2 the port. */
   public static final Pattern LISTENING = Pattern.compile("tickwheel listening on (https?://[^\\s/]+:(\\d+))");
@@ -73,12 +81,35 @@ public final class ServerProcess implements AutoCloseable {
       pb.directory(l.workDir.toFile());
     }
     pb.environment().keySet().removeIf(k -> k.startsWith("TICKWHEEL_"));
+    pb.environment().putAll(envFromProperty(System.getProperty(ENV_PROPERTY)));
     pb.environment().putAll(l.env);
     this.startedAtMs = System.currentTimeMillis();
     this.startedAtNanos = System.nanoTime();
     this.process = pb.start();
     this.stdoutPump = pump(process.getInputStream(), stdoutFile, l.onOutput, true);
     this.stderrPump = pump(process.getErrorStream(), stderrFile, l.onOutput, false);
+  }
+
+  /**
+   * The variables of a {@value #ENV_PROPERTY} value: {@code NAME=VALUE} pairs separated by commas, blanks around them
+   * ignored; empty for {@code null} or blank.
+   *
+   * @throws IllegalArgumentException naming the pair, for a pair without {@code =} or with an empty name
+   */
+  static Map<String, String> envFromProperty(String value) {
+    Map<String, String> env = new HashMap<>();
+    if (value == null || value.isBlank()) {
+      return env;
+    }
+    for (String pair : value.split(",")) {
+      String p = pair.trim();
+      int eq = p.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(ENV_PROPERTY + ": '" + p + "' is not NAME=VALUE");
+      }
+      env.put(p.substring(0, eq).trim(), p.substring(eq + 1).trim());
+    }
+    return env;
   }
 
   /** A launcher for {@code jar}. */

@@ -144,6 +144,18 @@ class ServerProcessTest {
   }
 
   @Test
+  void theEnvPropertyIsReadAsCommaSeparatedNameValuePairs() {
+    assertThat(ServerProcess.envFromProperty(null)).isEmpty();
+    assertThat(ServerProcess.envFromProperty(" ")).isEmpty();
+    assertThat(ServerProcess.envFromProperty("TICKWHEEL_WINDOW_MS=1000, TICKWHEEL_TICK_MS = 5,X="))
+        .containsExactlyInAnyOrderEntriesOf(java.util.Map.of("TICKWHEEL_WINDOW_MS", "1000", "TICKWHEEL_TICK_MS", "5",
+            "X", ""));
+    assertThatThrownBy(() -> ServerProcess.envFromProperty("TICKWHEEL_WINDOW_MS"))
+        .hasMessageContaining("tickwheel.server.env").hasMessageContaining("'TICKWHEEL_WINDOW_MS'");
+    assertThatThrownBy(() -> ServerProcess.envFromProperty("=1")).hasMessageContaining("'=1'");
+  }
+
+  @Test
   void aMissingJarOrJarPropertyIsReportedWithHowToBuildIt() {
     assertThatThrownBy(() -> ServerProcess.fromJar(logs.resolve("nope.jar")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mvn -q -DskipTests package");
