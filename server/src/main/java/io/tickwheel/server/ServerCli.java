@@ -112,15 +112,15 @@ public final class ServerCli {
   private boolean fsync;
 
   @Option(names = "--max-pending", paramLabel = "N", defaultValue = "" + Limits.DEFAULT_MAX_PENDING,
-      description = "most pending timers, then 429 (default " + Limits.DEFAULT_MAX_PENDING_IN_MEMORY
-          + " while every pending timer is in memory: --store memory or --window-ms 0; ${DEFAULT-VALUE} with a "
-          + "window)")
+      description = "most pending timers, both tiers, then 429 (default ${DEFAULT-VALUE} with a window; "
+          + Limits.DEFAULT_MAX_PENDING_IN_MEMORY + " while every pending timer is in memory: --store memory or "
+          + "--window-ms 0)")
   private long maxPending;
 
   @Option(names = "--window-ms", paramLabel = "MS", defaultValue = "" + ServerConfig.DEFAULT_WINDOW_MS,
       description = "RocksDB and Redis: keep in memory only the timers due within this many ms, the rest in the "
-          + "store until their time comes; 0 = every timer in memory; else " + ServerConfig.MIN_WINDOW_MS + ".."
-          + ServerConfig.MAX_WINDOW_MS + " (default ${DEFAULT-VALUE})")
+          + "store until their time comes; a restart reads only the window; 0 = every timer in memory; else "
+          + ServerConfig.MIN_WINDOW_MS + ".." + ServerConfig.MAX_WINDOW_MS + " (default ${DEFAULT-VALUE}, 10 min)")
   private long windowMs;
 
   @Option(names = "--misfire-threshold-ms", paramLabel = "MS",

@@ -6,6 +6,7 @@ import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.wheel.TimerWheel;
 import io.tickwheel.server.dispatch.WebhookOptions;
 import io.tickwheel.server.cluster.ClusterOptions;
+import io.tickwheel.server.scheduler.SchedulerOptions;
 import io.tickwheel.server.security.TlsOptions;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import java.nio.file.Path;
@@ -112,8 +113,13 @@ public record ServerConfig(
   public static final long MIN_TIMEOUT_MS = 100;
   /** Longest {@code idleTimeoutMs} and {@code headerTimeoutMs}: a day. */
   public static final long MAX_TIMEOUT_MS = 86_400_000;
-  /** Default {@code windowMs}: {@code 0}, every pending timer in memory; a window is given with {@code --window-ms}. */
-  public static final long DEFAULT_WINDOW_MS = 0;
+  /**
+   * Default {@code windowMs}: ten minutes ({@link SchedulerOptions#DEFAULT_WINDOW_MS}). Heartbeat timers (seconds to
+   * minutes, touched before they come due) stay in memory, so a touch never reads the store; a restart reads only the
+   * timers due within the next ten minutes, not the whole store; and the window moves in one-minute steps, each a
+   * bounded read of the due index well ahead of its time.
+   */
+  public static final long DEFAULT_WINDOW_MS = SchedulerOptions.DEFAULT_WINDOW_MS;
   /** Shortest {@code windowMs} above 0. */
   public static final long MIN_WINDOW_MS = 1_000;
   /** Longest {@code windowMs}: a day. */
@@ -259,7 +265,7 @@ public record ServerConfig(
     Retention r = Retention.defaults();
     return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_STORE, Path.of(DEFAULT_DATA_DIR),
         RedisStoreOptions.DEFAULT_CONNECTION_STRING, TimerWheel.DEFAULT_TICK_MS, null, false,
-        DEFAULT_WINDOW_MS == 0 ? DEFAULT_MAX_PENDING_IN_MEMORY : Limits.DEFAULT_MAX_PENDING,
+        Limits.DEFAULT_MAX_PENDING,
         Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, r.maxCount(), r.maxAgeMs(), List.of());
   }
 

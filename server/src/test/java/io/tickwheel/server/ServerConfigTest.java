@@ -13,6 +13,7 @@ import java.util.Map;
 import io.tickwheel.core.callback.Cidr;
 import io.tickwheel.core.callback.WebhookSecret;
 import io.tickwheel.server.dispatch.WebhookOptions;
+import io.tickwheel.server.scheduler.SchedulerOptions;
 import org.junit.jupiter.api.Test;
 
 class ServerConfigTest {
@@ -27,8 +28,8 @@ class ServerConfigTest {
     assertThat(c.redis()).isEqualTo("redis://127.0.0.1:6379");
     assertThat(c.tickMs()).isEqualTo(10);
     assertThat(c.token()).isNull();
-    assertThat(c.maxPending()).isEqualTo(10_000_000);
-    assertThat(c.windowMs()).isZero();
+    assertThat(c.maxPending()).isEqualTo(1_000_000_000);
+    assertThat(c.windowMs()).isEqualTo(600_000);
     assertThat(c.fsync()).isFalse();
   }
 
@@ -189,18 +190,23 @@ class ServerConfigTest {
     assertThat(ServerCli.config(new String[0], Map.of())).isEqualTo(ServerConfig.defaults());
     ServerConfig d = ServerConfig.defaults();
     assertThat(d.tickMs()).isEqualTo(TimerWheel.DEFAULT_TICK_MS);
-    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING_IN_MEMORY);
+    assertThat(d.maxPending()).isEqualTo(Limits.DEFAULT_MAX_PENDING);
     assertThat(d.misfireThresholdMs()).isEqualTo(Schedule.DEFAULT_MISFIRE_THRESHOLD_MS);
     assertThat(new Retention(d.logRetentionCount(), d.logRetentionMs())).isEqualTo(Retention.defaults());
     assertThat(d.misfireThresholdMs()).isEqualTo(1000);
     assertThat(d.logRetentionCount()).isEqualTo(1_000_000);
     assertThat(d.logRetentionMs()).isEqualTo(86_400_000);
     assertThat(d.allowedOrigins()).isEmpty();
-    assertThat(d.windowMs()).isZero();
-    assertThat(d.maxPending()).isEqualTo(10_000_000);
-    ServerConfig windowed = ServerCli.config(new String[] {"--window-ms", "600000"}, Map.of());
-    assertThat(windowed.windowMs()).isEqualTo(600_000);
-    assertThat(windowed.maxPending()).isEqualTo(1_000_000_000);
+    assertThat(d.windowMs()).isEqualTo(SchedulerOptions.DEFAULT_WINDOW_MS).isEqualTo(600_000);
+    assertThat(d.maxPending()).isEqualTo(1_000_000_000);
+    assertThat(TickwheelServer.optionsFrom(d).windowMs()).isEqualTo(600_000);
+    assertThat(TickwheelServer.optionsFrom(d).maxPending()).isEqualTo(1_000_000_000);
+    ServerConfig redis = ServerCli.config(new String[] {"--store", "redis"}, Map.of());
+    assertThat(redis.windowMs()).isEqualTo(600_000);
+    assertThat(redis.maxPending()).isEqualTo(1_000_000_000);
+    ServerConfig memory = ServerCli.config(new String[] {"--store", "memory"}, Map.of());
+    assertThat(TickwheelServer.optionsFrom(memory).windowMs()).isZero();
+    assertThat(TickwheelServer.optionsFrom(memory).maxPending()).isEqualTo(10_000_000);
   }
 
   @Test
@@ -288,7 +294,8 @@ class ServerConfigTest {
   @Test
   void usageShowsCoresDefaultsAndEveryVariable() {
     String u = ServerCli.usage();
-    assertThat(u).contains("(default 10)").contains("(default 10000000 while").contains("1000000000 with a window")
+    assertThat(u).contains("(default 10)").contains("(default 1000000000 with a window").contains("10000000 while")
+        .contains("(default 600000, 10 min)")
         .contains("(default 86400000)")
         .contains("TICKWHEEL_TICK_MS").contains("TICKWHEEL_ALLOWED_ORIGINS").doesNotContain("TICKWHEEL_HELP");
   }

@@ -19,11 +19,11 @@ import io.tickwheel.core.store.Retention;
  * @param lockTimeoutMs      how long a write waits for a busy id before answering {@link Refusal.Busy}, ms, {@code >= 1}
  * @param windowMs           with a store that is a {@link io.tickwheel.core.store.DueIndex} and keeps nothing on the
  *                           heap: how far ahead of now every pending timer is in memory, ms; later ones stay in the
- *                           store until the window reaches them ({@link WindowLoader}); {@code 0} (the default of
- *                           {@link #defaults}, see {@link #DEFAULT_WINDOW_MS}): no window, every pending timer in
- *                           memory. {@code 0} or {@code >= 1000}.
+ *                           store until the window reaches them ({@link WindowLoader}); {@link #DEFAULT_WINDOW_MS} in
+ *                           {@link #defaults}; {@code 0}: no window, every pending timer in memory. {@code 0} or
+ *                           {@code >= 1000}. No effect with a store that keeps its timers on the heap.
  *
- * <p>The server sets the window from its {@code --window-ms} flag (ten minutes by default). With {@code windowMs == 0}
+ * <p>The server sets the window from its {@code --window-ms} flag ({@link #DEFAULT_WINDOW_MS} by default). With {@code windowMs == 0}
  * the scheduler keeps every pending timer in memory, recovers by loading the whole store, and reads nothing from the
  * store before a create. With a window, the counts it reports cover both tiers: {@link Scheduler#pending()},
  * {@link Scheduler#pausedTimers()} and the per-topic counts (from the store's, {@link
@@ -32,8 +32,12 @@ import io.tickwheel.core.store.Retention;
 public record SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
     long trimIntervalMs, int recoveryBatch, long lockTimeoutMs, long windowMs) {
 
-  /** Default {@link #maxPending}: ten million timers (the default is without a window: all of them in memory). */
-  public static final long DEFAULT_MAX_PENDING = Limits.DEFAULT_MAX_PENDING_IN_MEMORY;
+  /**
+   * Default {@link #maxPending}: {@link Limits#DEFAULT_MAX_PENDING}, a billion timers, for the default window, where
+   * timers due beyond it are on disk. With a store that keeps every timer on the heap give a cap the heap holds (the
+   * server gives {@link Limits#DEFAULT_MAX_PENDING_IN_MEMORY}).
+   */
+  public static final long DEFAULT_MAX_PENDING = Limits.DEFAULT_MAX_PENDING;
   /** Default {@link #turnLimit}. */
   public static final int DEFAULT_TURN_LIMIT = 10_000;
   /** Default {@link #trimIntervalMs}: 10 s. */
@@ -43,10 +47,14 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
   /** Default {@link #lockTimeoutMs}: 10 s. */
   public static final long DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
-  /** Default {@link #windowMs} of {@link #defaults}: {@code 0}, no window (every pending timer in memory). */
-  public static final long DEFAULT_WINDOW_MS = 0;
+  /**
+   * Default {@link #windowMs}: ten minutes. Heartbeat timers (seconds to minutes, touched before they come due) stay
+   * in memory, so their touches never read the store. A restart reads only the timers due within ten minutes, not the
+   * whole store. The window moves in one-minute steps ({@link WindowLoader}), each page read ahead of its time.
+   */
+  public static final long DEFAULT_WINDOW_MS = 600_000;
 
-  /** Without a window ({@link #DEFAULT_WINDOW_MS}). */
+  /** With the default window ({@link #DEFAULT_WINDOW_MS}). */
   public SchedulerOptions(long tickMs, long maxPending, long misfireThresholdMs, int turnLimit, Retention retention,
       long trimIntervalMs, int recoveryBatch, long lockTimeoutMs) {
     this(tickMs, maxPending, misfireThresholdMs, turnLimit, retention, trimIntervalMs, recoveryBatch, lockTimeoutMs,

@@ -18,8 +18,9 @@ class SchedulerOptionsTest {
 
   @Test
   void defaultsComeFromTheNamedConstantsAndCore() {
-    assertThat(OK).isEqualTo(new SchedulerOptions(10, 10_000_000, Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, 10_000,
-        Retention.defaults(), 10_000, 10_000, 10_000));
+    assertThat(OK).isEqualTo(new SchedulerOptions(10, 1_000_000_000, Schedule.DEFAULT_MISFIRE_THRESHOLD_MS, 10_000,
+        Retention.defaults(), 10_000, 10_000, 10_000, 600_000));
+    assertThat(OK.windowMs()).isEqualTo(SchedulerOptions.DEFAULT_WINDOW_MS);
   }
 
   @Test

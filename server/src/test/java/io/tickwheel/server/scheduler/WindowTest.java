@@ -91,10 +91,24 @@ class WindowTest {
   }
 
   @Test
-  void withTheDefaultOptionsThereIsNoWindowEveryTimerIsInMemoryAndTheDueIndexIsNeverRead() {
-    assertThat(SchedulerOptions.defaults(TICK).windowMs()).isZero();
+  void withTheDefaultOptionsATimerDueBeyondTenMinutesIsFarAndOneWithinThemIsInMemory() {
+    assertThat(SchedulerOptions.defaults(TICK).windowMs()).isEqualTo(600_000);
     store = new GatedStore();
     scheduler = newScheduler(SchedulerOptions.defaults(TICK));
+    on(ctx, () -> scheduler.recover());
+    assertThat(scheduler.windowBound()).isGreaterThanOrEqualTo(T0 + 600_000);
+    create("far", T0 + 48 * 3_600_000L);
+    create("heartbeat", T0 + 300_000L);
+    assertThat(armed("far")).isNull();
+    assertThat(armed("heartbeat")).isNotNull();
+    assertThat(scheduler.farTimers()).isEqualTo(1);
+    assertThat(scheduler.pending()).isEqualTo(2);
+  }
+
+  @Test
+  void withWindowZeroEveryTimerIsInMemoryAndTheDueIndexIsNeverRead() {
+    store = new GatedStore();
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(0));
     on(ctx, () -> scheduler.recover());
     assertThat(scheduler.windowBound()).isEqualTo(Long.MAX_VALUE);
     create("far", T0 + 48 * 3_600_000L);
