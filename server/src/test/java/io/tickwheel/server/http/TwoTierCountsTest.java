@@ -1,0 +1,89 @@
+package io.tickwheel.server.http;
+
+import static io.vertx.core.http.HttpMethod.DELETE;
+import static io.vertx.core.http.HttpMethod.GET;
+import static io.vertx.core.http.HttpMethod.POST;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tickwheel.server.ServerConfig;
+import io.tickwheel.server.testing.BlockedThreadGuard;
+import io.tickwheel.server.testing.ServerHarness;
+import io.tickwheel.server.testing.TestVertx;
+import io.tickwheel.store.rocksdb.RocksDbStoreOptions;
+import io.tickwheel.store.rocksdb.RocksDbTimerStore;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * With the default configuration (RocksDB, the default ten-minute window), a timer due within the window is in memory
+ * and one due in hours is in the store only; {@code GET /v1/wheel}, {@code /metrics} and {@code /v1/topics} count
+ * both, before and after a restart, and after a cancel of the far one.
+ */
+@ExtendWith(BlockedThreadGuard.class)
+class TwoTierCountsTest {
+
+  @TempDir
+  Path dir;
+  Vertx vertx;
+
+  @BeforeEach
+  void start() {
+    vertx = TestVertx.create();
+  }
+
+  @AfterEach
+  void stop() {
+    TestVertx.close(vertx);
+  }
+
+  ServerHarness open() {
+    RocksDbTimerStore store = TestVertx.await(RocksDbTimerStore.open(vertx, new RocksDbStoreOptions().setDataDir(dir)));
+    return ServerHarness.start(vertx, ServerConfig.defaults(), store);
+  }
+
+  @Test
+  void theDefaultWindowKeepsAFarTimerInTheStoreAndEveryViewCountsBothTiersAcrossARestart() {
+    assertThat(ServerConfig.defaults().windowMs()).isEqualTo(600_000);
+    ServerHarness s = open();
+    try {
+      assertThat(s.send(POST, "/v1/timers", "{\"id\":\"near\",\"topic\":\"a\",\"delayMs\":300000}").statusCode())
+          .isEqualTo(201);
+      assertThat(s.send(POST, "/v1/timers", "{\"id\":\"far\",\"topic\":\"b\",\"delayMs\":7200000}").statusCode())
+          .isEqualTo(201);
+      assertCounts(s, 2, 1);
+    } finally {
+      s.close();
+    }
+
+    ServerHarness again = open();
+    try {
+      assertCounts(again, 2, 1);
+      assertThat(again.send(GET, "/v1/timers/far").bodyAsJsonObject().getString("topic")).isEqualTo("b");
+      assertThat(again.send(DELETE, "/v1/timers/far").statusCode()).isEqualTo(204);
+      JsonObject wheel = again.send(GET, "/v1/wheel").bodyAsJsonObject();
+      assertThat(wheel.getLong("pending")).isEqualTo(1);
+      assertThat(wheel.getJsonObject("far").getLong("count")).isZero();
+      assertThat(again.send(GET, "/metrics").bodyAsString()).contains("tickwheel_pending_timers 1.0");
+      assertThat(again.send(GET, "/v1/topics").bodyAsJsonObject().getJsonArray("topics"))
+          .containsExactly(new JsonObject().put("topic", "a").put("pending", 1).put("paused", false));
+    } finally {
+      again.close();
+    }
+  }
+
+  private static void assertCounts(ServerHarness s, long pending, long far) {
+    JsonObject wheel = s.send(GET, "/v1/wheel").bodyAsJsonObject();
+    assertThat(wheel.getLong("pending")).isEqualTo(pending);
+    assertThat(wheel.getJsonObject("far").getLong("count")).isEqualTo(far);
+    assertThat(s.send(GET, "/metrics").bodyAsString()).contains("tickwheel_pending_timers " + pending + ".0");
+    assertThat(s.send(GET, "/v1/topics").bodyAsJsonObject().getJsonArray("topics")).containsExactlyInAnyOrder(
+        new JsonObject().put("topic", "a").put("pending", 1).put("paused", false),
+        new JsonObject().put("topic", "b").put("pending", 1).put("paused", false));
+  }
+}
