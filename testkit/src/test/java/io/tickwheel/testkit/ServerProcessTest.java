@@ -35,6 +35,11 @@ class ServerProcessTest {
               System.out.println("tickwheel listening on http://127.0.0.1:4242");
               Thread.currentThread().join();   // runs until stopped
             }
+            case "env" -> {
+              System.out.println("env " + System.getenv(a[1]) + " " + System.getenv(a[2]));
+              System.out.println("tickwheel listening on http://127.0.0.1:4242");
+              Thread.currentThread().join();   // runs until stopped
+            }
             case "fail" -> {
               System.err.println("tickwheel: --port: not a number: eighty");
               System.exit(2);
@@ -153,6 +158,17 @@ class ServerProcessTest {
     assertThatThrownBy(() -> ServerProcess.envFromProperty("TICKWHEEL_WINDOW_MS"))
         .hasMessageContaining("tickwheel.server.env").hasMessageContaining("'TICKWHEEL_WINDOW_MS'");
     assertThatThrownBy(() -> ServerProcess.envFromProperty("=1")).hasMessageContaining("'=1'");
+  }
+
+  @Test
+  void everyChildGetsTheEnvPropertysVariablesUnderTheLaunchersOwn() {
+    System.setProperty(ServerProcess.ENV_PROPERTY, "TW_TEST_A=from-property,TW_TEST_B=from-property");
+    try (ServerProcess p = fake("env", "TW_TEST_A", "TW_TEST_B").env("TW_TEST_B", "from-launcher")
+        .startAndAwaitListening(Duration.ofSeconds(60))) {
+      assertThat(p.stdout()).contains("env from-property from-launcher");
+    } finally {
+      System.clearProperty(ServerProcess.ENV_PROPERTY);
+    }
   }
 
   @Test
