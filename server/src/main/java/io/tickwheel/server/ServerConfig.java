@@ -114,10 +114,7 @@ public record ServerConfig(
   /** Longest {@code idleTimeoutMs} and {@code headerTimeoutMs}: a day. */
   public static final long MAX_TIMEOUT_MS = 86_400_000;
   /**
-   * Default {@code windowMs}: ten minutes ({@link SchedulerOptions#DEFAULT_WINDOW_MS}). Heartbeat timers (seconds to
-   * minutes, touched before they come due) stay in memory, so a touch never reads the store; a restart reads only the
-   * timers due within the next ten minutes, not the whole store; and the window moves in one-minute steps, each a
-   * bounded read of the due index well ahead of its time.
+   * Default {@code windowMs}: ten minutes, {@link SchedulerOptions#DEFAULT_WINDOW_MS} (which says why).
    */
   public static final long DEFAULT_WINDOW_MS = SchedulerOptions.DEFAULT_WINDOW_MS;
   /** Shortest {@code windowMs} above 0. */

@@ -23,9 +23,9 @@ import io.tickwheel.core.store.Retention;
  *                           {@link #defaults}; {@code 0}: no window, every pending timer in memory. {@code 0} or
  *                           {@code >= 1000}. No effect with a store that keeps its timers on the heap.
  *
- * <p>The server sets the window from its {@code --window-ms} flag ({@link #DEFAULT_WINDOW_MS} by default). With {@code windowMs == 0}
- * the scheduler keeps every pending timer in memory, recovers by loading the whole store, and reads nothing from the
- * store before a create. With a window, the counts it reports cover both tiers: {@link Scheduler#pending()},
+ * <p>The server sets the window from its {@code --window-ms} flag ({@link #DEFAULT_WINDOW_MS} by default). With
+ * {@code windowMs == 0} the scheduler keeps every pending timer in memory, recovers by loading the whole store, and
+ * reads nothing from the store before a create. With a window, the counts it reports cover both tiers: {@link Scheduler#pending()},
  * {@link Scheduler#pausedTimers()} and the per-topic counts (from the store's, {@link
  * io.tickwheel.core.store.DueIndex#topicCounts}).
  */
@@ -48,9 +48,11 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
   public static final long DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
   /**
-   * Default {@link #windowMs}: ten minutes. Heartbeat timers (seconds to minutes, touched before they come due) stay
-   * in memory, so their touches never read the store. A restart reads only the timers due within ten minutes, not the
-   * whole store. The window moves in one-minute steps ({@link WindowLoader}), each page read ahead of its time.
+   * Default {@link #windowMs}: ten minutes. Heartbeat timers (a countdown of seconds to minutes, touched before it
+   * runs out) never leave memory. A restart reads only the timers due within ten minutes (up to eleven: the bound
+   * moves in steps of a tenth of the window), not the whole store, so its time follows the near-term load rather than
+   * the pending count. Each one-minute step is read from the store in bounded pages a full window before those timers
+   * come due ({@link WindowLoader}).
    */
   public static final long DEFAULT_WINDOW_MS = 600_000;
 
