@@ -7,6 +7,9 @@
 #   bench/run-load.sh --compare                  # tickwheel (rocksdb, redis) side by side with quartz-jdbc, db-scheduler
 #                                                # and redisson-delayed-queue, < 10 min; ratio table, CSV and SVG chart
 #                                                # in bench/results/compare.{csv,svg}
+#   bench/run-load.sh --scale                    # issue 28's node: 10M pending on RocksDB with a 10-min window, the
+#                                                # server under README's production flags (SCALE_SERVER_JAVA_OPTS),
+#                                                # a 60 s stream at 10,000/s, heap after full GC, RSS, kill -9; ~15 min
 #   bench/run-load.sh --url http://127.0.0.1:8080 --scenario throughput --timers 100000
 #
 # --compare needs PostgreSQL on 127.0.0.1:5432 (database test, trust auth) and Redis on 127.0.0.1:6379.
@@ -14,11 +17,15 @@
 # holds /tmp/tickwheel-measure.lock (flock) so measurements of several people do not overlap.
 # Env: LOAD_JAVA_OPTS (client JVM flags, default -Xmx1g), LOAD_SERVER_JAVA_OPTS (JVM flags of a --server-jar server,
 #      e.g. -XX:+UseZGC), LOAD_FIRINGS_CSV=FILE (tickwheel targets: every firing received as dueAt,firedAt,receivedAt;
-#      bench/wrk/firings-timeline.py reads it), NO_LOCK=1 to skip the lock.
+#      bench/wrk/firings-timeline.py reads it), NO_LOCK=1 to skip the lock, LOAD_JAVA (the tool's java binary, and so
+#      a --server-jar server's: it starts the server with its own java.home; default java on the PATH), e.g.
+#      LOAD_JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java LOAD_SERVER_JAVA_OPTS="-Xms1g -Xmx1g -XX:+UseZGC".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=1
+# The server JVM flags of README's "Running in production" for a node of 10M pending with a window (--scale).
+SCALE_SERVER_JAVA_OPTS="-Xms1g -Xmx1g"
 if [[ "${1:-}" == "--no-build" ]]; then BUILD=0; shift; fi
 PRESET=()
 case "${1:-}" in
@@ -36,6 +43,12 @@ case "${1:-}" in
              --batch-concurrency 2 --pending 20000 --firing-rate 500 --window-ms 10000 --burst 5000
              --csv bench/results/compare.csv --chart bench/results/compare.svg)
              mkdir -p bench/results ;;
+  --scale) shift; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb --tickwheel-mode client
+             --scenario scale --pending 10000000 --firing-rate 10000 --duration-s 60 --concurrency 64
+             --batch-size 1000 --batch-concurrency 2)
+             export LOAD_SERVER_JAVA_OPTS="${LOAD_SERVER_JAVA_OPTS:-$SCALE_SERVER_JAVA_OPTS}"
+             # the window given explicitly, whatever the server's default
+             export LOAD_SERVER_ARGS="${LOAD_SERVER_ARGS:---window-ms 600000}" ;;
 esac
 
 if [[ $BUILD == 1 ]]; then
@@ -52,7 +65,7 @@ if [[ ${#PRESET[@]} -gt 0 ]]; then
   PRESET=("${PRESET[@]/#server\/target\/tickwheel.jar/$PIN_DIR/tickwheel.jar}")
 fi
 
-CMD=(java ${LOAD_JAVA_OPTS:--Xmx1g} -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "${PRESET[@]}" "$@")
+CMD=(${LOAD_JAVA:-java} ${LOAD_JAVA_OPTS:--Xmx1g} -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "${PRESET[@]}" "$@")
 echo "+ ${CMD[*]}"
 if [[ "${NO_LOCK:-0}" == 1 ]] || ! command -v flock >/dev/null; then
   "${CMD[@]}"

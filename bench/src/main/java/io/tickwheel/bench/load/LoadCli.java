@@ -116,6 +116,11 @@ final class LoadCli {
       description = "heartbeat: each key's delay (default ${DEFAULT-VALUE})")
   private int heartbeatDelayMs;
 
+  @Option(names = "--fill-horizon-ms", paramLabel = "MS", defaultValue = "172800000",
+      description = "scale: the filled timers are due evenly over [now + 10 min, now + MS] (default ${DEFAULT-VALUE}: 48 h);"
+          + " a horizon inside the server's --window-ms keeps every one in memory")
+  private long fillHorizonMs;
+
   @Option(names = "--csv", paramLabel = "FILE", description = "write every value (and the ratio rows) here")
   private String csv;
 
@@ -174,6 +179,13 @@ final class LoadCli {
         throw new CommandLine.TypeConversionException("must be an integer, got '" + s + "'");
       }
     });
+    cl.registerConverter(Long.TYPE, s -> {
+      try {
+        return Long.parseLong(s.trim().replace("_", ""));
+      } catch (NumberFormatException e) {
+        throw new CommandLine.TypeConversionException("must be an integer, got '" + s + "'");
+      }
+    });
     return cl;
   }
 
@@ -224,7 +236,7 @@ final class LoadCli {
         atLeast("pending", pending, 0), atLeast("firing-rate", firingRate, 1), atLeast("window-ms", windowMs, 100),
         atLeast("lateness-warmup-ms", latenessWarmupMs, 0), atLeast("burst", burst, 1), atLeast("keys", keys, 1),
         atLeast("duration-s", durationS, 1), atLeast("heartbeat-delay-ms", heartbeatDelayMs, 100), csv, redis,
-        jdbcUrl, chart, modes(tickwheelMode), keepTimers);
+        jdbcUrl, chart, modes(tickwheelMode), keepTimers, atLeast("fill-horizon-ms", fillHorizonMs, 660_000));
   }
 
   private static List<String> modes(String value) {
@@ -239,6 +251,13 @@ final class LoadCli {
       }
     }
     return List.copyOf(modes);
+  }
+
+  private static long atLeast(String option, long n, long min) {
+    if (n < min) {
+      throw new IllegalArgumentException("--" + option + " must be >= " + min + ", got " + n);
+    }
+    return n;
   }
 
   private static int atLeast(String option, int n, int min) {

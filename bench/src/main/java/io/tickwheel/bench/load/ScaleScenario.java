@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * ({@code --server-jar}), since it reads the server's heap and kills it.
  *
  * <ol>
- *   <li><b>Fill</b>: {@code --pending} timers due evenly over [now + 10 min, now + 48 h], by batches
- *       ({@code --batch-concurrency} in flight); reports the fill rate.</li>
+ *   <li><b>Fill</b>: {@code --pending} timers due evenly over [now + 10 min, now + {@code --fill-horizon-ms}]
+ *       (default 48 h), by batches ({@code --batch-concurrency} in flight); reports the fill rate. A horizon inside
+ *       the server's {@code --window-ms} measures a node whose pending timers are all in memory.</li>
  *   <li><b>Stream</b>: for {@code --duration-s} seconds, {@code --firing-rate} timers/s due 1 s after they are sent
  *       (a batch every 100 ms), while far timers keep being created and touched, each at a tenth of the firing rate
  *       (creates in the same batches' rhythm, touches as single requests of filled timers, to new due times 1-48 h
@@ -65,7 +66,7 @@ final class ScaleScenario {
     int n = cfg.pending();
     String fillPrefix = runId + "-sp-";
     long base = System.currentTimeMillis() + 600_000;
-    long spread = 48 * HOUR - 600_000;
+    long spread = cfg.fillHorizonMs() - 600_000;
     long t0 = System.nanoTime();
     Scenarios.Run fill = sc.batches(fillPrefix, n, i -> base + (long) i * spread / Math.max(1, n), Scenarios.MAX(cfg),
         cfg.batchConcurrency(), null);
@@ -73,6 +74,7 @@ final class ScaleScenario {
     sc.put(SC, "pending filled", n);
     sc.put(SC, "fill timers/s", Math.round(n * 1e9 / fillNanos));
     sc.put(SC, "fill s", String.format("%.1f", fillNanos / 1e9));
+    sc.put(SC, "fill due from now + 10 min to now + ms", cfg.fillHorizonMs());
     sc.checkErrors(SC, "fill batch", fill);
 
     stream(tw, fillPrefix, n);

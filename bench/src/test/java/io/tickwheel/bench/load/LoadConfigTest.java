@@ -85,6 +85,17 @@ class LoadConfigTest {
   }
 
   @Test
+  void theScaleFillHorizonDefaultsTo48HoursAndMustReachPastTheFirstDueTime() {
+    assertThat(LoadConfig.parse(new String[] {"--target", "db-scheduler"}).fillHorizonMs()).isEqualTo(48 * 3_600_000L);
+    LoadConfig near = LoadConfig.parse(new String[] {"--target", "db-scheduler", "--fill-horizon-ms", "900_000"});
+    assertThat(near.fillHorizonMs()).isEqualTo(900_000L);
+    assertThat(near.describe()).contains("fill-horizon-ms=900000");
+    assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--fill-horizon-ms", "600000"}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--fill-horizon-ms")
+        .hasMessageContaining("600000");
+  }
+
+  @Test
   void theDefaultsAreThoseOfToday() {
     LoadConfig d = LoadConfig.parse(new String[] {"--target", "db-scheduler"});
     assertThat(d.stores()).containsExactly("rocksdb");
@@ -128,6 +139,6 @@ class LoadConfigTest {
     assertThat(LoadCli.usage()).contains("--target", "--url", "--server-jar", "--store", "--scenario", "--timers",
         "--warmup-ms", "--throughput-ms", "--client-loops", "--rate", "--batch-size", "--batch-concurrency",
         "--pending", "--firing-rate", "--window-ms", "--lateness-warmup-ms", "--burst", "--keys", "--duration-s",
-        "--heartbeat-delay-ms", "--csv", "--redis", "--jdbc-url", "--chart", "--token");
+        "--heartbeat-delay-ms", "--fill-horizon-ms", "--csv", "--redis", "--jdbc-url", "--chart", "--token");
   }
 }
