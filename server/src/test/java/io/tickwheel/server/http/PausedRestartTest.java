@@ -8,8 +8,6 @@ import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.testing.BlockedThreadGuard;
 import io.tickwheel.server.testing.ServerHarness;
 import io.tickwheel.server.testing.TestVertx;
-import io.tickwheel.store.rocksdb.RocksDbStoreOptions;
-import io.tickwheel.store.rocksdb.RocksDbTimerStore;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
@@ -38,8 +36,7 @@ class PausedRestartTest {
   }
 
   ServerHarness open() {
-    RocksDbTimerStore store = TestVertx.await(RocksDbTimerStore.open(vertx, new RocksDbStoreOptions().setDataDir(dir)));
-    return ServerHarness.start(vertx, ServerConfig.defaults().withStore("rocksdb"), store);
+    return ServerHarness.startOnRocksDb(vertx, ServerConfig.defaults().withStore("rocksdb"), dir);
   }
 
   @Test

@@ -2,6 +2,8 @@ package io.tickwheel.server.testing;
 
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
+import io.tickwheel.store.rocksdb.RocksDbStoreOptions;
+import io.tickwheel.store.rocksdb.RocksDbTimerStore;
 import io.tickwheel.server.ServerConfig;
 import io.tickwheel.server.TickwheelServer;
 import io.vertx.core.Vertx;
@@ -12,6 +14,7 @@ import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.nio.file.Path;
 
 /**
  * The real server verticle on a free loopback port, with an in-memory store (or a given one) and the system clock,
@@ -44,6 +47,11 @@ public final class ServerHarness implements AutoCloseable {
   /** A server with {@code --store memory} defaults. */
   public static ServerHarness start(Vertx vertx) {
     return start(vertx, ServerConfig.defaults().withStore("memory"), new MemoryTimerStore());
+  }
+
+  /** A server with {@code cfg} on a RocksDB store opened in {@code dir} (reopen the same dir to restart it). */
+  public static ServerHarness startOnRocksDb(Vertx vertx, ServerConfig cfg, Path dir) {
+    return start(vertx, cfg, TestVertx.await(RocksDbTimerStore.open(vertx, new RocksDbStoreOptions().setDataDir(dir))));
   }
 
   public static ServerHarness start(Vertx vertx, ServerConfig cfg, TimerStore store) {
