@@ -9,15 +9,20 @@
 # and where the p99 goes: fire-p99 = the owner's firedAt − dueAt, hop-p99 = received − firedAt (the hop from the owner
 # to node 0's stream and on to the tool).
 #
-# Usage: bench/cluster/lateness.sh [--nodes 3] [--rounds 3] [--pending 1000000] [--firing-rate 10000]
+# --via client (the default): the Java client with every node as an endpoint (LoadTool --tickwheel-mode client
+# --endpoints): it reads the partition map and sends every schedule, fill and stream, to its timer's owner, as a
+# Java service would. --via http: every batch is POSTed to node 0, which forwards what other nodes own.
+#
+# Usage: bench/cluster/lateness.sh [--via client|http] [--nodes 3] [--rounds 3] [--pending 1000000] [--firing-rate 10000]
 #                                  [--window-ms 10000] [--port 8389] [--partitions 256] [--jar PATH]
 # Env:   JAVA_OPTS (the nodes' JVM flags; default -Xmx700m)
 # Needs: redis-server, redis-cli, curl, jq, the jars: mvn -B -ntp -q -pl server,bench -am package -DskipTests
 set -euo pipefail
 
-NODES=3 ROUNDS=3 PENDING=1000000 RATE=10000 WINDOW=10000 PORT=8389 PARTS=256 JAR=
+VIA=client NODES=3 ROUNDS=3 PENDING=1000000 RATE=10000 WINDOW=10000 PORT=8389 PARTS=256 JAR=
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --via) VIA=$2; shift 2 ;;
     --nodes) NODES=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --pending) PENDING=$2; shift 2 ;;
@@ -30,6 +35,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+[[ "$VIA" == client || "$VIA" == http ]] || { echo "--via must be client or http, was '$VIA'" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 JAR=${JAR:-"$ROOT/server/target/tickwheel.jar"}
@@ -54,7 +60,13 @@ measure() {
   for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); done
   local r0 r1
   r0=$(ticks "$REDIS_PID")
-  java -Xmx1g -cp "$BENCH" io.tickwheel.bench.load.LoadTool --url "$(url 0)" --scenario lateness \
+  local -a via=()
+  if [[ "$VIA" == client ]]; then
+    local all=
+    for i in $(seq 0 $((n - 1))); do all+="${all:+,}$(url "$i")"; done
+    via=(--tickwheel-mode client --endpoints "$all")
+  fi
+  java -Xmx1g -cp "$BENCH" io.tickwheel.bench.load.LoadTool --url "$(url 0)" "${via[@]}" --scenario lateness \
     --pending "$PENDING" --firing-rate "$RATE" --window-ms "$WINDOW" --keep-timers --csv "$WORK/$name.csv" \
     >"$WORK/$name.out" 2>&1 || { tail -20 "$WORK/$name.out" >&2; exit 1; }
   for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); done
@@ -76,7 +88,7 @@ measure() {
 }
 
 echo "tickwheel cluster lateness bench: 1 vs $NODES nodes, rounds=$ROUNDS pending=$PENDING firing-rate=$RATE/s" \
-  "window=${WINDOW}ms partitions=$PARTS, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+  "window=${WINDOW}ms partitions=$PARTS via=$VIA, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s\n' round nodes p50-ms p99-ms p999-ms max-ms early missing \
   node-cpu-s redis-cpu-s fire-p99 hop-p99

@@ -138,6 +138,12 @@ final class LoadCli {
       + " afterwards (bench/cluster/lateness.sh)")
   private boolean keepTimers;
 
+  @Option(names = "--endpoints", paramLabel = "URL,URL",
+      description = "with --url and --tickwheel-mode client: the Java client's endpoints (every node of a cluster);"
+          + " batches then go through the client too, which in a cluster reads the partition map and sends every"
+          + " schedule to its timer's owner (the firings' subscription stays on --url)")
+  private String endpoints;
+
   @Option(names = "--help", usageHelp = true, description = "print this help and exit")
   private boolean help;
 
@@ -236,7 +242,28 @@ final class LoadCli {
         atLeast("pending", pending, 0), atLeast("firing-rate", firingRate, 1), atLeast("window-ms", windowMs, 100),
         atLeast("lateness-warmup-ms", latenessWarmupMs, 0), atLeast("burst", burst, 1), atLeast("keys", keys, 1),
         atLeast("duration-s", durationS, 1), atLeast("heartbeat-delay-ms", heartbeatDelayMs, 100), csv, redis,
-        jdbcUrl, chart, modes(tickwheelMode), keepTimers, atLeast("fill-horizon-ms", fillHorizonMs, 660_000));
+        jdbcUrl, chart, modes(tickwheelMode), keepTimers, atLeast("fill-horizon-ms", fillHorizonMs, 660_000),
+        endpoints(endpoints));
+  }
+
+  /** {@code --endpoints}: each an {@code http://host:port}; needs {@code --url} and client mode. */
+  private List<String> endpoints(String value) {
+    if (value == null) {
+      return List.of();
+    }
+    if (url == null || !modes(tickwheelMode).contains("client")) {
+      throw new IllegalArgumentException("--endpoints needs --url and --tickwheel-mode client, got --endpoints '"
+          + value + "'");
+    }
+    List<String> out = new java.util.ArrayList<>();
+    for (String e : value.split(",")) {
+      String u = e.trim().replaceAll("/+$", "");
+      if (!u.matches("https?://[^/\\s]+")) {
+        throw new IllegalArgumentException("--endpoints: '" + e + "' is not http://host:port");
+      }
+      out.add(u);
+    }
+    return List.copyOf(out);
   }
 
   private static List<String> modes(String value) {

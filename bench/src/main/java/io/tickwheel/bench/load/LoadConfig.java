@@ -28,13 +28,16 @@ import java.util.List;
  * its own per store: {@code http} one HTTP request per single schedule and per touch ({@code --concurrency}
  * connections); {@code client} the Java client ({@code tickwheel-client}): single schedules and touches as pipelined
  * WebSocket commands over one connection, at most {@code --concurrency} in flight (batches stay HTTP). Client runs
- * are named {@code tickwheel-client-STORE}.
+ * are named {@code tickwheel-client-STORE}. With {@code --endpoints} (every node of a cluster) the client gets them all,
+ * reads the partition map and sends each schedule to its timer's owner; batches then go through the client too
+ * (gathered per tick and split by owner, as a Java service's schedules would); the firings' subscription stays on
+ * {@code --url}.
  */
 public record LoadConfig(List<String> targets, String url, String token, String serverJar, List<String> stores,
     List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int clientLoops, int rate, int batchSize, int batchConcurrency,
     int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
     String csv, String redis, String jdbcUrl, String chart, List<String> tickwheelModes, boolean keepTimers,
-    long fillHorizonMs) {
+    long fillHorizonMs, List<String> endpoints) {
 
   /** Every target name {@link Targets#create} knows. */
   public static final List<String> TARGETS =

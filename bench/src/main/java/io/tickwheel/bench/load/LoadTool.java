@@ -111,6 +111,9 @@ public final class LoadTool {
       opts.put("clientLoops", String.valueOf(cfg.clientLoops()));
       opts.put("tickwheelMode", run.mode());
       opts.put("keepTimers", String.valueOf(cfg.keepTimers()));
+      if (!cfg.endpoints().isEmpty()) {
+        opts.put("endpoints", String.join(",", cfg.endpoints()));
+      }
       if (cfg.redis() != null) {
         opts.put("redis", cfg.redis());
       }

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Creates a {@link TimerTarget} by name (a switch, no reflection). Options (all strings): {@code url}, {@code token},
- * {@code server-jar}, {@code store}, {@code tickwheelMode} ({@code http} or {@code client}), {@code concurrency}, {@code clientLoops} (tickwheel's HTTP client event loops,
+ * {@code server-jar}, {@code store}, {@code tickwheelMode} ({@code http} or {@code client}), {@code endpoints} (the Java client's, comma-separated:
+ * every node of a cluster; client mode with {@code url}), {@code concurrency}, {@code clientLoops} (tickwheel's HTTP client event loops,
  * sharing {@code concurrency} connections), {@code redis} (tickwheel's {@code --redis} and the Redisson
  * peer's Redis), {@code jdbcUrl} (the JDBC peers); each target reads the keys it knows and ignores the others.
  * Peers add their case here in one small commit.
@@ -31,8 +32,10 @@ public final class Targets {
         boolean viaClient = "client".equals(options.getOrDefault("tickwheelMode", "http"));
         String prefix = viaClient ? "tickwheel-client" : "tickwheel";
         if (url != null) {
+          String endpoints = options.get("endpoints");
           return new TickwheelTarget(prefix + "@" + url, url.replaceAll("/+$", ""), token, null, conns, loops,
-              viaClient).keepTimers(Boolean.parseBoolean(options.get("keepTimers")));
+              viaClient).keepTimers(Boolean.parseBoolean(options.get("keepTimers")))
+              .clientEndpoints(endpoints == null ? List.of() : List.of(endpoints.split(",")));
         }
         String jar = options.get("server-jar");
         if (jar == null) {

@@ -68,6 +68,8 @@ public final class TickwheelTarget implements TimerTarget {
   private final Vertx clientVertx;
   private volatile TickwheelClient client;
   private volatile String baseUrl;
+  /** The client's endpoints when given (client mode; every node of a cluster); empty: {@link #baseUrl} alone. */
+  private volatile List<String> clientEndpoints = List.of();
   private volatile Endpoint endpoint;
   private volatile FiringSink sink;
   private volatile WebSocket ws;
@@ -120,6 +122,23 @@ public final class TickwheelTarget implements TimerTarget {
    */
   public TickwheelTarget keepTimers(boolean keep) {
     this.keepTimers = keep;
+    return this;
+  }
+
+  /**
+   * The client's endpoints (client mode only; every node of a cluster): with two or more it reads the partition map
+   * and sends every schedule to its timer's owner; and {@link #scheduleBatch} goes through the client too (gathered
+   * per tick and, in a cluster, split by owner). The firings' subscription and other requests stay on the base URL.
+   *
+   * @return this
+   * @throws IllegalArgumentException without client mode
+   */
+  public TickwheelTarget clientEndpoints(List<String> urls) {
+    if (!urls.isEmpty() && !viaClient) {
+      throw new IllegalArgumentException("client endpoints need the client mode");
+    }
+    this.clientEndpoints = List.copyOf(urls);
+    useUrl(baseUrl);
     return this;
   }
 
@@ -342,7 +361,21 @@ public final class TickwheelTarget implements TimerTarget {
     if (ids.size() != dueAtMs.length) {
       throw new IllegalArgumentException("ids.size() " + ids.size() + " != dueAtMs.length " + dueAtMs.length);
     }
+    if (viaClient && !clientEndpoints.isEmpty()) {
+      return viaClient(ids, dueAtMs);
+    }
     return batchFrom(ids, dueAtMs, 0);
+  }
+
+  /** Every timer as the client's schedule: it gathers them into batch creates, each split by owner. */
+  private CompletableFuture<Void> viaClient(List<String> ids, long[] due) {
+    TickwheelClient c = client;
+    CompletableFuture<?>[] all = new CompletableFuture<?>[ids.size()];
+    for (int i = 0; i < ids.size(); i++) {
+      all[i] = c.schedule(TimerRequest.builder().id(ids.get(i)).topic(TOPIC).at(due[i]).build())
+          .toCompletionStage().toCompletableFuture();
+    }
+    return CompletableFuture.allOf(all);
   }
 
   private CompletableFuture<Void> batchFrom(List<String> ids, long[] due, int start) {
@@ -425,8 +458,9 @@ public final class TickwheelTarget implements TimerTarget {
     this.endpoint = newBaseUrl == null ? null : new Endpoint(newBaseUrl, token);
     if (viaClient) {
       TickwheelClient old = client;
+      List<String> all = clientEndpoints.isEmpty() && newBaseUrl != null ? List.of(newBaseUrl) : clientEndpoints;
       client = newBaseUrl == null ? null : TickwheelClient.create(clientVertx, new TickwheelClientOptions()
-          .setEndpoint(newBaseUrl).setToken(token).setMaxInFlight(maxInFlight).setRequestTimeoutMs(120_000)
+          .setEndpoints(all).setToken(token).setMaxInFlight(maxInFlight).setRequestTimeoutMs(120_000)
           // heartbeat keys wait for a batch merged per key: up to --keys of them, beyond the default 65,536
           .setMaxQueued(1_000_000));
       if (old != null) {
