@@ -71,7 +71,34 @@ public interface DueIndex {
   Future<java.util.Set<String>> storedIds(java.util.List<String> ids);
 
   /**
-   * Whether this object answers {@link #dueBetween}, the counts and {@link #storedIds}: {@code true} for a store; a wrapper of
+   * Creates those of {@code timers} whose ids are not stored, and leaves the stored ones as they are, in one atomic
+   * write: the create of a caller that keeps only some timers in memory (an id it does not hold may be a far timer,
+   * which a create must not replace), in one round trip rather than {@link #storedIds} and then
+   * {@link TimerStore#createAll}. A write as any other: ordered after the caller's earlier writes and before its later
+   * ones ({@link TimerStore}, "Order"), and a failure may have applied as theirs may
+   * ({@link StoreException#mayHaveApplied()}).
+   *
+   * @param timers distinct ids, at most {@value #MAX_DUE_LIMIT}, else {@link IllegalArgumentException} (a failed
+   *               future, nothing written)
+   * @return the ids of {@code timers} that were stored already (those were not written); a new set, the caller's
+   */
+  Future<java.util.Set<String>> createAbsent(java.util.List<io.tickwheel.core.model.Timer> timers);
+
+  /** Checks {@link #createAbsent}'s argument; for implementations. */
+  static void checkCreateAbsent(java.util.List<io.tickwheel.core.model.Timer> timers) {
+    if (timers.size() > MAX_DUE_LIMIT) {
+      throw new IllegalArgumentException("at most " + MAX_DUE_LIMIT + " timers, was " + timers.size());
+    }
+    java.util.Set<String> ids = new java.util.HashSet<>(timers.size() * 2);
+    for (io.tickwheel.core.model.Timer t : timers) {
+      if (!ids.add(t.id())) {
+        throw new IllegalArgumentException("timers hold id " + t.id() + " twice");
+      }
+    }
+  }
+
+  /**
+   * Whether this object answers {@link #dueBetween}, the counts, {@link #storedIds} and {@link #createAbsent}: {@code true} for a store; a wrapper of
    * any store (metrics, fencing) implements this interface and answers whether the store it wraps does.
    */
   default boolean dueIndexAvailable() {

@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -199,6 +200,47 @@ public abstract class DueIndexContract {
       tooMany.add("x" + i);
     }
     assertThatThrownBy(() -> await(index().storedIds(tooMany))).hasRootCauseInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void createAbsentWritesOnlyTheIdsNotStoredAndNamesTheOthers() {
+    await(store.putAll(List.of(timer("a", 100), inTopic("b", "x", 200))));
+    Timer a2 = timer("a", 900).withPayload("{\"n\":\"a2\"}");
+    Set<String> stored = await(index().createAbsent(List.of(timer("c", 300), a2, inTopic("d", "y", 50),
+        inTopic("b", "y", 950))));
+    assertThat(stored).containsExactlyInAnyOrder("a", "b");
+    // the stored ones are untouched (due time, payload, topic); the new ones are due-indexed and counted
+    assertThat(ids(await(index().dueBetween(0, 1000, null, 10)))).containsExactly("d", "a", "b", "c");
+    assertThat(await(store.get("a")).payload()).isEqualTo("{\"n\":\"a\"}");
+    assertThat(await(index().timerCount())).isEqualTo(4);
+    assertThat(allTopics()).containsExactly(new TopicCount("t1", 2), new TopicCount("x", 1), new TopicCount("y", 1));
+    assertThat(await(index().createAbsent(List.of()))).isEmpty();
+  }
+
+  @Test
+  void createAbsentIsOrderedWithTheCallersWrites() {
+    // not awaited one by one: a create, a remove, then createAbsent of the same ids, as one caller sends them
+    Future<Void> put = store.putAll(List.of(timer("a", 100), timer("b", 200)));
+    Future<Boolean> removed = store.remove("a");
+    Future<Set<String>> absent = index().createAbsent(List.of(timer("a", 300), timer("b", 400), timer("c", 500)));
+    await(put);
+    assertThat(await(removed)).isTrue();
+    assertThat(await(absent)).containsExactly("b");
+    assertThat(await(store.get("a")).nextDueAt()).isEqualTo(300);
+    assertThat(await(store.get("b")).nextDueAt()).isEqualTo(200);
+  }
+
+  @Test
+  void createAbsentRefusesRepeatedIdsAndTooManyTimersWritingNothing() {
+    assertThatThrownBy(() -> await(index().createAbsent(List.of(timer("a", 1), timer("a", 2)))))
+        .hasRootCauseInstanceOf(IllegalArgumentException.class).hasRootCauseMessage("timers hold id a twice");
+    List<Timer> tooMany = new ArrayList<>();
+    for (int i = 0; i <= DueIndex.MAX_DUE_LIMIT; i++) {
+      tooMany.add(timer("x" + i, i));
+    }
+    assertThatThrownBy(() -> await(index().createAbsent(tooMany)))
+        .hasRootCauseInstanceOf(IllegalArgumentException.class).rootCause().hasMessageContaining("at most");
+    assertThat(await(index().timerCount())).isZero();
   }
 
   // ------------------------------------------------------------------ count

@@ -174,4 +174,14 @@ final class WatchedStore extends ComposedStore implements io.tickwheel.core.stor
       return Future.failedFuture(e);
     }
   }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<java.util.Set<String>> createAbsent(java.util.List<io.tickwheel.core.model.Timer> timers) {
+    try {
+      return watch(index().createAbsent(timers));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
 }

@@ -225,4 +225,14 @@ public final class MeteredStore extends ComposedStore implements io.tickwheel.co
       return Future.failedFuture(e);
     }
   }
+
+  /** The wrapped store's; a failed future when it has no due index ({@link #dueIndexAvailable()}). */
+  @Override
+  public Future<java.util.Set<String>> createAbsent(java.util.List<io.tickwheel.core.model.Timer> timers) {
+    try {
+      return done("createAbsent", System.nanoTime(), index().createAbsent(timers));
+    } catch (io.tickwheel.core.store.StoreFaultException e) {
+      return Future.failedFuture(e);
+    }
+  }
 }

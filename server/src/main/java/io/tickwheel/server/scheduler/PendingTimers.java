@@ -179,30 +179,6 @@ final class PendingTimers {
     return store != null || exists(id);
   }
 
-  /**
-   * Of {@code ids}, none in memory, those the store keeps (far timers); empty without a window. The caller holds the
-   * ids, so none is placed meanwhile.
-   */
-  Future<Set<String>> stored(List<String> ids) {
-    if (store == null || ids.isEmpty()) {
-      return Future.succeededFuture(Set.of());
-    }
-    DueIndex index = (DueIndex) store;
-    if (ids.size() <= DueIndex.MAX_DUE_LIMIT) {
-      return index.storedIds(ids);
-    }
-    List<Future<Set<String>>> parts = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i += DueIndex.MAX_DUE_LIMIT) {
-      parts.add(index.storedIds(ids.subList(i, Math.min(ids.size(), i + DueIndex.MAX_DUE_LIMIT))));
-    }
-    return Future.all(parts).map(all -> {
-      Set<String> found = new HashSet<>();
-      parts.forEach(f -> found.addAll(f.result()));
-      return found;
-    });
-  }
-
-
   /** Called with the due time (epoch ms) of every timer {@link #arm}ed: the fire loop's wake-up hook. */
   void onArmed(LongConsumer hook) {
     this.onArmed = hook;

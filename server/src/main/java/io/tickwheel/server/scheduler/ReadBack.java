@@ -1,6 +1,7 @@
 package io.tickwheel.server.scheduler;
 
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.StoreException;
 import io.tickwheel.core.store.TimerTable;
 import io.vertx.core.AsyncResult;
@@ -52,6 +53,36 @@ final class ReadBack {
       pending.arm(old);
     }
     pending.release(id);
+  }
+
+  /**
+   * After the create-if-absent of held {@code ours} failed with {@code cause} ({@link DueIndex#createAbsent}): reads
+   * it back if the write may have been applied and arms it if the store keeps the timer that write created; a timer
+   * of that id the store kept before is far (counted so already) and stays so. Else releases the id.
+   */
+  void failedCreate(Throwable cause, Timer ours) {
+    if (cause instanceof StoreException e && e.mayHaveApplied()) {
+      adoptCreated(ours, 0);
+      return;
+    }
+    pending.release(ours.id());
+  }
+
+  private void adoptCreated(Timer ours, int attempt) {
+    String id = ours.id();
+    store.get(id).onComplete(ar -> {
+      if (ar.failed()) {
+        pending.stall(id);
+        vertx.setTimer(Backoff.delayMs(attempt), t -> adoptCreated(ours, attempt + 1));
+        return;
+      }
+      Timer s = ar.result();
+      if (s != null && s.createdAt() == ours.createdAt() && s.generation() == ours.generation()
+          && s.nextDueAt() == ours.nextDueAt() && s.topic().equals(ours.topic())) {
+        pending.arm(s);
+      }
+      pending.release(id);
+    });
   }
 
   /** Reads held {@code id} back, arms what the store keeps, releases it. */

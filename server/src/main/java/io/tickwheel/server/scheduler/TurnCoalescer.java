@@ -3,8 +3,7 @@ package io.tickwheel.server.scheduler;
 import io.tickwheel.core.delivery.Delivery;
 import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.store.DeliveryPage;
-import io.tickwheel.core.store.Retention;
-
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
@@ -26,9 +25,10 @@ import java.util.function.Function;
 /**
  * Group commit for pipelined writes: a {@link TimerStore} view whose single-timer writes made in one event-loop turn
  * go to the store as one write per kind at the end of the turn. Every {@link #createAll} of the turn becomes one
- * {@link TimerStore#createAll}, every {@link #put} one {@link TimerStore#putAll}, every {@link #update} one
- * {@link TimerStore#updateAll}; each caller's future completes with its own item's result (or the whole write's
- * failure). Everything else (reads, {@link #remove}, firings) goes to the store at once.
+ * {@link TimerStore#createAll}, every {@link #createAbsent} one {@link DueIndex#createAbsent}, every {@link #put} one
+ * {@link TimerStore#putAll}, every {@link #update} one {@link TimerStore#updateAll}; each caller's future completes
+ * with its own item's result (or the whole write's failure). Everything else (reads, {@link #remove}, firings) goes
+ * to the store at once. It is a {@link DueIndex} when the store is one ({@link #dueIndexAvailable()}).
  *
  * <h2>When a turn ends</h2>
  * The first write of a turn schedules a flush with {@link Context#runOnContext}: the event loop runs it after the
@@ -43,7 +43,7 @@ import java.util.function.Function;
  * <p><b>Owner context only</b> (not thread safe): every write must be made on {@code owner}, where futures
  * complete.
  */
-final class TurnCoalescer implements TimerStore {
+final class TurnCoalescer implements TimerStore, DueIndex {
 
   /** One kind of coalesced write: its pending items and their promises. */
   private abstract static class Pending<T> {
@@ -70,6 +70,7 @@ final class TurnCoalescer implements TimerStore {
   private final Context owner;
   private final int maxBatch;
   private final Pending<Void> creates = new Pending<>() { };
+  private final Pending<Set<String>> absents = new Pending<>() { };
   private final Pending<Void> puts = new Pending<>() { };
   private final Pending<Timer> updates = new Pending<>() { };
   /** Expected generations of {@link #updates}, in step with its timers. */
@@ -91,7 +92,7 @@ final class TurnCoalescer implements TimerStore {
     this.maxBatch = maxBatch;
   }
 
-  /** How many coalesced store writes (createAll, putAll, updateAll) were made since start (tests, metrics). */
+  /** How many coalesced store writes (createAll, createAbsent, putAll, updateAll) were made since start (tests, metrics). */
   long storeWrites() {
     return storeWrites;
   }
@@ -106,6 +107,26 @@ final class TurnCoalescer implements TimerStore {
       return store.createAll(timers);
     }
     return add(creates, timers.get(0), this::flushCreates);
+  }
+
+  /**
+   * Coalesced into the turn's {@link DueIndex#createAbsent} (ids held, none in memory); each caller gets the ids of
+   * its own timers the store kept. Fails with {@link IllegalStateException} when the store is not a due index.
+   */
+  @Override
+  public Future<Set<String>> createAbsent(List<Timer> timers) {
+    if (timers.size() != 1) {
+      flushAbsents();
+      return index().createAbsent(timers);
+    }
+    return add(absents, timers.get(0), this::flushAbsents);
+  }
+
+  private DueIndex index() {
+    if (store instanceof DueIndex d) {
+      return d;
+    }
+    throw new IllegalStateException("store " + store.name() + " has no due index");
   }
 
   /** Coalesced into the turn's {@link TimerStore#putAll}. */
@@ -149,8 +170,31 @@ final class TurnCoalescer implements TimerStore {
   void flush() {
     flushScheduled = false;
     flushCreates();
+    flushAbsents();
     flushPuts();
     flushUpdates();
+  }
+
+  private void flushAbsents() {
+    if (absents.timers.isEmpty()) {
+      return;
+    }
+    List<Promise<Set<String>>> ps = absents.takePromises();
+    List<Timer> ts = absents.takeTimers();
+    storeWrites++;
+    index().createAbsent(ts).onComplete(ar -> {
+      for (int i = 0; i < ps.size(); i++) {
+        if (ar.failed()) {
+          ps.get(i).fail(ar.cause());
+        } else {
+          Set<String> mine = new HashSet<>(2);
+          if (ar.result().contains(ts.get(i).id())) {
+            mine.add(ts.get(i).id());
+          }
+          ps.get(i).complete(mine);
+        }
+      }
+    });
   }
 
   private void flushCreates() {
@@ -314,5 +358,42 @@ final class TurnCoalescer implements TimerStore {
   @Override
   public Future<Long> countDeliveries(DeliveryState state) {
     return store.countDeliveries(state);
+  }
+
+  // ------------------------------------------------------------------ the due index, straight through
+
+  @Override
+  public boolean dueIndexAvailable() {
+    return store instanceof DueIndex d && d.dueIndexAvailable();
+  }
+
+  @Override
+  public Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit) {
+    return index().dueBetween(fromMs, toMs, after, limit);
+  }
+
+  @Override
+  public Future<Long> timerCount() {
+    return index().timerCount();
+  }
+
+  @Override
+  public Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {
+    return index().topicCounts(after, limit);
+  }
+
+  @Override
+  public Future<Long> topicCount(String topic) {
+    return index().topicCount(topic);
+  }
+
+  @Override
+  public Future<Long> pausedCount() {
+    return index().pausedCount();
+  }
+
+  @Override
+  public Future<Set<String>> storedIds(List<String> ids) {
+    return index().storedIds(ids);
   }
 }

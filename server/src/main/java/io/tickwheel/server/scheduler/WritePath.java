@@ -3,6 +3,7 @@ package io.tickwheel.server.scheduler;
 import io.tickwheel.core.model.Schedule;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerSpec;
+import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.server.scheduler.Refusal.Busy;
 import io.tickwheel.server.scheduler.Refusal.CapacityExceeded;
@@ -56,21 +57,12 @@ final class WritePath {
       return Future.succeededFuture(new CapacityExceeded(opts.maxPending()));
     }
     if (pending.windowed() && spec.id() != null) {
-      // not in memory, but it may be far: ask the store, the id held meanwhile (a concurrent create gets Conflict)
+      // not in memory, but it may be far: the store creates it unless it keeps that id (then Conflict)
       pending.tryHold(id);
-      return pending.stored(List.of(id)).transform(found -> {
-        if (found.failed() || !found.result().isEmpty()) {
-          pending.release(id);
-          return Future.succeededFuture(found.failed() ? Refusal.ofStoreFailure(found.cause(), false)
-              : new Conflict(id));
-        }
-        Timer t = Schedule.accept(spec.withId(id), clock.getAsLong(), 1);
-        return store.createAll(List.of(t)).transform(ar -> {
-          WriteOutcome out = created(ar, t);
-          readBack.settle(ar, id);
-          return Future.succeededFuture(out);
-        });
-      });
+      Timer t = Schedule.accept(spec.withId(id), clock.getAsLong(), 1);
+      List<WriteOutcome> out = new ArrayList<>(1);
+      out.add(new Created(t));
+      return writeAbsent(List.of(t), out).map(o -> o.get(0));
     }
     Timer t = Schedule.accept(spec.withId(id), clock.getAsLong(), 1);
     // createAll, not put: the id is neither armed nor held, so it is not stored either (every stored timer is
@@ -126,38 +118,7 @@ final class WritePath {
       return Future.succeededFuture(out);
     }
     if (pending.windowed()) {
-      // ids not in memory may be far: the store says which (they answer Conflict), the ids held meanwhile
-      List<String> given = new ArrayList<>(accepted.size());
-      for (int i = 0; i < specs.size(); i++) {
-        if (out.get(i) instanceof Created c && specs.get(i).id() != null) {
-          given.add(c.timer().id());
-        }
-      }
-      return pending.stored(given).compose(found -> {
-        if (found.isEmpty()) {
-          return write(accepted, out);
-        }
-        List<Timer> fresh = new ArrayList<>(accepted.size());
-        for (int i = 0; i < out.size(); i++) {
-          if (out.get(i) instanceof Created c && found.contains(c.timer().id())) {
-            pending.release(c.timer().id());
-            out.set(i, new Conflict(c.timer().id()));
-          }
-        }
-        for (Timer t : accepted) {
-          if (!found.contains(t.id())) {
-            fresh.add(t);
-          }
-        }
-        return fresh.isEmpty() ? Future.succeededFuture(out) : write(fresh, out);
-      }, failed -> {
-        Refusal r = Refusal.ofStoreFailure(failed, false);
-        for (Timer t : accepted) {
-          pending.release(t.id());
-        }
-        out.replaceAll(o -> o instanceof Created ? r : o);
-        return Future.succeededFuture(out);
-      });
+      return writeAbsent(accepted, out);   // ids not in memory may be far: the store creates only the absent ones
     }
     return write(accepted, out);
   }
@@ -176,6 +137,61 @@ final class WritePath {
         out.replaceAll(o -> o instanceof Created ? r : o);
       }
       return Future.succeededFuture(out);
+    });
+  }
+
+  /**
+   * createAll's store write with a window: {@code accepted} (held; {@code out} holds their Created) are created unless
+   * the store keeps their id (a far timer: that one answers Conflict and stays as it is), in one store write; the
+   * created ones are armed.
+   */
+  private Future<List<WriteOutcome>> writeAbsent(List<Timer> accepted, List<WriteOutcome> out) {
+    return createAbsent(accepted).transform(ar -> {
+      if (ar.failed()) {
+        Refusal r = Refusal.ofStoreFailure(ar.cause(), true);
+        for (Timer t : accepted) {
+          readBack.failedCreate(ar.cause(), t);
+        }
+        out.replaceAll(o -> o instanceof Created ? r : o);
+        return Future.succeededFuture(out);
+      }
+      java.util.Set<String> stored = ar.result();
+      for (Timer t : accepted) {
+        if (!stored.contains(t.id())) {
+          pending.arm(t);
+        }
+        pending.release(t.id());
+      }
+      if (!stored.isEmpty()) {
+        for (int i = 0; i < out.size(); i++) {
+          if (out.get(i) instanceof Created c && stored.contains(c.timer().id())) {
+            out.set(i, new Conflict(c.timer().id()));
+          }
+        }
+      }
+      return Future.succeededFuture(out);
+    });
+  }
+
+  /** {@link DueIndex#createAbsent} of the store (a due index: there is a window), in calls of at most its limit. */
+  private Future<java.util.Set<String>> createAbsent(List<Timer> timers) {
+    DueIndex index = (DueIndex) store;
+    if (timers.size() <= DueIndex.MAX_DUE_LIMIT) {
+      return index.createAbsent(timers);
+    }
+    List<Future<java.util.Set<String>>> parts = new ArrayList<>();
+    for (int i = 0; i < timers.size(); i += DueIndex.MAX_DUE_LIMIT) {
+      parts.add(index.createAbsent(timers.subList(i, Math.min(timers.size(), i + DueIndex.MAX_DUE_LIMIT))));
+    }
+    return Future.join(parts).transform(ar -> {
+      java.util.Set<String> found = new java.util.HashSet<>();
+      for (Future<java.util.Set<String>> f : parts) {
+        if (f.failed()) {
+          return Future.failedFuture(f.cause());
+        }
+        found.addAll(f.result());
+      }
+      return Future.succeededFuture(found);
     });
   }
 

@@ -33,7 +33,7 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
   private final ArrayDeque<Runnable> held = new ArrayDeque<>();
   public final AtomicInteger recordCalls = new AtomicInteger();
   public final AtomicInteger largestRecordBatch = new AtomicInteger();
-  /** Calls of createAll and updateAll, and the timers they carried. */
+  /** Calls of createAll (and createAbsent) and updateAll, and the timers they carried. */
   public final AtomicInteger createAllCalls = new AtomicInteger();
   public final AtomicInteger createAllTimers = new AtomicInteger();
   public final AtomicInteger updateAllCalls = new AtomicInteger();
@@ -87,7 +87,7 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
   }
 
   /**
-   * Applies the next {@code n} writes of createAll, put, remove, update and updateAll, then fails them with
+   * Applies the next {@code n} writes of createAll (and createAbsent), put, remove, update and updateAll, then fails them with
    * {@link StoreUnavailableException}, {@code mayHaveApplied} true, a little later (on the next event-loop turn, as a
    * lost answer would).
    */
@@ -147,6 +147,18 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
   @Override
   public Future<java.util.Set<String>> storedIds(List<String> ids) {
     return gate(false, () -> mem.storedIds(ids));
+  }
+
+  /** A create write as {@link #createAll}: counted, gated and lost alike. */
+  @Override
+  public Future<java.util.Set<String>> createAbsent(List<Timer> timers) {
+    createAllCalls.incrementAndGet();
+    createAllTimers.addAndGet(timers.size());
+    Future<java.util.Set<String>> lost = maybeLost(() -> mem.createAbsent(timers));
+    if (lost != null) {
+      return lost;
+    }
+    return gate(holdPuts, () -> mem.createAbsent(timers));
   }
 
   @Override

@@ -141,6 +141,12 @@ public final class RedisTimerStore extends ComposedStore implements io.tickwheel
     return timers.dueBetween(fromMs, toMs, after, limit);
   }
 
+  /** {@inheritDoc} The timers part's ({@link RedisTimers#createAbsent}). */
+  @Override
+  public Future<java.util.Set<String>> createAbsent(java.util.List<io.tickwheel.core.model.Timer> list) {
+    return timers.createAbsent(list);
+  }
+
   /** {@inheritDoc} The timers part's ({@link RedisTimers#storedIds}). */
   @Override
   public Future<java.util.Set<String>> storedIds(java.util.List<String> ids) {

@@ -323,6 +323,20 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     return read(() -> reads.storedIds(ids), false);
   }
 
+  /** {@inheritDoc} One queued write: one {@code multiGet} of the old versions, the new timers join the group batch. */
+  @Override
+  public Future<Set<String>> createAbsent(List<Timer> timers) {
+    try {
+      io.tickwheel.core.store.DueIndex.checkCreateAbsent(timers);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (timers.isEmpty()) {
+      return Future.succeededFuture(new java.util.HashSet<>());
+    }
+    return submit(new WriteOp.CreateAbsent(callerContext(), List.copyOf(timers)));
+  }
+
   /** {@inheritDoc} A counter kept in the {@code meta} family with every write group that changes it. */
   @Override
   public Future<Long> timerCount() {

@@ -89,6 +89,34 @@ abstract class WriteOp<T> {
   }
 
   /**
+   * createAbsent: creates the timers whose ids have no record (in the database or this group's writes), leaves the
+   * others; answers the ids that had one. The old versions are read with one multiGet.
+   */
+  static final class CreateAbsent extends WriteOp<java.util.Set<String>> {
+    private final List<Timer> timers;
+
+    CreateAbsent(Context c, List<Timer> timers) {
+      super(c);
+      this.timers = timers;
+    }
+
+    @Override
+    java.util.Set<String> apply(WriteGroup g) throws RocksDBException {
+      java.util.Set<String> found = new java.util.HashSet<>();
+      Map<String, Timer> stored = timers.size() == 1 ? Map.of() : g.prefetch(timers.stream().map(Timer::id).toList());
+      for (Timer t : timers) {
+        Timer old = timers.size() == 1 ? g.current(t.id()) : g.current(t.id(), stored);
+        if (old != null) {
+          found.add(t.id());
+        } else {
+          g.putTimer(t, null);
+        }
+      }
+      return found;
+    }
+  }
+
+  /**
    * update: replaces the schedule if the stored generation matches, keeping the stored payload; answers the
    * stored timer, or {@code null} when nothing was changed.
    */

@@ -303,6 +303,27 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
     return Future.succeededFuture(found);
   }
 
+  @Override
+  public synchronized Future<Set<String>> createAbsent(List<Timer> list) {
+    try {
+      DueIndex.checkCreateAbsent(list);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (closed) {
+      return closedFuture();
+    }
+    Set<String> found = new HashSet<>();
+    for (Timer t : list) {
+      if (timers.containsKey(t.id())) {
+        found.add(t.id());
+      } else {
+        store(t);
+      }
+    }
+    return Future.succeededFuture(found);
+  }
+
   /** {@inheritDoc} A sorted map kept with every write. */
   @Override
   public synchronized Future<List<io.tickwheel.core.store.TopicCount>> topicCounts(String after, int limit) {

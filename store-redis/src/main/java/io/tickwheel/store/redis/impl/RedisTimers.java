@@ -424,6 +424,35 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     }));
   }
 
+  /** {@inheritDoc} One script call ({@code create_absent.lua}; behind the fence on a partition store). */
+  @Override
+  public Future<java.util.Set<String>> createAbsent(List<Timer> timers) {
+    List<Object> args = new ArrayList<>(timers.size() * 3);
+    try {
+      io.tickwheel.core.store.DueIndex.checkCreateAbsent(timers);
+      for (Timer t : timers) {
+        TimerRecord.check(t);
+        args.add(t.id());
+        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+        args.add(TimerRecord.encode(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    if (timers.isEmpty()) {
+      return Future.succeededFuture(new HashSet<>());
+    }
+    return send.writeScript(Script.CREATE_ABSENT, Script.CREATE_ABSENT_FENCED, keys.timerKeys, args, r -> {
+      java.util.Set<String> found = new HashSet<>();
+      if (r != null) {
+        for (int i = 0; i < r.size(); i++) {
+          found.add(r.get(i).toString());
+        }
+      }
+      return found;
+    });
+  }
+
   /** {@inheritDoc} One {@code HMGET} of the timers hash. */
   @Override
   public Future<java.util.Set<String>> storedIds(List<String> ids) {

@@ -15,6 +15,7 @@ import java.util.List;
  */
 public enum Script {
   PUT("put.lua", true),
+  CREATE_ABSENT("create_absent.lua", true),
   UPDATE("update.lua", true),
   UPDATE_ALL("update_all.lua", true),
   REMOVE("remove.lua", true),
@@ -24,6 +25,7 @@ public enum Script {
   INIT("init.lua", true),
   /** {@link #PUT} behind the partition fence (see {@code fence.lua}): extra last KEY lease hash, last ARGV epoch. */
   PUT_FENCED("put.lua", true, true),
+  CREATE_ABSENT_FENCED("create_absent.lua", true, true),
   UPDATE_FENCED("update.lua", true, true),
   UPDATE_ALL_FENCED("update_all.lua", true, true),
   REMOVE_FENCED("remove.lua", true, true),
@@ -94,7 +96,7 @@ public enum Script {
 
   /** Whether {@code file} writes timers, so keeps the per-topic counts with {@code counts.lua} prepended. */
   private static boolean counted(String file) {
-    return java.util.Set.of("put.lua", "update.lua", "update_all.lua", "remove.lua", "fire.lua").contains(file);
+    return java.util.Set.of("put.lua", "create_absent.lua", "update.lua", "update_all.lua", "remove.lua", "fire.lua").contains(file);
   }
 
   private static String resource(String file) {

@@ -237,6 +237,7 @@ class RedisClusterCoordinatorTest {
     assertFenced(sa.put(timer("t2", 100)), 4);
     assertFenced(sa.putAll(List.of(timer("t3", 100), timer("t4", 100))), 4);
     assertFenced(sa.createAll(List.of(timer("t5", 100))), 4);
+    assertFenced(((io.tickwheel.core.store.DueIndex) sa).createAbsent(List.of(timer("t6", 100))), 4);
     assertFenced(sa.update(timer("t1", 999), 1), 4);
     assertFenced(sa.updateAll(List.of(timer("t1", 999)), new long[] {1}), 4);
     assertFenced(sa.remove("t1"), 4);
@@ -246,14 +247,16 @@ class RedisClusterCoordinatorTest {
     TimerStore reader = b.partitionReader(4);
     assertThat(await(reader.get("t1")).nextDueAt()).isEqualTo(100);
     assertThat(await(reader.get("p1")).nextDueAt()).isEqualTo(150);
-    for (String id : List.of("t2", "t3", "t4", "t5")) {
+    for (String id : List.of("t2", "t3", "t4", "t5", "t6")) {
       assertThat(await(reader.get(id))).as(id).isNull();
     }
     assertThat(await(reader.lastSeq())).isEqualTo(1);
     assertThat(await(reader.readFirings(0, 10))).hasSize(1);
 
     TimerStore sb = b.partitionStore(4, lb.epoch());
-    await(sb.put(timer("t2", 100)));
+    assertThat(await(((io.tickwheel.core.store.DueIndex) sb).createAbsent(List.of(timer("t2", 100))))).isEmpty();
+    assertThat(await(((io.tickwheel.core.store.DueIndex) sb).createAbsent(List.of(timer("t2", 200)))))
+        .containsExactly("t2");
     assertThat(await(reader.get("t2"))).isNotNull();
   }
 
@@ -265,8 +268,10 @@ class RedisClusterCoordinatorTest {
     awaitRedisClockPast(l.expiresAt());
     assertFenced(sa.put(timer("t2", 100)), 5);
     assertFenced(sa.remove("t1"), 5);
+    assertFenced(((io.tickwheel.core.store.DueIndex) sa).createAbsent(List.of(timer("t3", 100))), 5);
     assertThat(await(sa.get("t1"))).isNotNull();
     assertThat(await(sa.get("t2"))).isNull();
+    assertThat(await(sa.get("t3"))).isNull();
   }
 
   @Test
