@@ -375,8 +375,14 @@ public final class Scenarios {
     int slots = (int) (span / 100);
     long start = System.currentTimeMillis() + 1000;
     long startNanos = System.nanoTime();
-    Semaphore inFlight = new Semaphore(4);
+    // Open loop: a batch goes out at its time whatever the answers of the earlier ones (a service does not wait for
+    // its last create before the next), up to STREAM_IN_FLIGHT batches (3.2 s of the stream at 10 batches/s)
+    Semaphore inFlight = new Semaphore(STREAM_IN_FLIGHT);
     AtomicLong errors = new AtomicLong();
+    // each stream batch: sent (its first timer due 1 s later) -> answered, and how late it was sent (only when
+    // STREAM_IN_FLIGHT are unanswered): where a late firing comes from when its create arrived late
+    Recorder answers = new Recorder(3);
+    Recorder sendLate = new Recorder(3);
     int done = 0;
     // the split (firedAt − dueAt, received − firedAt) counts from the first measured firing's due time on
     int splitFrom = (int) ((1000 + cfg.latenessWarmupMs()) / 100);
@@ -400,7 +406,10 @@ public final class Scenarios {
       }
       done = to;
       inFlight.acquire();
+      long sentNanos = System.nanoTime();
+      sendLate.recordValue(Math.max(0, (sentNanos - sendAt) / 1_000_000));
       target.scheduleBatch(ids, dues).whenComplete((v, e) -> {
+        answers.recordValue((System.nanoTime() - sentNanos) / 1_000_000);
         if (e != null && errors.getAndIncrement() == 0) {
           System.err.println("lateness: stream batch failed: " + e.getMessage());
         }
@@ -414,6 +423,12 @@ public final class Scenarios {
     put(sc, "firing rate /s", cfg.firingRate());
     put(sc, "warm-up firings (not in percentiles)", warm);
     put(sc, "stream batch errors", errors.get());
+    Histogram a = answers.getIntervalHistogram();
+    Histogram l = sendLate.getIntervalHistogram();
+    put(sc, "stream batch answer p50/p99/max ms", a.getValueAtPercentile(50) + " / " + a.getValueAtPercentile(99)
+        + " / " + a.getMaxValue());
+    put(sc, "stream batch sent late p50/p99/max ms", l.getValueAtPercentile(50) + " / " + l.getValueAtPercentile(99)
+        + " / " + l.getMaxValue());
     if (target instanceof TickwheelTarget tw) {
       // where the lateness goes: the owner's decision (firedAt − dueAt) or the hop to this subscriber (received − firedAt)
       latenessSplit(sc, tw);
@@ -421,6 +436,9 @@ public final class Scenarios {
     firingRows(sc, tracker);
     target.reset();
   }
+
+  /** Most stream batches of the lateness scenario unanswered at once. */
+  static final int STREAM_IN_FLIGHT = 32;
 
   static int MAX(LoadConfig cfg) {
     return Math.min(TickwheelTarget.MAX_BATCH, Math.max(cfg.batchSize(), 1000));
