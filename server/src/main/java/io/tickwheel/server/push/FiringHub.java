@@ -92,6 +92,8 @@ public final class FiringHub {
   /** Cluster: counts publishes, from 1 (the topic-filter stamp of a live firing). */
   private long stamp = 1;
   private boolean publishing;
+  /** The cursors of {@link #latest} (cluster), re-encoded only where a publish moved it. */
+  private final CursorEncoder cursors = new CursorEncoder();
   private final List<Subscriber> deferredDetach = new ArrayList<>();
   private Future<Void> closed;
   /** How often a replaying subscriber's live buffer overflowed (it then re-reads the log); for tests and debugging. */
@@ -221,7 +223,7 @@ public final class FiringHub {
       return;
     }
     EncodedFiring e = feed.clustered()
-        ? EncodedFiring.of(f, partition, true, FiringCursor.encode(latest), stamp)
+        ? EncodedFiring.of(f, partition, true, cursors.encode(latest), stamp)
         : EncodedFiring.single(f);
     publishing = true;
     try {
@@ -367,7 +369,7 @@ public final class FiringHub {
 
   /** The cursor of the hub's position now: where a subscriber that starts live now resumes from. */
   String latestCursor() {
-    return feed.clustered() ? FiringCursor.encode(latest) : FiringCursor.single(latest[0]);
+    return feed.clustered() ? cursors.encode(latest) : FiringCursor.single(latest[0]);
   }
 
   /**

@@ -73,6 +73,8 @@ abstract class Subscriber {
   private int stream;
   private boolean reading;
   private boolean waitingForFeed;
+  /** The cursors of {@link #pos} for replayed and buffered firings (cluster; made on first use). */
+  private CursorEncoder cursors;
 
   /** How long a replayed subscriber waits before it looks again whether the feed reached its position, ms. */
   static final long FEED_WAIT_MS = 50;
@@ -345,7 +347,7 @@ abstract class Subscriber {
       pos[p] = f.seq();
       long stamp = clustered ? replayStamp : f.seq();
       if (topics.matches(f.topic(), stamp)) {
-        enqueue(clustered ? EncodedFiring.of(f, p, true, FiringCursor.encode(pos), stamp) : EncodedFiring.single(f));
+        enqueue(clustered ? EncodedFiring.of(f, p, true, cursor(), stamp) : EncodedFiring.single(f));
         meters.replayed.increment();
       }
     }
@@ -356,6 +358,14 @@ abstract class Subscriber {
     flush();
   }
 
+  /** The cursor of {@link #pos} now (cluster). */
+  private String cursor() {
+    if (cursors == null) {
+      cursors = new CursorEncoder();
+    }
+    return cursors.encode(pos);
+  }
+
   private void goLive() {
     state = State.LIVE;
     boolean clustered = hub.feed.clustered();
@@ -363,7 +373,7 @@ abstract class Subscriber {
       EncodedFiring e = liveBuffer.poll();
       if (e.seq > pos[e.partition] && topics.matches(e.topic, e.stamp)) {
         pos[e.partition] = e.seq;
-        if (!send(clustered ? e.withCursor(FiringCursor.encode(pos)) : e)) {
+        if (!send(clustered ? e.withCursor(cursor()) : e)) {
           return;
         }
       }

@@ -40,6 +40,27 @@ class FiringCursorTest {
   }
 
   @Test
+  void theIncrementalEncoderFollowsPublishesAndVarintLengthChangesEitherWay() {
+    long[] pos = new long[256];
+    CursorEncoder encoder = new CursorEncoder();
+    assertThat(encoder.encode(pos)).isEqualTo(FiringCursor.encode(pos)).hasSize(345);
+    Random r = new Random(3);
+    for (int i = 0; i < 5_000; i++) {
+      pos[r.nextInt(pos.length)] += 1 + r.nextInt(3);
+      assertThat(encoder.encode(pos)).isEqualTo(FiringCursor.encode(pos));
+    }
+    // partition 10 jumps ahead: its difference takes more bytes, partition 11's (now negative) as many; then back
+    pos[10] += 1L << 40;
+    assertThat(encoder.encode(pos)).isEqualTo(FiringCursor.encode(pos));
+    pos[11] = pos[10];
+    assertThat(encoder.encode(pos)).isEqualTo(FiringCursor.encode(pos));
+    pos[10] = pos[9];
+    assertThat(encoder.encode(pos)).isEqualTo(FiringCursor.encode(pos));
+    assertThat(FiringCursor.parse("from", encoder.encode(pos), 256, false)).containsExactly(pos);
+    assertThat(encoder.encode(pos)).isSameAs(encoder.encode(pos.clone()));
+  }
+
+  @Test
   void singleNodeCursorIsTheSeqAndAnIntegerIsAcceptedOnlyThere() {
     assertThat(FiringCursor.single(42)).isEqualTo("42");
     assertThat(FiringCursor.parse("from", "42", 1, true)).containsExactly(42);
