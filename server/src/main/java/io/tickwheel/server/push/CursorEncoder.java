@@ -14,6 +14,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class CursorEncoder {
 
+  /** The base64url alphabet (RFC 4648 §5), as Latin-1 bytes. */
+  private static final byte[] ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.ISO_8859_1);
+
   /** The seqs last encoded (a copy). */
   private long[] seqs = new long[0];
   /** The varints: the partition count, then each partition's zigzagged difference. */
@@ -94,21 +98,15 @@ final class CursorEncoder {
     at[n] = end;
   }
 
-  /** Writes the varint of {@code v} at {@code i}; returns where it ends. */
   private int writeVarint(int i, long v) {
-    while ((v & ~0x7FL) != 0) {
-      bytes[i++] = (byte) ((v & 0x7F) | 0x80);
-      v >>>= 7;
-    }
-    bytes[i++] = (byte) v;
-    return i;
+    return FiringCursor.writeVarint(bytes, i, v);
   }
 
   /** Re-encodes the base64 groups over bytes {@code from..to-1} (clipped to the bytes in use). */
   private void base64(int from, int to) {
     int total = at[seqs.length];
     to = Math.min(to, total);
-    byte[] a = FiringCursor.ALPHABET;
+    byte[] a = ALPHABET;
     for (int g = from / 3 * 3; g < to; g += 3) {
       int c = 1 + g / 3 * 4;
       int b0 = bytes[g] & 0xFF;

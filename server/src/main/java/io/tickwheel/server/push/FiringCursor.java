@@ -2,7 +2,6 @@ package io.tickwheel.server.push;
 
 import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
-import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /**
@@ -40,27 +39,24 @@ final class FiringCursor {
 
   /**
    * The cluster cursor of a position per partition ({@code seqs[p]} for partition {@code p}, each {@code >= 0}). One
-   * pass over {@code seqs} to size the cursor, one to write it: its varint bytes go straight into base64url
-   * characters, with no byte stream in between.
+   * pass over {@code seqs} sizes the varints, one writes them; a hub's or subscriber's moving position is encoded
+   * by a {@link CursorEncoder} instead (only what moved).
    */
   public static String encode(long[] seqs) {
-    int bytes = varintLength(seqs.length);
+    int length = varintLength(seqs.length);
     long prev = 0;
     for (long s : seqs) {
-      bytes += varintLength(zigzag(s - prev));
+      length += varintLength(zigzag(s - prev));
       prev = s;
     }
-    byte[] out = new byte[1 + base64Length(bytes)];
-    out[0] = CLUSTER;
-    Base64Writer w = new Base64Writer(out, 1);
-    w.varint(seqs.length);
+    byte[] bytes = new byte[length];
+    int at = writeVarint(bytes, 0, seqs.length);
     prev = 0;
     for (long s : seqs) {
-      w.varint(zigzag(s - prev));
+      at = writeVarint(bytes, at, zigzag(s - prev));
       prev = s;
     }
-    w.end();
-    return new String(out, StandardCharsets.ISO_8859_1);
+    return CLUSTER + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   /** The longest cursor of {@code partitions} partitions (what the parser accepts at most). */
@@ -142,57 +138,15 @@ final class FiringCursor {
     return (bytes * 4 + 2) / 3;
   }
 
-  /** Writes bytes as base64url characters (no padding) into a Latin-1 byte array, three bytes at a time. */
-  private static final class Base64Writer {
-    private final byte[] out;
-    private int at;
-    private int bits;
-    private int held;
-
-    Base64Writer(byte[] out, int at) {
-      this.out = out;
-      this.at = at;
+  /** Writes the unsigned LEB128 varint of {@code v} into {@code b} at {@code i}; returns where it ends. */
+  static int writeVarint(byte[] b, int i, long v) {
+    while ((v & ~0x7FL) != 0) {
+      b[i++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
     }
-
-    void varint(long v) {
-      while ((v & ~0x7FL) != 0) {
-        put((int) ((v & 0x7F) | 0x80));
-        v >>>= 7;
-      }
-      put((int) v);
-    }
-
-    private void put(int b) {
-      bits = (bits << 8) | (b & 0xFF);
-      if (++held == 3) {
-        out[at++] = ALPHABET[(bits >>> 18) & 0x3F];
-        out[at++] = ALPHABET[(bits >>> 12) & 0x3F];
-        out[at++] = ALPHABET[(bits >>> 6) & 0x3F];
-        out[at++] = ALPHABET[bits & 0x3F];
-        bits = 0;
-        held = 0;
-      }
-    }
-
-    /** Writes the last one or two bytes held (2 or 3 characters), and returns the end. */
-    int end() {
-      if (held == 1) {
-        out[at++] = ALPHABET[(bits >>> 2) & 0x3F];
-        out[at++] = ALPHABET[(bits << 4) & 0x3F];
-      } else if (held == 2) {
-        out[at++] = ALPHABET[(bits >>> 10) & 0x3F];
-        out[at++] = ALPHABET[(bits >>> 4) & 0x3F];
-        out[at++] = ALPHABET[(bits << 2) & 0x3F];
-      }
-      held = 0;
-      bits = 0;
-      return at;
-    }
+    b[i++] = (byte) v;
+    return i;
   }
-
-  /** The base64url alphabet (RFC 4648 §5), as Latin-1 bytes. */
-  static final byte[] ALPHABET =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.ISO_8859_1);
 
   private static long readVarint(byte[] b, int[] at, String field, String value, boolean acceptSeq) {
     long v = 0;
