@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
  * changed varint's length changes, everything after it is rewritten, still without a byte stream or a second pass.
  * The result is the exact string {@link FiringCursor#encode} returns for the same seqs.
  *
- * <p>Holds about {@code 21 * partitions} bytes (the longest cursor's bytes and characters). Not thread safe: one
- * owner (the hub's context, or a subscriber's).
+ * <p>Holds about 35 bytes per partition (a copy of the seqs, their offsets, the longest cursor's bytes and
+ * characters). Not thread safe: one owner (the hub's context, or a subscriber's).
  */
 final class CursorEncoder {
 
