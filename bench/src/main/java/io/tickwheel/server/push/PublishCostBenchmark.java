@@ -25,7 +25,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code cursorStream}: the cursor as it was built before (a synchronized {@code ByteArrayOutputStream} of
  *       varints, then {@link Base64}); kept here as the baseline.</li>
- *   <li>{@code cursorOneShot}: {@link FiringCursor#encode} (replays, and any one-off cursor).</li>
  *   <li>{@code cursorIncremental}: the hub's {@link CursorEncoder}, which re-encodes only what the publish moved.</li>
  *   <li>{@code firingStream} / {@code firingIncremental}: the whole per-firing encoding of a cluster publish with
  *       either cursor; {@code firingSingleNode}: a single node's (its cursor is the seq).</li>
@@ -76,12 +75,6 @@ public class PublishCostBenchmark {
   public String cursorStream() {
     advance();
     return streamCursor(latest);
-  }
-
-  @Benchmark
-  public String cursorOneShot() {
-    advance();
-    return FiringCursor.encode(latest);
   }
 
   @Benchmark

@@ -3,11 +3,11 @@ package io.tickwheel.server.push;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes the cluster cursors ({@link FiringCursor#encode}) of one position that moves a partition or a few at a time,
- * re-encoding only what changed since the last call: a publish moves one partition, which changes two varints
- * (its difference to the previous partition and the next one's to it) and the few base64 characters over them. When a
- * changed varint's length changes, everything after it is rewritten, still without a byte stream or a second pass.
- * The result is the exact string {@link FiringCursor#encode} returns for the same seqs.
+ * Encodes the cluster cursors (the format is {@link FiringCursor}'s) of one position that moves a partition or a few
+ * at a time, re-encoding only what changed since the last call: a publish moves one partition, which changes two
+ * varints (its difference to the previous partition and the next one's to it) and the few base64 characters over
+ * them. When a changed varint's length changes, everything after it is rewritten. No byte stream, no {@code Base64}
+ * encoder: the varints and their base64url characters are kept in arrays, and the cursor is a string of the latter.
  *
  * <p>Holds about 35 bytes per partition (a copy of the seqs, their offsets, the longest cursor's bytes and
  * characters). Not thread safe: one owner (the hub's context, or a subscriber's).
@@ -30,8 +30,8 @@ final class CursorEncoder {
   private String cursor;
 
   /**
-   * The cluster cursor of {@code s} (each {@code >= 0}): {@link FiringCursor#encode}{@code (s)}. O(partitions) to
-   * find what changed, O(changed) to re-encode it.
+   * The cluster cursor of {@code s} (each {@code >= 0}). O(partitions) to find what changed since the last call,
+   * O(changed) to re-encode it (the same string again if nothing changed).
    */
   String encode(long[] s) {
     int n = s.length;

@@ -38,25 +38,12 @@ final class FiringCursor {
   }
 
   /**
-   * The cluster cursor of a position per partition ({@code seqs[p]} for partition {@code p}, each {@code >= 0}). One
-   * pass over {@code seqs} sizes the varints, one writes them; a hub's or subscriber's moving position is encoded
-   * by a {@link CursorEncoder} instead (only what moved).
+   * The cluster cursor of a position per partition ({@code seqs[p]} for partition {@code p}, each {@code >= 0}), for a
+   * one-off cursor. A position that moves (a hub's, a subscriber's) keeps a {@link CursorEncoder}, which re-encodes
+   * only what moved.
    */
   public static String encode(long[] seqs) {
-    int length = varintLength(seqs.length);
-    long prev = 0;
-    for (long s : seqs) {
-      length += varintLength(zigzag(s - prev));
-      prev = s;
-    }
-    byte[] bytes = new byte[length];
-    int at = writeVarint(bytes, 0, seqs.length);
-    prev = 0;
-    for (long s : seqs) {
-      at = writeVarint(bytes, at, zigzag(s - prev));
-      prev = s;
-    }
-    return CLUSTER + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    return new CursorEncoder().encode(seqs);
   }
 
   /** The longest cursor of {@code partitions} partitions (what the parser accepts at most). */

@@ -17,7 +17,7 @@ import net.jqwik.api.constraints.Size;
 /**
  * The cluster cursor's encoders against the wire format they must keep (a reference encoder: a byte stream of
  * LEB128 varints, then {@link Base64}'s url encoder without padding) and against {@link FiringCursor#parse}: the
- * one-shot {@link FiringCursor#encode} for any seqs, and the incremental {@link CursorEncoder} after any sequence of
+ * one-off {@link FiringCursor#encode} for any seqs, and one {@link CursorEncoder} after any sequence of
  * moves (one partition at a time as a publish does, several at once, jumps that change varint lengths either way, a
  * change of partition count).
  */
@@ -35,7 +35,7 @@ class CursorEncoderProperties {
   }
 
   @Property
-  void incrementalEncoderMatchesTheOneShotAfterEveryMove(@ForAll @IntRange(min = 1, max = 300) int partitions,
+  void incrementalEncoderMatchesTheReferenceAfterEveryMove(@ForAll @IntRange(min = 1, max = 300) int partitions,
       @ForAll @Size(max = 60) List<@net.jqwik.api.From("moves") Move> moves) {
     CursorEncoder encoder = new CursorEncoder();
     long[] seqs = new long[partitions];
