@@ -7,7 +7,8 @@
 # includes the hop from the owner node to node 0 (the cluster feed). Prints the tool's lateness rows and the CPU time
 # (seconds) of all nodes and of redis-server over the whole scenario, fill included (utime + stime, /proc/PID/stat),
 # and where the p99 goes: fire-p99 = the owner's firedAt − dueAt, hop-p99 = received − firedAt (the hop from the owner
-# to node 0's stream and on to the tool).
+# to node 0's stream and on to the tool), create-p99 = how long the stream's batch creates took to be answered (each
+# sent 1 s before its first timer is due).
 #
 # --via client (the default): the Java client with every node as an endpoint (LoadTool --tickwheel-mode client
 # --endpoints): it reads the partition map and sends every schedule, fill and stream, to its timer's owner, as a
@@ -53,7 +54,7 @@ TCK=$(getconf CLK_TCK)
 redis_start
 
 # one lateness run against node 0 of n running nodes
-#   -> "p50 p99 p999 max early missing node-cpu-s redis-cpu-s fire-p99 hop-p99"
+#   -> "p50 p99 p999 max early missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99"
 measure() {
   local n=$1 name=$2
   local -a c0 c1
@@ -82,24 +83,25 @@ measure() {
     $2 ~ /^lateness/ && $3 ~ /^missing/ { miss = $4 }
     $2 ~ /^lateness/ && $3 ~ /^server firedAt/ { split($4, a, " / "); fire = a[2] }
     $2 ~ /^lateness/ && $3 ~ /^received .*firedAt p50/ { split($4, a, " / "); hop = a[2] }
-    END { printf "%s %s %s %s %s %s %.1f %.1f %s %s\n", p50, p99, p999, mx, early, miss, nodes / tck, rt / tck,
-      fire == "" ? "?" : fire, hop == "" ? "?" : hop }' \
+    $2 ~ /^lateness/ && $3 ~ /^stream batch answer/ { split($4, a, " / "); ans = a[2] }
+    END { printf "%s %s %s %s %s %s %.1f %.1f %s %s %s\n", p50, p99, p999, mx, early, miss, nodes / tck, rt / tck,
+      fire == "" ? "?" : fire, hop == "" ? "?" : hop, ans == "" ? "?" : ans }' \
     "$WORK/$name.csv"
 }
 
 echo "tickwheel cluster lateness bench: 1 vs $NODES nodes, rounds=$ROUNDS pending=$PENDING firing-rate=$RATE/s" \
   "window=${WINDOW}ms partitions=$PARTS via=$VIA, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s\n' round nodes p50-ms p99-ms p999-ms max-ms early missing \
-  node-cpu-s redis-cpu-s fire-p99 hop-p99
+printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s\n' round nodes p50-ms p99-ms p999-ms max-ms early \
+  missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99
 declare -A V
 for r in $(seq 1 "$ROUNDS"); do
   for n in 1 "$NODES"; do
     start_nodes "$n"
-    read -r p50 p99 p999 mx early miss nc rc fire hop < <(measure "$n" "r$r-n$n")
+    read -r p50 p99 p999 mx early miss nc rc fire hop ans < <(measure "$n" "r$r-n$n")
     stop_nodes
-    printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" \
-      "$miss" "$nc" "$rc" "$fire" "$hop"
+    printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" \
+      "$miss" "$nc" "$rc" "$fire" "$hop" "$ans"
     V[$n.p99]+="$p99 " V[$n.p50]+="$p50 " V[$n.p999]+="$p999 "
   done
 done
