@@ -14,16 +14,20 @@
 # --endpoints): it reads the partition map and sends every schedule, fill and stream, to its timer's owner, as a
 # Java service would. --via http: every batch is POSTed to node 0, which forwards what other nodes own.
 #
-# Usage: bench/cluster/lateness.sh [--via client|http] [--nodes 3] [--rounds 3] [--pending 1000000] [--firing-rate 10000]
+# --warmup-ms: the stream's unmeasured lead (LoadTool --lateness-warmup-ms; default 3000): three JVMs on 2 cores
+# still compile the fire and push paths with C2 for tens of seconds after the fill.
+#
+# Usage: bench/cluster/lateness.sh [--via client|http] [--warmup-ms 3000] [--nodes 3] [--rounds 3] [--pending 1000000] [--firing-rate 10000]
 #                                  [--window-ms 10000] [--port 8389] [--partitions 256] [--jar PATH]
 # Env:   JAVA_OPTS (the nodes' JVM flags; default -Xmx700m)
 # Needs: redis-server, redis-cli, curl, jq, the jars: mvn -B -ntp -q -pl server,bench -am package -DskipTests
 set -euo pipefail
 
-VIA=client NODES=3 ROUNDS=3 PENDING=1000000 RATE=10000 WINDOW=10000 PORT=8389 PARTS=256 JAR=
+VIA=client WARMUP_MS=3000 NODES=3 ROUNDS=3 PENDING=1000000 RATE=10000 WINDOW=10000 PORT=8389 PARTS=256 JAR=
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --via) VIA=$2; shift 2 ;;
+    --warmup-ms) WARMUP_MS=$2; shift 2 ;;
     --nodes) NODES=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --pending) PENDING=$2; shift 2 ;;
@@ -67,7 +71,7 @@ measure() {
     for i in $(seq 0 $((n - 1))); do all+="${all:+,}$(url "$i")"; done
     via=(--tickwheel-mode client --endpoints "$all")
   fi
-  java -Xmx1g -cp "$BENCH" io.tickwheel.bench.load.LoadTool --url "$(url 0)" "${via[@]}" --scenario lateness \
+  java -Xmx1g -cp "$BENCH" io.tickwheel.bench.load.LoadTool --url "$(url 0)" "${via[@]}" --scenario lateness --lateness-warmup-ms "$WARMUP_MS" \
     --pending "$PENDING" --firing-rate "$RATE" --window-ms "$WINDOW" --keep-timers --csv "$WORK/$name.csv" \
     >"$WORK/$name.out" 2>&1 || { tail -20 "$WORK/$name.out" >&2; exit 1; }
   for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); done
@@ -90,7 +94,7 @@ measure() {
 }
 
 echo "tickwheel cluster lateness bench: 1 vs $NODES nodes, rounds=$ROUNDS pending=$PENDING firing-rate=$RATE/s" \
-  "window=${WINDOW}ms partitions=$PARTS via=$VIA, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+  "window=${WINDOW}ms partitions=$PARTS via=$VIA warmup=${WARMUP_MS}ms, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s\n' round nodes p50-ms p99-ms p999-ms max-ms early \
   missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99
