@@ -70,18 +70,25 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     if (timers.isEmpty()) {
       return Future.succeededFuture();
     }
-    List<Object> args = new ArrayList<>(timers.size() * 3);
+    List<Object> args;
     try {
-      for (Timer t : distinctIds(timers)) {
-        TimerRecord.check(t);
-        args.add(t.id());
-        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
-        args.add(TimerRecord.encode(t));
-      }
+      args = recordArgs(distinctIds(timers));
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
     return send.writeScript(Script.PUT, Script.PUT_FENCED, keys.timerKeys, args, r -> null);
+  }
+
+  /** {@code put.lua}'s and {@code create_absent.lua}'s ARGV: id, due-index member, record per timer (each checked). */
+  private static List<Object> recordArgs(List<Timer> timers) {
+    List<Object> args = new ArrayList<>(timers.size() * 3);
+    for (Timer t : timers) {
+      TimerRecord.check(t);
+      args.add(t.id());
+      args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+      args.add(TimerRecord.encode(t));
+    }
+    return args;
   }
 
   /**
@@ -427,15 +434,10 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
   /** {@inheritDoc} One script call ({@code create_absent.lua}; behind the fence on a partition store). */
   @Override
   public Future<java.util.Set<String>> createAbsent(List<Timer> timers) {
-    List<Object> args = new ArrayList<>(timers.size() * 3);
+    List<Object> args;
     try {
       io.tickwheel.core.store.DueIndex.checkCreateAbsent(timers);
-      for (Timer t : timers) {
-        TimerRecord.check(t);
-        args.add(t.id());
-        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
-        args.add(TimerRecord.encode(t));
-      }
+      args = recordArgs(timers);
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
