@@ -89,6 +89,9 @@ public interface DueIndex {
     if (timers.size() > MAX_DUE_LIMIT) {
       throw new IllegalArgumentException("at most " + MAX_DUE_LIMIT + " timers, was " + timers.size());
     }
+    if (timers.size() < 2) {
+      return;
+    }
     java.util.Set<String> ids = new java.util.HashSet<>(timers.size() * 2);
     for (io.tickwheel.core.model.Timer t : timers) {
       if (!ids.add(t.id())) {

@@ -46,7 +46,7 @@ final class ReadBack {
    */
   void failed(Throwable cause, String id, Timer old) {
     if (cause instanceof StoreException e && e.mayHaveApplied()) {
-      adopt(id, 0);
+      adopt(id, null, 0);
       return;
     }
     if (old != null) {
@@ -62,45 +62,39 @@ final class ReadBack {
    */
   void failedCreate(Throwable cause, Timer ours) {
     if (cause instanceof StoreException e && e.mayHaveApplied()) {
-      adoptCreated(ours, 0);
+      adopt(ours.id(), ours, 0);
       return;
     }
     pending.release(ours.id());
   }
 
-  private void adoptCreated(Timer ours, int attempt) {
-    String id = ours.id();
+  /** Reads held {@code id} back, arms what the store keeps, releases it. */
+  void adopt(String id) {
+    adopt(id, null, 0);
+  }
+
+  /**
+   * Reads held {@code id} back and arms what the store keeps, only if it is {@code ours} (the timer a
+   * create-if-absent made) when that is given, then releases the id; a failed read is tried again after
+   * {@link Backoff}.
+   */
+  private void adopt(String id, Timer ours, int attempt) {
     store.get(id).onComplete(ar -> {
       if (ar.failed()) {
         pending.stall(id);
-        vertx.setTimer(Backoff.delayMs(attempt), t -> adoptCreated(ours, attempt + 1));
+        vertx.setTimer(Backoff.delayMs(attempt), t -> adopt(id, ours, attempt + 1));
         return;
       }
       Timer s = ar.result();
-      if (s != null && s.createdAt() == ours.createdAt() && s.generation() == ours.generation()
-          && s.nextDueAt() == ours.nextDueAt() && s.topic().equals(ours.topic())) {
+      if (s != null && (ours == null || sameCreate(s, ours))) {
         pending.arm(s);
       }
       pending.release(id);
     });
   }
 
-  /** Reads held {@code id} back, arms what the store keeps, releases it. */
-  void adopt(String id) {
-    adopt(id, 0);
-  }
-
-  private void adopt(String id, int attempt) {
-    store.get(id).onComplete(ar -> {
-      if (ar.failed()) {
-        pending.stall(id);
-        vertx.setTimer(Backoff.delayMs(attempt), t -> adopt(id, attempt + 1));
-        return;
-      }
-      if (ar.result() != null) {
-        pending.arm(ar.result());
-      }
-      pending.release(id);
-    });
+  private static boolean sameCreate(Timer stored, Timer ours) {
+    return stored.createdAt() == ours.createdAt() && stored.generation() == ours.generation()
+        && stored.nextDueAt() == ours.nextDueAt() && stored.topic().equals(ours.topic());
   }
 }

@@ -106,6 +106,22 @@ class WindowTest {
   }
 
   @Test
+  void aCreateWhoseAnswerIsLostArmsOnlyTheTimerItMadeNotAFarOneOfThatId() {
+    create("f", T0 + 36_000_000L);                               // far
+    store.applyThenFailWrites(2);
+    Refusal.StoreUnavailable lost = new Refusal.StoreUnavailable("write applied, its answer lost (test)", true, true);
+    assertThat(write("{\"id\":\"f\",\"at\":" + (T0 + 500) + "}")).isEqualTo(lost);   // kept f: wrote nothing
+    assertThat(write("{\"id\":\"g\",\"at\":" + (T0 + 500) + "}")).isEqualTo(lost);   // created g
+    // both are read back: g is armed; f is the far timer stored before, so it stays far and is not armed as well
+    org.awaitility.Awaitility.await("read back").atMost(java.time.Duration.ofSeconds(5))
+        .pollInterval(java.time.Duration.ofMillis(5))
+        .until(() -> armed("g") != null && on(ctx, () -> Future.succeededFuture(scheduler.pending())) == 2);
+    assertThat(armed("f")).isNull();
+    assertThat(scheduler.farTimers()).isEqualTo(1);
+    assertThat(armed("g").nextDueAt()).isEqualTo(T0 + 500);
+  }
+
+  @Test
   void withWindowZeroEveryTimerIsInMemoryAndTheDueIndexIsNeverRead() {
     store = new GatedStore();
     scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(0));
