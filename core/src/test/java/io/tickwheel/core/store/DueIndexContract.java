@@ -218,6 +218,27 @@ public abstract class DueIndexContract {
   }
 
   @Test
+  void aLargeCreateAbsentOverSeveralTopicsCountsOnlyWhatItWrote() {
+    // stored ones spread over the call (first, middle, last of a topic's run), topics interleaved, some paused
+    await(store.putAll(List.of(inTopic("k0", "old", 5), inTopic("k1777", "old", 6), inTopic("k2999", "old", 7))));
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      Timer t = inTopic("k" + i, i % 3 == 2 ? "y" : "x", 10 + i);
+      ts.add(i % 5 == 0 ? t.withPaused(true) : t);
+    }
+    assertThat(await(index().createAbsent(ts))).containsExactlyInAnyOrder("k0", "k1777", "k2999");
+    assertThat(await(index().timerCount())).isEqualTo(3000);
+    // k0 (x, paused), k1777 (x) and k2999 (y) kept their old topic and were not counted again
+    assertThat(allTopics()).containsExactly(new TopicCount("old", 3), new TopicCount("x", 1998),
+        new TopicCount("y", 999));
+    assertThat(await(index().pausedCount())).isEqualTo(599);
+    assertThat(await(store.get("k1777")).nextDueAt()).isEqualTo(6);
+    assertThat(await(store.get("k1778")).nextDueAt()).isEqualTo(1788);
+    List<String> firstDue = ids(await(index().dueBetween(0, 13, null, 10)));
+    assertThat(firstDue).containsExactly("k0", "k1777", "k2999", "k1", "k2");
+  }
+
+  @Test
   void createAbsentIsOrderedWithTheCallersWrites() {
     // not awaited one by one: a create, a remove, then createAbsent of the same ids, as one caller sends them
     Future<Void> put = store.putAll(List.of(timer("a", 100), timer("b", 200)));

@@ -79,7 +79,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     return send.writeScript(Script.PUT, Script.PUT_FENCED, keys.timerKeys, args, r -> null);
   }
 
-  /** {@code put.lua}'s and {@code create_absent.lua}'s ARGV: id, due-index member, record per timer (each checked). */
+  /** {@code put.lua}'s ARGV: id, due-index member, record per timer (each checked). */
   private static List<Object> recordArgs(List<Timer> timers) {
     List<Object> args = new ArrayList<>(timers.size() * 3);
     for (Timer t : timers) {
@@ -87,6 +87,47 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       args.add(t.id());
       args.add(TimerRecord.member(t.nextDueAt(), t.id()));
       args.add(TimerRecord.encode(t));
+    }
+    return args;
+  }
+
+  /** Chunk size of {@code create_absent.lua}'s argument layout (its {@code CHUNK}). */
+  private static final int CREATE_ABSENT_CHUNK = 1000;
+
+  /**
+   * {@code create_absent.lua}'s ARGV (each timer checked): the timers grouped by topic and pause state, in order of
+   * first appearance, each group as topic, paused flag, count, then chunks of at most {@value #CREATE_ABSENT_CHUNK}
+   * laid out as the commands take them (the ids, the {@code ZADD} pairs, the {@code HSET} pairs).
+   */
+  private static List<Object> createAbsentArgs(List<Timer> timers) {
+    java.util.LinkedHashMap<String, List<Timer>> groups = new java.util.LinkedHashMap<>();
+    for (Timer t : timers) {
+      TimerRecord.check(t);
+      groups.computeIfAbsent((t.paused() ? "1" : "0") + t.topic(), k -> new ArrayList<>()).add(t);
+    }
+    List<Object> args = new ArrayList<>(1 + 3 * groups.size() + 5 * timers.size());
+    args.add(Integer.toString(groups.size()));
+    for (List<Timer> g : groups.values()) {
+      Timer first = g.get(0);
+      args.add(first.topic());
+      args.add(first.paused() ? "1" : "0");
+      args.add(Integer.toString(g.size()));
+      for (int base = 0; base < g.size(); base += CREATE_ABSENT_CHUNK) {
+        List<Timer> chunk = g.subList(base, Math.min(g.size(), base + CREATE_ABSENT_CHUNK));
+        byte[][] ids = new byte[chunk.size()][];
+        for (int j = 0; j < ids.length; j++) {
+          ids[j] = chunk.get(j).id().getBytes(StandardCharsets.UTF_8);
+          args.add(ids[j]);
+        }
+        for (int j = 0; j < ids.length; j++) {
+          args.add(ZERO);
+          args.add(TimerRecord.member(chunk.get(j).nextDueAt(), ids[j]));
+        }
+        for (int j = 0; j < ids.length; j++) {
+          args.add(ids[j]);
+          args.add(TimerRecord.encode(chunk.get(j)));
+        }
+      }
     }
     return args;
   }
@@ -437,7 +478,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     List<Object> args;
     try {
       io.tickwheel.core.store.DueIndex.checkCreateAbsent(timers);
-      args = recordArgs(timers);
+      args = createAbsentArgs(timers);
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
