@@ -258,6 +258,37 @@ class RedisBatchScriptTest {
   }
 
   @Test
+  void aLargeCreateAbsentIsOneTransactionWhoseRecordsSkipLuaAndWhichPutsTheStoredOnesBack() {
+    Timer x = timer("a00010", 7).withPayload("{\"kept\":1}");
+    Timer y = timer("a00150", 8);
+    await(store.putAll(List.of(x, y)));
+    List<Timer> ts = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      ts.add(timer(String.format("a%05d", i), 1_000 + i));
+    }
+    redis.command("CONFIG", "RESETSTAT");
+    assertThat(await(store.createAbsent(ts))).containsExactlyInAnyOrder("a00010", "a00150");
+
+    String stats = redis.command("INFO", "COMMANDSTATS");
+    assertThat(stats).contains("cmdstat_multi:calls=1,").contains("cmdstat_exec:calls=1,")
+        .contains("cmdstat_eval:calls=2,").doesNotContain("cmdstat_evalsha");
+    assertThat(redis.command("EXISTS", "{" + prefix + "}:create-absent-keep").trim()).isEqualTo(":0");
+    assertThat(zcard()).isEqualTo(hlen()).isEqualTo(200);
+    assertThat(await(store.get("a00010"))).isEqualTo(x);
+    assertThat(await(store.get("a00150"))).isEqualTo(y);
+    assertThat(await(store.get("a00011"))).isEqualTo(ts.get(11));
+    assertThat(listAll()).extracting(Timer::id).startsWith("a00010", "a00150", "a00000", "a00001");
+    assertThat(await(store.timerCount())).isEqualTo(200);
+
+    // below the threshold: the one script
+    redis.command("CONFIG", "RESETSTAT");
+    assertThat(await(store.createAbsent(List.of(timer("a00001", 5), timer("b", 6))))).containsExactly("a00001");
+    assertThat(redis.command("INFO", "COMMANDSTATS")).contains("cmdstat_evalsha:calls=1,")
+        .doesNotContain("cmdstat_multi");
+    assertThat(await(store.timerCount())).isEqualTo(201);
+  }
+
+  @Test
   void aCommandFailingInsideTheTransactionFailsCreateAllWithRedisErrorCode() {
     redis.command("SET", "{" + prefix + "}:due", "not a sorted set");
     Throwable e = failure(store.createAll(List.of(timer("w", 1))));

@@ -34,6 +34,8 @@ public final class RedisKeys {
   final String topicCountsKey;
   /** Sorted set, all scores 0: the topics with stored timers (see {@code counts.lua}). */
   final String topicsKey;
+  /** Hash, empty but inside a large createAbsent's transaction: the records it keeps (see {@code create_absent_keep.lua}). */
+  final String createAbsentKeepKey;
   /** The keys of the timer scripts: records, due index, per-topic counts, topic names. */
   final List<String> timerKeys;
   /** The keys of {@code fire.lua}. */
@@ -55,6 +57,7 @@ public final class RedisKeys {
     this.topicCountsKey = prefix + "topic-counts";
     this.topicsKey = prefix + "topics";
     this.timerKeys = List.of(timersKey, dueKey, topicCountsKey, topicsKey);
+    this.createAbsentKeepKey = prefix + "create-absent-keep";
     this.deliveriesKey = prefix + "dlv";
     this.deliveryStateKeys = new String[DeliveryState.values().length];
     for (DeliveryState st : DeliveryState.values()) {

@@ -95,19 +95,31 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
   private static final int CREATE_ABSENT_CHUNK = 1000;
 
   /**
-   * {@code create_absent.lua}'s ARGV (each timer checked): the timers grouped by topic and pause state, in order of
-   * first appearance, each group as topic, paused flag, count, then chunks of at most {@value #CREATE_ABSENT_CHUNK}
-   * laid out as the commands take them (the ids, the {@code ZADD} pairs, the {@code HSET} pairs).
+   * From how many timers an unfenced createAbsent is the three-step transaction rather than one script: below it,
+   * hashing the two scripts' text for {@code EVAL} costs Redis more than the transaction saves.
    */
-  private static List<Object> createAbsentArgs(List<Timer> timers) {
+  static final int CREATE_ABSENT_TX_MIN = 64;
+
+  /** {@code timers} grouped by pause state and topic, in order of first appearance (each timer checked). */
+  private static java.util.Collection<List<Timer>> byTopic(List<Timer> timers) {
     java.util.LinkedHashMap<String, List<Timer>> groups = new java.util.LinkedHashMap<>();
     for (Timer t : timers) {
       TimerRecord.check(t);
       groups.computeIfAbsent((t.paused() ? "1" : "0") + t.topic(), k -> new ArrayList<>()).add(t);
     }
+    return groups.values();
+  }
+
+  /**
+   * {@code create_absent.lua}'s ARGV (each timer checked): the timers grouped by topic and pause state, each group as
+   * topic, paused flag, count, then chunks of at most {@value #CREATE_ABSENT_CHUNK} laid out as the commands take them
+   * (the ids, the {@code ZADD} pairs, the {@code HSET} pairs).
+   */
+  private static List<Object> createAbsentArgs(List<Timer> timers) {
+    java.util.Collection<List<Timer>> groups = byTopic(timers);
     List<Object> args = new ArrayList<>(1 + 3 * groups.size() + 5 * timers.size());
     args.add(Integer.toString(groups.size()));
-    for (List<Timer> g : groups.values()) {
+    for (List<Timer> g : groups) {
       Timer first = g.get(0);
       args.add(first.topic());
       args.add(first.paused() ? "1" : "0");
@@ -130,6 +142,42 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       }
     }
     return args;
+  }
+
+  /**
+   * A large createAbsent on an unfenced store, as one transaction of three commands: {@code create_absent_keep.lua}
+   * keeps the records of the ids stored already; one plain {@code HSET} writes every record; then
+   * {@code create_absent_index.lua} puts the kept records back and indexes and counts the new ones. The records, the
+   * bulk of the arguments, go to Redis's own {@code HSET} instead of through Lua, which makes a created timer about a
+   * microsecond cheaper for Redis. The scripts are sent as {@code EVAL} with their text: an {@code EVALSHA} that
+   * Redis answered {@code NOSCRIPT} inside the transaction would leave the {@code HSET} applied alone.
+   */
+  private Future<java.util.Set<String>> createAbsentTx(List<Timer> timers) {
+    Request keep = Request.cmd(Command.EVAL).arg(Script.CREATE_ABSENT_KEEP.body()).arg(2).arg(keys.timersKey)
+        .arg(keys.createAbsentKeepKey);
+    Request hset = Request.cmd(Command.HSET).arg(keys.timersKey);
+    java.util.Collection<List<Timer>> groups = byTopic(timers);
+    Request index = Request.cmd(Command.EVAL).arg(Script.CREATE_ABSENT_INDEX.body()).arg(5).arg(keys.timersKey)
+        .arg(keys.dueKey).arg(keys.topicCountsKey).arg(keys.topicsKey).arg(keys.createAbsentKeepKey)
+        .arg(groups.size());
+    for (List<Timer> g : groups) {
+      Timer first = g.get(0);
+      index.arg(first.topic()).arg(first.paused() ? "1" : "0").arg(g.size());
+      for (Timer t : g) {
+        byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
+        keep.arg(id);
+        hset.arg(id).arg(TimerRecord.encode(t));
+        index.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
+      }
+    }
+    return send.link().transaction(List.of(keep, hset, index), "createAbsent", exec -> {
+      Response r = exec.get(2);
+      java.util.Set<String> found = new HashSet<>();
+      for (int i = 0; i < r.size(); i++) {
+        found.add(r.get(i).toString());
+      }
+      return found;
+    });
   }
 
   /**
@@ -472,12 +520,18 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     }));
   }
 
-  /** {@inheritDoc} One script call ({@code create_absent.lua}; behind the fence on a partition store). */
+  /**
+   * {@inheritDoc} One script call ({@code create_absent.lua}; behind the fence on a partition store), or from
+   * {@value #CREATE_ABSENT_TX_MIN} timers on an unfenced store one transaction ({@link #createAbsentTx}).
+   */
   @Override
   public Future<java.util.Set<String>> createAbsent(List<Timer> timers) {
     List<Object> args;
     try {
       io.tickwheel.core.store.DueIndex.checkCreateAbsent(timers);
+      if (timers.size() >= CREATE_ABSENT_TX_MIN && !send.fenced() && !send.readOnly()) {
+        return createAbsentTx(timers);
+      }
       args = createAbsentArgs(timers);
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);

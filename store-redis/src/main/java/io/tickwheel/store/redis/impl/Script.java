@@ -16,6 +16,10 @@ import java.util.List;
 public enum Script {
   PUT("put.lua", true),
   CREATE_ABSENT("create_absent.lua", true),
+  /** Step 1 of a large unfenced createAbsent's transaction (sent as {@code EVAL}, see {@link RedisTimers}). */
+  CREATE_ABSENT_KEEP("create_absent_keep.lua", true),
+  /** Step 3 of a large unfenced createAbsent's transaction (sent as {@code EVAL}, see {@link RedisTimers}). */
+  CREATE_ABSENT_INDEX("create_absent_index.lua", true),
   UPDATE("update.lua", true),
   UPDATE_ALL("update_all.lua", true),
   REMOVE("remove.lua", true),
@@ -96,7 +100,7 @@ public enum Script {
 
   /** Whether {@code file} writes timers, so keeps the per-topic counts with {@code counts.lua} prepended. */
   private static boolean counted(String file) {
-    return java.util.Set.of("put.lua", "create_absent.lua", "update.lua", "update_all.lua", "remove.lua", "fire.lua").contains(file);
+    return java.util.Set.of("put.lua", "create_absent.lua", "create_absent_index.lua", "update.lua", "update_all.lua", "remove.lua", "fire.lua").contains(file);
   }
 
   private static String resource(String file) {
