@@ -9,7 +9,8 @@
 #                                                # in bench/results/compare.{csv,svg}
 #   bench/run-load.sh --scale                    # issue 28's node: 10M pending on RocksDB with a 10-min window, the
 #                                                # server under README's production flags (SCALE_SERVER_JAVA_OPTS),
-#                                                # a 60 s stream at 10,000/s, heap after full GC, RSS, kill -9; ~15 min
+#                                                # a 60 s stream at 10,000/s (100 timers every 10 ms, after a 15 s
+#                                                # warm-up), heap after full GC, RSS, kill -9; ~3 min
 #   bench/run-load.sh --url http://127.0.0.1:8080 --scenario throughput --timers 100000
 #
 # --compare needs PostgreSQL on 127.0.0.1:5432 (database test, trust auth) and Redis on 127.0.0.1:6379.
@@ -45,7 +46,7 @@ case "${1:-}" in
              mkdir -p bench/results ;;
   --scale) shift; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb --tickwheel-mode client
              --scenario scale --pending 10000000 --firing-rate 10000 --duration-s 60 --concurrency 64
-             --batch-size 1000 --batch-concurrency 2)
+             --batch-size 1000 --batch-concurrency 2 --stream-slot-ms 10 --lateness-warmup-ms 15000)
              export LOAD_SERVER_JAVA_OPTS="${LOAD_SERVER_JAVA_OPTS:-$SCALE_SERVER_JAVA_OPTS}"
              # the window given explicitly, whatever the server's default
              export LOAD_SERVER_ARGS="${LOAD_SERVER_ARGS:---window-ms 600000}" ;;

@@ -121,6 +121,11 @@ final class LoadCli {
           + " a horizon inside the server's --window-ms keeps every one in memory")
   private long fillHorizonMs;
 
+  @Option(names = "--stream-slot-ms", paramLabel = "MS", defaultValue = "100",
+      description = "lateness and scale: the stream sends one batch every MS, the rate's share of it (default"
+          + " ${DEFAULT-VALUE}: 1,000 timers every 100 ms at 10,000/s; 10 sends the same rate as 100 every 10 ms)")
+  private long streamSlotMs;
+
   @Option(names = "--csv", paramLabel = "FILE", description = "write every value (and the ratio rows) here")
   private String csv;
 
@@ -243,7 +248,7 @@ final class LoadCli {
         atLeast("lateness-warmup-ms", latenessWarmupMs, 0), atLeast("burst", burst, 1), atLeast("keys", keys, 1),
         atLeast("duration-s", durationS, 1), atLeast("heartbeat-delay-ms", heartbeatDelayMs, 100), csv, redis,
         jdbcUrl, chart, modes(tickwheelMode), keepTimers, atLeast("fill-horizon-ms", fillHorizonMs, 660_000),
-        endpoints(endpoints));
+        endpoints(endpoints), between("stream-slot-ms", streamSlotMs, 1, 1000));
   }
 
   /** {@code --endpoints}: each an {@code http://host:port}; needs {@code --url} and client mode. */
@@ -290,6 +295,13 @@ final class LoadCli {
   private static int atLeast(String option, int n, int min) {
     if (n < min) {
       throw new IllegalArgumentException("--" + option + " must be >= " + min + ", got " + n);
+    }
+    return n;
+  }
+
+  private static long between(String option, long n, long min, long max) {
+    if (n < min || n > max) {
+      throw new IllegalArgumentException("--" + option + " must be between " + min + " and " + max + ", got " + n);
     }
     return n;
   }

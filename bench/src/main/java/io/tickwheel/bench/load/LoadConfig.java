@@ -37,7 +37,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
     List<String> scenarios, int timers, int warmup, long warmupMs, long throughputMs, int concurrency, int clientLoops, int rate, int batchSize, int batchConcurrency,
     int pending, int firingRate, long windowMs, long latenessWarmupMs, int burst, int keys, int durationS, int heartbeatDelayMs,
     String csv, String redis, String jdbcUrl, String chart, List<String> tickwheelModes, boolean keepTimers,
-    long fillHorizonMs, List<String> endpoints) {
+    long fillHorizonMs, List<String> endpoints, long streamSlotMs) {
 
   /** Every target name {@link Targets#create} knows. */
   public static final List<String> TARGETS =
@@ -87,6 +87,7 @@ public record LoadConfig(List<String> targets, String url, String token, String 
         + "  recovery: pending=" + pending + "\n"
         + "  scale: pending=" + pending + " firing-rate=" + firingRate + "/s stream duration-s=" + durationS
         + " warm-up-ms=" + latenessWarmupMs + " (--lateness-warmup-ms) fill-horizon-ms=" + fillHorizonMs + "\n"
+        + "  lateness and scale streams: a batch every " + streamSlotMs + " ms (--stream-slot-ms)\n"
         + "  server flags (" + ManagedServer.SERVER_ARGS_ENV + "): " + ManagedServer.serverArgs() + "\n"
         + "  server jvm flags (" + ManagedServer.JAVA_OPTS_ENV + "): " + ManagedServer.serverJavaOpts() + "\n"
         + (System.getenv(TickwheelTarget.FIRINGS_CSV_ENV) == null ? ""

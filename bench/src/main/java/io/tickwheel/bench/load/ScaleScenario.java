@@ -24,9 +24,9 @@ import java.util.regex.Pattern;
  *       (default 48 h), by batches ({@code --batch-concurrency} in flight); reports the fill rate. A horizon inside
  *       the server's {@code --window-ms} measures a node whose pending timers are all in memory.</li>
  *   <li><b>Stream</b>: for {@code --duration-s} seconds, {@code --firing-rate} timers/s due 1 s after they are sent
- *       (a batch every 100 ms), while far timers keep being created and touched, each at a tenth of the firing rate
- *       (creates in the same batches' rhythm, touches as single requests of filled timers, to new due times 1-48 h
- *       ahead). The first {@code --lateness-warmup-ms} of the stream are checked but kept out of the percentiles.
+ *       (a batch every {@code --stream-slot-ms}, default 100 ms), while far timers keep being created and touched,
+ *       each at a tenth of the firing rate (creates in the same batches' rhythm, touches as single requests of filled
+ *       timers, to new due times 1-48 h ahead). The first {@code --lateness-warmup-ms} of the stream are checked but kept out of the percentiles.
  *       Reports lateness (received − due) p50/p99/p999/max, and early/missing/duplicates.</li>
  *   <li><b>Memory</b>: {@code jcmd PID GC.run}, then {@code jcmd PID GC.heap_info}: the live heap after a full GC;
  *       and the process's RSS ({@code /proc/PID/status} VmRSS); and {@code tickwheel_pending_timers} from
@@ -90,12 +90,14 @@ final class ScaleScenario {
     int total = (int) ((long) cfg.firingRate() * span / 1000);
     FiringTracker tracker = new FiringTracker(runId + "-ss-", total).measureFrom(warm);
     sc.phase(tracker);
-    int farPerSlot = Math.max(1, cfg.firingRate() / 100);      // a tenth of the rate, per 100 ms
+    long slotMs = cfg.streamSlotMs();
+    int farPerSlot = (int) Math.max(1, (long) cfg.firingRate() * slotMs / 10_000);      // a tenth of the rate
     String farPrefix = runId + "-sf-";
-    int slots = (int) (span / 100);
+    int slots = (int) (span / slotMs);
     long start = System.currentTimeMillis() + 1000;
     long startNanos = System.nanoTime();
-    Semaphore inFlight = new Semaphore(8);
+    int maxInFlight = (int) Math.max(8, 800 / slotMs);      // 0.8 s of the stream's batches
+    Semaphore inFlight = new Semaphore(maxInFlight);
     Semaphore touchesInFlight = new Semaphore(Math.max(1, cfg.concurrency()));
     AtomicLong streamErrors = new AtomicLong();
     AtomicLong farErrors = new AtomicLong();
@@ -104,7 +106,7 @@ final class ScaleScenario {
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
     int done = 0;
     for (int s = 0; s < slots; s++) {
-      long sendAt = startNanos + s * 100_000_000L;
+      long sendAt = startNanos + s * slotMs * 1_000_000L;
       long wait;
       while ((wait = sendAt - System.nanoTime()) > 0) {
         LockSupport.parkNanos(wait);
@@ -167,7 +169,7 @@ final class ScaleScenario {
     Scenarios.awaitFirings(tracker, start + span + 60_000);
     Thread.sleep(500); // late duplicates
     sc.phase(null);
-    inFlight.acquire(8);
+    inFlight.acquire(maxInFlight);
     inFlight.release(8);
     sc.put(SC, "stream firing rate /s", cfg.firingRate());
     sc.put(SC, "stream s (after warm-up)", cfg.durationS());

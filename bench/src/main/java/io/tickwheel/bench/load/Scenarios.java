@@ -372,25 +372,26 @@ public final class Scenarios {
     int total = (int) (cfg.firingRate() * span / 1000);
     FiringTracker tracker = new FiringTracker(runId + "-ls-", total).measureFrom(warm);
     current.set(tracker);
-    int slots = (int) (span / 100);
+    long slotMs = cfg.streamSlotMs();
+    int slots = (int) (span / slotMs);
     long start = System.currentTimeMillis() + 1000;
     long startNanos = System.nanoTime();
     // Open loop: a batch goes out at its time whatever the answers of the earlier ones (a service does not wait for
-    // its last create before the next), up to STREAM_IN_FLIGHT batches (3.2 s of the stream at 10 batches/s)
-    Semaphore inFlight = new Semaphore(STREAM_IN_FLIGHT);
+    // its last create before the next), up to 3.2 s of the stream's batches
+    Semaphore inFlight = new Semaphore(streamInFlight(slotMs));
     AtomicLong errors = new AtomicLong();
     // each stream batch: sent (its first timer due 1 s later) -> answered, and how late it was sent (only when
-    // STREAM_IN_FLIGHT are unanswered): where a late firing comes from when its create arrived late
+    // 3.2 s of them are unanswered): where a late firing comes from when its create arrived late
     Recorder answers = new Recorder(3);
     Recorder sendLate = new Recorder(3);
     int done = 0;
     // the split (firedAt − dueAt, received − firedAt) counts from the first measured firing's due time on
-    int splitFrom = (int) ((1000 + cfg.latenessWarmupMs()) / 100);
+    int splitFrom = (int) ((1000 + cfg.latenessWarmupMs()) / slotMs);
     for (int s = 0; s < slots; s++) {
       if (s == splitFrom && target instanceof TickwheelTarget tw) {
         tw.resetLatenessSplit();
       }
-      long sendAt = startNanos + s * 100_000_000L;
+      long sendAt = startNanos + s * slotMs * 1_000_000L;
       long wait;
       while ((wait = sendAt - System.nanoTime()) > 0) {
         LockSupport.parkNanos(wait);
@@ -437,8 +438,10 @@ public final class Scenarios {
     target.reset();
   }
 
-  /** Most stream batches of the lateness scenario unanswered at once. */
-  static final int STREAM_IN_FLIGHT = 32;
+  /** Most stream batches of the lateness scenario unanswered at once: 3.2 s of them, at least 32. */
+  static int streamInFlight(long slotMs) {
+    return (int) Math.max(32, 3_200 / slotMs);
+  }
 
   static int MAX(LoadConfig cfg) {
     return Math.min(TickwheelTarget.MAX_BATCH, Math.max(cfg.batchSize(), 1000));

@@ -85,6 +85,19 @@ class LoadConfigTest {
   }
 
   @Test
+  void theStreamSlotDefaultsTo100MsAndIsBounded() {
+    assertThat(LoadConfig.parse(new String[] {"--target", "db-scheduler"}).streamSlotMs()).isEqualTo(100);
+    LoadConfig smooth = LoadConfig.parse(new String[] {"--target", "db-scheduler", "--stream-slot-ms", "10"});
+    assertThat(smooth.streamSlotMs()).isEqualTo(10);
+    assertThat(smooth.describe()).contains("a batch every 10 ms (--stream-slot-ms)");
+    for (String bad : new String[] {"0", "1001"}) {
+      assertThatThrownBy(() -> LoadConfig.parse(new String[] {"--target", "db-scheduler", "--stream-slot-ms", bad}))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--stream-slot-ms")
+          .hasMessageContaining("got " + bad);
+    }
+  }
+
+  @Test
   void theScaleFillHorizonDefaultsTo48HoursAndMustReachPastTheFirstDueTime() {
     assertThat(LoadConfig.parse(new String[] {"--target", "db-scheduler"}).fillHorizonMs()).isEqualTo(48 * 3_600_000L);
     LoadConfig near = LoadConfig.parse(new String[] {"--target", "db-scheduler", "--fill-horizon-ms", "900_000"});
