@@ -73,20 +73,42 @@ final class WindowLoader {
   Future<Long> recover() {
     long b = stepUp(clock.getAsLong() + windowMs);
     pending.bound(b);
-    return index.timerCount().compose(count -> index.pausedCount().compose(paused -> readAll(b, null, 0).map(loaded -> {
+    return index.timerCount().compose(count -> index.pausedCount().compose(paused -> readAll(b).map(loaded -> {
       pending.farCount(Math.max(0, count - loaded));
       pending.farPausedCount(Math.max(0, paused - pending.pausedCount()));
       return loaded;
     })));
   }
 
-  private Future<Long> readAll(long until, TimerCursor after, long sofar) {
-    return index.dueBetween(Long.MIN_VALUE, until, after, PAGE).compose(page -> onOwner(() -> {
+  private Future<Long> readAll(long until) {
+    Promise<Long> done = Promise.promise();
+    readAll(until, null, 0, done);
+    return done.future();
+  }
+
+  /**
+   * One page of the recovery read, placed in memory, then the next as a new owner task (not as a future composed on
+   * this one: a window of millions of timers is thousands of pages, and a chain of that many futures completing one
+   * another would overflow the stack).
+   */
+  private void readAll(long until, TimerCursor after, long sofar, Promise<Long> done) {
+    index.dueBetween(Long.MIN_VALUE, until, after, PAGE).compose(page -> onOwner(() -> {
       for (Timer t : page.timers()) {
         pending.load(t);
       }
-    }).compose(v -> page.next() == null ? Future.succeededFuture(sofar + page.timers().size())
-        : readAll(until, page.next(), sofar + page.timers().size())));
+    }).map(v -> page)).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      TimerPage page = ar.result();
+      long n = sofar + page.timers().size();
+      if (page.next() == null) {
+        done.complete(n);
+      } else {
+        owner.runOnContext(v -> readAll(until, page.next(), n, done));
+      }
+    });
   }
 
   /** Looks at the clock every {@value #CHECK_MS} ms from now on. */

@@ -91,6 +91,26 @@ class WindowTest {
   }
 
   @Test
+  void aRecoveryOfTensOfThousandsOfPagesPlacesEveryTimerWithoutNestingAFuturePerPage() {
+    int n = 30_000;
+    List<Timer> ts = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ts.add(new Timer("w" + i, "t", io.tickwheel.core.model.Kind.ONCE, 500, 0, 0,
+          io.tickwheel.core.model.Misfire.FIRE_ONCE, null, T0, T0 + 1 + i % 900, 0, 1));
+    }
+    on(ctx, () -> store.putAll(ts));
+    store.capDuePages(1);      // one timer per page: 30,000 pages, as 30 M timers in pages of 1,000
+    int readsBefore = store.dueReads.get();
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(WINDOW));
+    assertThat(on(ctx, () -> scheduler.recover())).isEqualTo((long) n);
+    assertThat(store.dueReads.get() - readsBefore).isGreaterThanOrEqualTo(n);
+    assertThat(scheduler.pending()).isEqualTo(n);
+    assertThat(scheduler.farTimers()).isZero();
+    assertThat(drainAt(T0 + 1_000)).isEqualTo(n);
+    assertThat(fired).hasSize(n);
+  }
+
+  @Test
   void withTheDefaultOptionsATimerDueBeyondTenMinutesIsFarAndOneWithinThemIsInMemory() {
     assertThat(SchedulerOptions.defaults(TICK).windowMs()).isEqualTo(600_000);
     store = new GatedStore();

@@ -129,8 +129,16 @@ public final class GatedStore implements TimerStore, io.tickwheel.core.store.Tim
     return n;
   }
 
+  private int dueLimit = Integer.MAX_VALUE;
+
+  /** Answers every following {@code dueBetween} with pages of at most {@code max} timers, whatever its limit. */
+  public void capDuePages(int max) {
+    dueLimit = max;
+  }
+
   @Override
-  public Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int limit) {
+  public Future<TimerPage> dueBetween(long fromMs, long toMs, TimerCursor after, int asked) {
+    int limit = Math.min(asked, dueLimit);
     dueReads.incrementAndGet();
     if (loadGate != null && !loadGate.future().isComplete()) {
       return loadGate.future().compose(v -> mem.dueBetween(fromMs, toMs, after, limit));

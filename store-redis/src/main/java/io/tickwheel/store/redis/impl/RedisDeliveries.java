@@ -95,14 +95,31 @@ public final class RedisDeliveries implements DeliveryTable {
   }
 
   private Future<Long> pendingFrom(long after, int batchSize, Function<List<Delivery>, Future<Void>> sink, long n) {
-    return listDeliveries(DeliveryState.PENDING, after, batchSize).compose(page -> {
-      if (page.items().isEmpty()) {
-        return Future.succeededFuture(n);
-      }
-      long total = n + page.items().size();
-      return sink.apply(page.items()).compose(v -> page.nextAfter() < 0 ? Future.succeededFuture(total)
-          : pendingFrom(page.nextAfter(), batchSize, sink, total));
-    });
+    io.vertx.core.Promise<Long> done = io.vertx.core.Promise.promise();
+    pendingFrom(after, batchSize, sink, n, done);
+    return done.future();
+  }
+
+  /**
+   * One page, then the next from its completion into the one {@code done} (not as a future composed on this one:
+   * thousands of pages would complete a chain of thousands of futures, one inside the other, and overflow the stack).
+   */
+  private void pendingFrom(long after, int batchSize, Function<List<Delivery>, Future<Void>> sink, long n,
+      io.vertx.core.Promise<Long> done) {
+    listDeliveries(DeliveryState.PENDING, after, batchSize).compose(page -> page.items().isEmpty()
+        ? Future.succeededFuture(page) : sink.apply(page.items()).map(v -> page)).onComplete(ar -> {
+          if (ar.failed()) {
+            done.fail(ar.cause());
+            return;
+          }
+          var page = ar.result();
+          long total = n + page.items().size();
+          if (page.items().isEmpty() || page.nextAfter() < 0) {
+            done.complete(total);
+          } else {
+            pendingFrom(page.nextAfter(), batchSize, sink, total, done);
+          }
+        });
   }
 
   @Override
