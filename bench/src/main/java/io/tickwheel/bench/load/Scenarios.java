@@ -180,7 +180,8 @@ public final class Scenarios {
 
   /**
    * As {@link #closedLoop(int, int, IntFunction)}, but no operation starts once {@code maxMs} have passed (0: no
-   * limit); the run's {@code ops} are the operations started, all of which completed.
+   * limit); the run's {@code ops} are the operations started, all of which completed. Fails once no operation has
+   * completed for {@value #STALL_S} s (however long the whole run takes: 100 M timers fill for minutes).
    */
   static Run closedLoop(int n, int concurrency, IntFunction<CompletionStage<Void>> op, long maxMs) throws Exception {
     Recorder rec = new Recorder(3);
@@ -189,6 +190,7 @@ public final class Scenarios {
     java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
     java.util.concurrent.CountDownLatch chains = new java.util.concurrent.CountDownLatch(concurrency);
     AtomicLong started = new AtomicLong();
+    AtomicLong completed = new AtomicLong();
     long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     long stopAt = maxMs > 0 ? t0 + TimeUnit.MILLISECONDS.toNanos(maxMs) : Long.MAX_VALUE;
@@ -213,6 +215,7 @@ public final class Scenarios {
             f = CompletableFuture.failedFuture(e);
           }
           f.whenComplete((v, e) -> {
+            completed.incrementAndGet();
             rec.recordValue(Math.max(0, (System.nanoTime() - s) / 1000));
             if (e != null) {
               errors.incrementAndGet();
@@ -223,12 +226,21 @@ public final class Scenarios {
         }
       }.step();
     }
-    if (!chains.await(300, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("operations still in flight after 300 s");
+    long seen = -1;
+    while (!chains.await(STALL_S, TimeUnit.SECONDS)) {
+      long now = completed.get();
+      if (now == seen) {
+        throw new IllegalStateException("no operation completed in " + STALL_S + " s (" + now + " of " + n
+            + " completed)");
+      }
+      seen = now;
     }
     long elapsed = System.nanoTime() - t0;
     return new Run(started.get(), errors.get(), firstError.get(), elapsed, rec.getIntervalHistogram(), cpuSince(cpu0));
   }
+
+  /** How long a closed loop may go without an operation completing, s. */
+  static final long STALL_S = 120;
 
   /** Schedules ids {@code prefix+i} for i in [0,n) by batches of {@code batchSize}, {@code inFlight} at a time. */
   Run batches(String prefix, int n, IntToLong due, int batchSize, int inFlight, FiringTracker tracker)
