@@ -10,7 +10,8 @@
 #   bench/run-load.sh --scale                    # issue 28's node: 10M pending on RocksDB with a 10-min window, the
 #                                                # server under README's production flags (SCALE_SERVER_JAVA_OPTS),
 #                                                # a 60 s stream at 10,000/s (100 timers every 10 ms, after a 15 s
-#                                                # warm-up), heap after full GC, RSS, kill -9; ~3 min
+#                                                # warm-up), heap after full GC, RSS, kill -9; the server with a
+#                                                # class data sharing archive of the jar (NO_CDS=1: without); ~3 min
 #   bench/run-load.sh --url http://127.0.0.1:8080 --scenario throughput --timers 100000
 #
 # --compare needs PostgreSQL on 127.0.0.1:5432 (database test, trust auth) and Redis on 127.0.0.1:6379.
@@ -25,6 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=1
+SCALE=0
 # The server JVM flags of README's "Running in production" for a node of 10M pending with a window (--scale).
 SCALE_SERVER_JAVA_OPTS="-Xms1g -Xmx1g"
 if [[ "${1:-}" == "--no-build" ]]; then BUILD=0; shift; fi
@@ -44,7 +46,7 @@ case "${1:-}" in
              --batch-concurrency 2 --pending 20000 --firing-rate 500 --window-ms 10000 --burst 5000
              --csv bench/results/compare.csv --chart bench/results/compare.svg)
              mkdir -p bench/results ;;
-  --scale) shift; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb --tickwheel-mode client
+  --scale) shift; SCALE=1; PRESET=(--server-jar server/target/tickwheel.jar --store rocksdb --tickwheel-mode client
              --scenario scale --pending 10000000 --firing-rate 10000 --duration-s 60 --concurrency 64
              --batch-size 1000 --batch-concurrency 2 --stream-slot-ms 10 --lateness-warmup-ms 15000)
              export LOAD_SERVER_JAVA_OPTS="${LOAD_SERVER_JAVA_OPTS:-$SCALE_SERVER_JAVA_OPTS}"
@@ -64,6 +66,22 @@ if [[ ${#PRESET[@]} -gt 0 ]]; then
   cp server/target/tickwheel.jar "$PIN_DIR/tickwheel.jar"
   trap 'rm -rf "$PIN_DIR"' EXIT
   PRESET=("${PRESET[@]/#server\/target\/tickwheel.jar/$PIN_DIR/tickwheel.jar}")
+fi
+
+# --scale: the server starts with a class data sharing archive of the pinned jar, as README's "Running in production"
+# recommends (made by one start and SIGTERM, as a deployment would make it; NO_CDS=1 leaves it out).
+if [[ $SCALE == 1 && "${NO_CDS:-0}" != 1 ]]; then
+  mkdir -p "$PIN_DIR/cds-data"
+  ${LOAD_JAVA:-java} -XX:ArchiveClassesAtExit="$PIN_DIR/tickwheel.jsa" -jar "$PIN_DIR/tickwheel.jar" --host 127.0.0.1 \
+    --port 0 --store rocksdb --data-dir "$PIN_DIR/cds-data" >"$PIN_DIR/cds.out" 2>&1 &
+  CDS_PID=$!
+  for _ in $(seq 1 600); do grep -qs "tickwheel listening" "$PIN_DIR/cds.out" && break; sleep 0.1; done
+  kill -TERM "$CDS_PID" 2>/dev/null || true; wait "$CDS_PID" || true
+  if [[ -s "$PIN_DIR/tickwheel.jsa" ]]; then
+    export LOAD_SERVER_JAVA_OPTS="$LOAD_SERVER_JAVA_OPTS -XX:SharedArchiveFile=$PIN_DIR/tickwheel.jsa"
+  else
+    echo "no class data sharing archive made (see $PIN_DIR/cds.out); the server starts without one" >&2
+  fi
 fi
 
 CMD=(${LOAD_JAVA:-java} ${LOAD_JAVA_OPTS:--Xmx1g} -cp bench/target/benchmarks.jar io.tickwheel.bench.load.LoadTool "${PRESET[@]}" "$@")
