@@ -60,6 +60,38 @@ public interface DeliveryTable {
   Future<Long> loadPendingDeliveries(int batchSize, Function<List<Delivery>, Future<Void>> sink);
 
   /**
+   * {@link #loadPendingDeliveries} built on {@link #listDeliveries}, for implementations whose reads complete
+   * asynchronously: pages of {@code batchSize} read one after the other, each handed to {@code sink} and waited for
+   * before the next is read, into one result. One promise for the whole read, not a future composed per page:
+   * thousands of pages would complete that many futures one inside the other and overflow the stack.
+   *
+   * @return how many were streamed
+   */
+  static Future<Long> pagePending(DeliveryTable table, int batchSize, Function<List<Delivery>, Future<Void>> sink) {
+    io.vertx.core.Promise<Long> done = io.vertx.core.Promise.promise();
+    pagePending(table, 0, batchSize, sink, 0, done);
+    return done.future();
+  }
+
+  private static void pagePending(DeliveryTable table, long after, int batchSize,
+      Function<List<Delivery>, Future<Void>> sink, long n, io.vertx.core.Promise<Long> done) {
+    table.listDeliveries(DeliveryState.PENDING, after, batchSize).compose(page -> page.items().isEmpty()
+        ? Future.succeededFuture(page) : sink.apply(page.items()).map(v -> page)).onComplete(ar -> {
+          if (ar.failed()) {
+            done.fail(ar.cause());
+            return;
+          }
+          DeliveryPage page = ar.result();
+          long total = n + page.items().size();
+          if (page.items().isEmpty() || page.nextAfter() < 0) {
+            done.complete(total);
+          } else {
+            pagePending(table, page.nextAfter(), batchSize, sink, total, done);
+          }
+        });
+  }
+
+  /**
    * Removes finished deliveries (succeeded or dead; pending ones are never removed) beyond {@code retention}:
    * the oldest (by seq) above {@code maxCount} finished ones, and those last changed before
    * {@code nowMs - maxAgeMs}. Bounded work per call: a store may stop after some thousands and finish on a later

@@ -522,35 +522,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
       return Future.failedFuture(new IllegalArgumentException("batchSize must be >= 1, was " + batchSize));
     }
     Objects.requireNonNull(sink, "sink");
-    return pendingFrom(0, batchSize, sink, 0);
-  }
-
-  private Future<Long> pendingFrom(long after, int batchSize, Function<List<Delivery>, Future<Void>> sink, long n) {
-    io.vertx.core.Promise<Long> done = io.vertx.core.Promise.promise();
-    pendingFrom(after, batchSize, sink, n, done);
-    return done.future();
-  }
-
-  /**
-   * One page, then the next from its completion into the one {@code done} (not as a future composed on this one:
-   * thousands of pages would complete a chain of thousands of futures, one inside the other, and overflow the stack).
-   */
-  private void pendingFrom(long after, int batchSize, Function<List<Delivery>, Future<Void>> sink, long n,
-      io.vertx.core.Promise<Long> done) {
-    listDeliveries(DeliveryState.PENDING, after, batchSize).compose(page -> page.items().isEmpty()
-        ? Future.succeededFuture(page) : sink.apply(page.items()).map(v -> page)).onComplete(ar -> {
-          if (ar.failed()) {
-            done.fail(ar.cause());
-            return;
-          }
-          var page = ar.result();
-          long total = n + page.items().size();
-          if (page.items().isEmpty() || page.nextAfter() < 0) {
-            done.complete(total);
-          } else {
-            pendingFrom(page.nextAfter(), batchSize, sink, total, done);
-          }
-        });
+    return io.tickwheel.core.store.DeliveryTable.pagePending(this, batchSize, sink);
   }
 
   @Override
