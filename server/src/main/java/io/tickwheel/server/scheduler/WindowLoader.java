@@ -19,8 +19,9 @@ import java.util.function.LongSupplier;
  * ({@link PendingTimers#loadFar}). The bound moves first, so a write made while the pages are read places a timer due
  * before the new bound in memory itself; the pending timers skip what such writes placed.
  *
- * <p>At recovery ({@link #recover}) it reads the store's count and the timers due before {@code now + windowMs}
- * (overdue ones included): the rest stays far. A page read that fails is tried again after {@link Backoff}.
+ * <p>At recovery ({@link #recover}) it reads the store's count and the timers due in the next
+ * {@value #RECOVERY_SPAN_MS} ms at most (overdue ones included): the rest stays far, and the rest of the window is
+ * read as the first step once started. A page read that fails is tried again after {@link Backoff}.
  *
  * <p><b>Owner context only</b> (not thread safe); time only through the injected clock. Not started (unit tests), it
  * moves only when {@link #catchUp} is called.
@@ -29,6 +30,13 @@ final class WindowLoader {
 
   /** Most timers read and placed per page. */
   static final int PAGE = 1_000;
+  /**
+   * Chains of pages the recovery reads side by side: at most this many pages (of at most {@value #PAGE} timers with
+   * their payloads) are in memory at once.
+   */
+  static final int RECOVERY_CHAINS = 2;
+  /** How far ahead of the clock a recovery reads before the node serves, ms; the loader reads the rest after. */
+  static final long RECOVERY_SPAN_MS = 10_000;
   /** How often the started loader looks at the clock, ms. */
   static final long CHECK_MS = 250;
 
@@ -64,35 +72,62 @@ final class WindowLoader {
   }
 
   /**
-   * Recovery, on the owner context before anything else runs: the bound at {@code now + windowMs} (rounded up to a
-   * step), every timer due before it placed in memory ({@link PendingTimers#load}), the others counted far (and of
-   * them the paused ones, from the store's {@link DueIndex#pausedCount}).
+   * Recovery, on the owner context before anything else runs: the bound at {@code now} plus the smaller of
+   * {@value #RECOVERY_SPAN_MS} ms and {@code windowMs} (a window of at most {@value #RECOVERY_SPAN_MS} ms: its
+   * bound rounded up to a step, as the loader moves it), every timer due before it placed in memory
+   * ({@link PendingTimers#load}), the others counted far (and of them the paused ones, from the store's
+   * {@link DueIndex#pausedCount}). The rest of the window is read by the loader once {@link #start started} (or by
+   * {@link #catchUp}), as it reads every step, while the node serves: how long a restart takes does not grow with
+   * the window, and the loader, reading in due order, has {@value #RECOVERY_SPAN_MS} ms before the first of those
+   * timers is due.
+   *
+   * <p>The window is read as {@value #RECOVERY_CHAINS} chains of pages over disjoint ranges of due time (the overdue
+   * timers and the first slice of the window, then the other slices), so the store reads one chain's page while the
+   * owner places another's: a timer is in the one range its due time falls in, and placing is order-free.
    *
    * @return the number of timers placed in memory
    */
   Future<Long> recover() {
-    long b = stepUp(clock.getAsLong() + windowMs);
+    long now = clock.getAsLong();
+    long b = windowMs <= RECOVERY_SPAN_MS ? stepUp(now + windowMs) : now + RECOVERY_SPAN_MS;
     pending.bound(b);
-    return index.timerCount().compose(count -> index.pausedCount().compose(paused -> readAll(b).map(loaded -> {
+    return index.timerCount().compose(count -> index.pausedCount().compose(paused -> readWindow(now, b).map(loaded -> {
       pending.farCount(Math.max(0, count - loaded));
       pending.farPausedCount(Math.max(0, paused - pending.pausedCount()));
       return loaded;
     })));
   }
 
-  private Future<Long> readAll(long until) {
-    Promise<Long> done = Promise.promise();
-    readAll(until, null, 0, done);
-    return done.future();
+  /** Every timer due before {@code until}, in {@value #RECOVERY_CHAINS} chains; completes with how many. */
+  private Future<Long> readWindow(long now, long until) {
+    long slice = Math.max(1, (until - now) / RECOVERY_CHAINS);
+    List<Future<Long>> chains = new ArrayList<>(RECOVERY_CHAINS);
+    long from = Long.MIN_VALUE;
+    for (int i = 0; i < RECOVERY_CHAINS; i++) {
+      long to = i == RECOVERY_CHAINS - 1 ? until : Math.min(until, now + slice * (i + 1));
+      if (to > from) {
+        Promise<Long> done = Promise.promise();
+        readAll(from, to, null, 0, done);
+        chains.add(done.future());
+        from = to;
+      }
+    }
+    return Future.all(chains).map(all -> {
+      long n = 0;
+      for (Future<Long> f : chains) {
+        n += f.result();
+      }
+      return n;
+    });
   }
 
   /**
-   * One page of the recovery read, placed in memory, then the next as a new owner task (not as a future composed on
-   * this one: a window of millions of timers is thousands of pages, and a chain of that many futures completing one
-   * another would overflow the stack).
+   * One page of a recovery chain over {@code [from, until)}, placed in memory, then the next as a new owner task (not
+   * as a future composed on this one: a window of millions of timers is thousands of pages, and a chain of that many
+   * futures completing one another would overflow the stack).
    */
-  private void readAll(long until, TimerCursor after, long sofar, Promise<Long> done) {
-    index.dueBetween(Long.MIN_VALUE, until, after, PAGE).compose(page -> onOwner(() -> {
+  private void readAll(long from, long until, TimerCursor after, long sofar, Promise<Long> done) {
+    index.dueBetween(from, until, after, PAGE).compose(page -> onOwner(() -> {
       for (Timer t : page.timers()) {
         pending.load(t);
       }
@@ -106,7 +141,7 @@ final class WindowLoader {
       if (page.next() == null) {
         done.complete(n);
       } else {
-        owner.runOnContext(v -> readAll(until, page.next(), n, done));
+        owner.runOnContext(v -> readAll(from, until, page.next(), n, done));
       }
     });
   }

@@ -116,6 +116,7 @@ class WindowTest {
     store = new GatedStore();
     scheduler = newScheduler(SchedulerOptions.defaults(TICK));
     on(ctx, () -> scheduler.recover());
+    drainAt(T0);                     // the loader reads the window past the recovery's span
     assertThat(scheduler.windowBound()).isGreaterThanOrEqualTo(T0 + 600_000);
     create("far", T0 + 48 * 3_600_000L);
     create("heartbeat", T0 + 300_000L);
@@ -295,6 +296,46 @@ class WindowTest {
   }
 
   @Test
+  void aRecoveryReadsOnlyItsSpanAndTheLoaderTheRestOfTheWindowAfterIt() {
+    long window = 120_000;
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(window));
+    on(ctx, () -> scheduler.recover());
+    drainAt(T0);
+    create("soon", T0 + 5_000);
+    create("later", T0 + 60_000);
+    create("moved", T0 + 90_000);
+    create("far", T0 + 400_000);
+    on(ctx, () -> scheduler.stop());
+    scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(window));
+    assertThat(on(ctx, () -> scheduler.recover())).isEqualTo(1L);
+    assertThat(scheduler.windowBound()).isEqualTo(T0 + WindowLoader.RECOVERY_SPAN_MS);
+    assertThat(armed("later")).isNull();
+    assertThat(scheduler.farTimers()).isEqualTo(3);
+    assertThat(scheduler.pending()).isEqualTo(4);
+    // before the loader has run: a touch moves a timer of the unread part of the window into the span
+    on(ctx, () -> scheduler.touch("moved", 8_000L));
+    assertThat(armed("moved").nextDueAt()).isEqualTo(T0 + 8_000);
+    assertThat(scheduler.farTimers()).isEqualTo(2);
+    drainAt(T0);
+    assertThat(scheduler.windowBound()).isGreaterThanOrEqualTo(T0 + window);
+    assertThat(armed("later").nextDueAt()).isEqualTo(T0 + 60_000);
+    assertThat(scheduler.farTimers()).isEqualTo(1);
+    assertThat(scheduler.pending()).isEqualTo(4);
+    for (long t = T0; t < T0 + 60_000; t += 500) {
+      drainAt(t);
+    }
+    drainAt(T0 + 59_999);
+    assertThat(fired).extracting(Firing::id).containsExactly("soon", "moved");
+    drainAt(T0 + 60_000);
+    assertThat(fired).extracting(Firing::id, Firing::dueAt).containsExactly(
+        org.assertj.core.groups.Tuple.tuple("soon", T0 + 5_000),
+        org.assertj.core.groups.Tuple.tuple("moved", T0 + 8_000),
+        org.assertj.core.groups.Tuple.tuple("later", T0 + 60_000));
+    assertThat(scheduler.pending()).isEqualTo(1);
+    assertThat(scheduler.farTimers()).isEqualTo(1);
+  }
+
+  @Test
   void recoveryReadsTheWindowAndCountsTheRest() {
     create("near", T0 + 500);
     create("far1", T0 + 50_000);
@@ -303,7 +344,7 @@ class WindowTest {
     store.dueReads.set(0);
     scheduler = newScheduler(SchedulerOptions.defaults(TICK).withWindowMs(WINDOW));
     assertThat(on(ctx, () -> scheduler.recover())).isEqualTo(1L);
-    assertThat(store.dueReads.get()).isEqualTo(1);
+    assertThat(store.dueReads.get()).isEqualTo(WindowLoader.RECOVERY_CHAINS);      // one page per chain
     assertThat(scheduler.pending()).isEqualTo(3);
     assertThat(scheduler.farTimers()).isEqualTo(2);
     drainAt(T0 + 500);
