@@ -49,10 +49,10 @@ public record SchedulerOptions(long tickMs, long maxPending, long misfireThresho
 
   /**
    * Default {@link #windowMs}: ten minutes. Heartbeat timers (a countdown of seconds to minutes, touched before it
-   * runs out) never leave memory. A restart reads only the timers due within ten minutes (up to eleven: the bound
-   * moves in steps of a tenth of the window), not the whole store, so its time follows the near-term load rather than
-   * the pending count. Each one-minute step is read from the store in bounded pages a full window before those timers
-   * come due ({@link WindowLoader}).
+   * runs out) never leave memory. A restart reads the timers due within the next ten seconds before it serves, and
+   * the rest of the window (up to eleven minutes: the bound moves in steps of a tenth of the window) while it serves,
+   * never the whole store. Each one-minute step is read from the store in bounded pages a full window before those
+   * timers come due ({@link WindowLoader}).
    */
   public static final long DEFAULT_WINDOW_MS = 600_000;
 
