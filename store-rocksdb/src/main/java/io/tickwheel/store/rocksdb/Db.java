@@ -147,42 +147,38 @@ final class Db {
   /**
    * The {@code timers} family, read by id at random (a create-if-absent's check of each id, the window's read of the
    * records its due index names): a bloom filter and the index both partitioned (4 KiB partitions behind a top level
-   * pinned in the cache), 4 KiB data blocks and LZ4 at every level. With one filter block and one index block per
-   * file, 100 M timers have ~125 MB of filters against a 64 MiB cache: a point read loaded a file's whole filter
-   * (megabytes) and then a 16 KiB ZSTD block for one record.
+   * pinned in the cache). With one filter block and one index block per file, 100 M timers have ~125 MB of filters
+   * against a 64 MiB cache: a point read loaded a file's whole filter (megabytes) for one record. Data blocks stay
+   * at 16 KiB with ZSTD at the bottommost level: 4 KiB blocks and LZ4 there cost ~5 % more CPU per created timer on a
+   * small database (bench/results/scale-100m-2026-11-27.md).
    */
   private static ColumnFamilyOptions recordFamily(Cache cache, BloomFilter bloom, long writeBuffer) {
-    BlockBasedTableConfig table = new BlockBasedTableConfig()
-        .setBlockCache(cache)
-        .setBlockSize(4 << 10)
+    return options(table(cache)
         .setFilterPolicy(bloom)
         .setIndexType(IndexType.kTwoLevelIndexSearch)
         .setPartitionFilters(true)
         .setMetadataBlockSize(4 << 10)
-        .setCacheIndexAndFilterBlocks(true)
-        .setCacheIndexAndFilterBlocksWithHighPriority(true)
-        .setPinTopLevelIndexAndFilter(true)
-        .setPinL0FilterAndIndexBlocksInCache(true);
-    return new ColumnFamilyOptions()
-        .setWriteBufferSize(writeBuffer)
-        .setMaxWriteBufferNumber(2)
-        .setCompressionType(CompressionType.LZ4_COMPRESSION)
-        .setBottommostCompressionType(CompressionType.LZ4_COMPRESSION)
-        .setLevelCompactionDynamicLevelBytes(true)
-        .setTableFormatConfig(table);
+        .setPinTopLevelIndexAndFilter(true), writeBuffer);
   }
 
   private static ColumnFamilyOptions family(Cache cache, long writeBuffer) {
+    return options(table(cache), writeBuffer);
+  }
+
+  private static BlockBasedTableConfig table(Cache cache) {
     // Index and filter blocks live in the block cache (memory stays bounded by it), in its high-priority pool so
     // that data blocks do not push them out. With RocksDB's default 64 shards a 64 MiB cache has 1 MiB shards,
     // smaller than the filter block of one SST of a million timers (1.25 MB): it was re-read from the file on
     // every point read, ~100 µs instead of ~6 µs (cacheShardBits; store-rocksdb/README.md).
-    BlockBasedTableConfig table = new BlockBasedTableConfig()
+    return new BlockBasedTableConfig()
         .setBlockCache(cache)
         .setBlockSize(16 << 10)
         .setCacheIndexAndFilterBlocks(true)
         .setCacheIndexAndFilterBlocksWithHighPriority(true)
         .setPinL0FilterAndIndexBlocksInCache(true);
+  }
+
+  private static ColumnFamilyOptions options(BlockBasedTableConfig table, long writeBuffer) {
     return new ColumnFamilyOptions()
         .setWriteBufferSize(writeBuffer)
         .setMaxWriteBufferNumber(2)
