@@ -4,6 +4,7 @@ import io.tickwheel.core.model.Timer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The last {@code capacity} timers the writer thread wrote, as written (payload included), so that an operation on
@@ -17,6 +18,13 @@ import java.util.concurrent.atomic.LongAdder;
  * overlay once the group's {@code db.write} succeeded, so an entry here is always the committed version. When a
  * group's write fails, {@link #forget} empties the cache (what RocksDB then holds is read again). Eviction drops the
  * least recently written; an id not found here is read from RocksDB as before.
+ *
+ * <p><b>Only timers due soon.</b> A timer whose next due time is more than {@code horizonMs} after its write is not
+ * kept (and any older version of it is dropped): its firing comes long after the entry would have been evicted, and
+ * keeping it cost more than the reads it saved. Under a stream of new timers due in an hour, the entries (each
+ * living a few seconds at 20k writes/s) were promoted and then collected by G1: 24 % of the server's CPU per
+ * WebSocket schedule (bench/wrk/commands.sh with the cache off). Heartbeat timers, due seconds to minutes after
+ * their touch, are the ones kept.
  *
  * <p>Memory, bounded twice: at most {@code capacity} timers and at most {@code maxBytes} by {@link #weight} (about 250
  * bytes per timer for the id, the {@code Timer} and the map entry, plus two bytes per character of id, topic, payload
@@ -34,13 +42,26 @@ final class RecentTimers {
 
   private final int capacity;
   private final long maxBytes;
+  private final long horizonMs;
+  private final LongSupplier clock;
   private final LinkedHashMap<String, Timer> byId;
   private long bytes;
   private final LongAdder hits = new LongAdder();
 
+  /** Keeps timers whatever their due time. */
   RecentTimers(int capacity, long maxBytes) {
+    this(capacity, maxBytes, Long.MAX_VALUE, System::currentTimeMillis);
+  }
+
+  /**
+   * @param horizonMs a timer due more than this many milliseconds after {@code clock}'s time of its write is not kept
+   * @param clock     epoch milliseconds, read once per {@link #groupWritten} that has a timer to place
+   */
+  RecentTimers(int capacity, long maxBytes, long horizonMs, LongSupplier clock) {
     this.capacity = capacity;
     this.maxBytes = maxBytes;
+    this.horizonMs = horizonMs;
+    this.clock = clock;
     this.byId = new LinkedHashMap<>(16, 0.75f, false);
   }
 
@@ -80,14 +101,18 @@ final class RecentTimers {
     if (capacity == 0) {
       return;                         // nothing is kept, so get and has find nothing
     }
+    long now = horizonMs == Long.MAX_VALUE || written.isEmpty() ? 0 : clock.getAsLong();
     for (Map.Entry<String, Timer> e : written.entrySet()) {
       Timer old = byId.remove(e.getKey());  // re-inserted last: eviction follows the order of writing
       if (old != null) {
         bytes -= weight(old);
       }
       Timer t = e.getValue();
-      long w = t == removed ? 0 : weight(t);
-      if (t != removed && w <= maxBytes) {
+      if (t == removed || (horizonMs != Long.MAX_VALUE && t.nextDueAt() - now > horizonMs)) {
+        continue;
+      }
+      long w = weight(t);
+      if (w <= maxBytes) {
         byId.put(e.getKey(), t);
         bytes += w;
       }

@@ -22,6 +22,8 @@ public final class RocksDbStoreOptions {
   public static final int DEFAULT_TRIM_MAX_SCAN = 100_000;
   public static final int DEFAULT_RECENT_TIMERS = 131_072;
   public static final long DEFAULT_RECENT_TIMERS_BYTES = 64L << 20;
+  /** Ten minutes. */
+  public static final long DEFAULT_RECENT_TIMERS_HORIZON_MS = 600_000;
 
   private Path dataDir = Path.of("data");
   private boolean fsync;
@@ -35,6 +37,7 @@ public final class RocksDbStoreOptions {
   private int trimMaxScan = DEFAULT_TRIM_MAX_SCAN;
   private int recentTimers = DEFAULT_RECENT_TIMERS;
   private long recentTimersBytes = DEFAULT_RECENT_TIMERS_BYTES;
+  private long recentTimersHorizonMs = DEFAULT_RECENT_TIMERS_HORIZON_MS;
 
   /** The RocksDB directory; created (with parents) if missing. Default {@code ./data}. */
   public Path getDataDir() {
@@ -217,12 +220,29 @@ public final class RocksDbStoreOptions {
     return this;
   }
 
+  /**
+   * The recent timers keep only a timer due at most this many milliseconds after it was written (by the system
+   * clock): a heartbeat's next touch or firing comes within it, a timer due later is read back from RocksDB when its
+   * time comes, long after it would have been evicted. Default 600,000 (ten minutes, the server's default window).
+   */
+  public long getRecentTimersHorizonMs() {
+    return recentTimersHorizonMs;
+  }
+
+  public RocksDbStoreOptions setRecentTimersHorizonMs(long ms) {
+    if (ms < 0) {
+      throw new IllegalArgumentException("recentTimersHorizonMs must be >= 0, was " + ms);
+    }
+    this.recentTimersHorizonMs = ms;
+    return this;
+  }
+
   @Override
   public String toString() {
     return "RocksDbStoreOptions{dataDir=" + dataDir + ", fsync=" + fsync + ", blockCacheBytes=" + blockCacheBytes
         + ", writeBufferBytes=" + writeBufferBytes + ", maxGroupOps=" + maxGroupOps + ", maxQueuedWrites="
         + maxQueuedWrites + ", maxQueuedReads=" + maxQueuedReads + ", readerThreads=" + readerThreads
         + ", maxOpenFiles=" + maxOpenFiles + ", trimMaxScan=" + trimMaxScan + ", recentTimers=" + recentTimers
-        + ", recentTimersBytes=" + recentTimersBytes + '}';
+        + ", recentTimersBytes=" + recentTimersBytes + ", recentTimersHorizonMs=" + recentTimersHorizonMs + '}';
   }
 }

@@ -149,7 +149,8 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     AtomicInteger n = new AtomicInteger();
     this.readers = new ThreadPoolExecutor(o.getReaderThreads(), o.getReaderThreads(), 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), r -> daemon(r, "tickwheel-rocksdb-reader-" + n.incrementAndGet()));
-    this.recent = new RecentTimers(o.getRecentTimers(), o.getRecentTimersBytes());
+    this.recent = new RecentTimers(o.getRecentTimers(), o.getRecentTimersBytes(), o.getRecentTimersHorizonMs(),
+        System::currentTimeMillis);
     this.writer = new GroupCommitWriter(db, guard, queue, o.getMaxGroupOps(), recent, lastSeq, firstRetained,
         timerCount, pausedCount, this::writesApplied, this::shutdownNative);
     daemon(writer, "tickwheel-rocksdb-writer").start();

@@ -62,4 +62,24 @@ class RecentTimersTest {
     small.groupWritten(Map.of("s", once("s", 2)), removed);
     assertThat(small.bytes()).isEqualTo(RecentTimers.weight(once("s", 2)));
   }
+
+  @Test
+  void aTimerDueBeyondTheHorizonIsNotKeptAndDropsItsEarlierVersion() {
+    Timer removed = once("-", 0);
+    long[] now = {1_000_000};
+    RecentTimers r = new RecentTimers(100, 1 << 20, 60_000, () -> now[0]);
+    r.groupWritten(Map.of("soon", once("soon", 1_060_000), "late", once("late", 1_060_001)), removed);
+    assertThat(r.has("soon")).as("due exactly at the horizon").isTrue();
+    assertThat(r.has("late")).as("due 1 ms beyond it").isFalse();
+    r.groupWritten(Map.of("overdue", once("overdue", 5)), removed);
+    assertThat(r.has("overdue")).isTrue();
+    // a touch that moves a kept timer beyond the horizon: the older version must not be read any more
+    r.groupWritten(Map.of("soon", once("soon", 2_000_000)), removed);
+    assertThat(r.has("soon")).isFalse();
+    assertThat(r.bytes()).isEqualTo(RecentTimers.weight(once("overdue", 5)));
+    // the horizon moves with the clock
+    now[0] = 1_940_000;
+    r.groupWritten(Map.of("soon", once("soon", 2_000_000)), removed);
+    assertThat(r.get("soon").nextDueAt()).isEqualTo(2_000_000);
+  }
 }

@@ -23,6 +23,8 @@ class RocksDbStoreOptionsTest {
     assertThat(o.getRecentTimers()).isEqualTo(RocksDbStoreOptions.DEFAULT_RECENT_TIMERS).isEqualTo(131_072);
     assertThat(o.getRecentTimersBytes()).isEqualTo(RocksDbStoreOptions.DEFAULT_RECENT_TIMERS_BYTES)
         .isEqualTo(64L << 20);
+    assertThat(o.getRecentTimersHorizonMs()).isEqualTo(RocksDbStoreOptions.DEFAULT_RECENT_TIMERS_HORIZON_MS)
+        .isEqualTo(600_000);
     assertThat(o.isFsync()).isFalse();
   }
 
@@ -38,6 +40,7 @@ class RocksDbStoreOptionsTest {
     refused(o -> o.setTrimMaxScan(0), "trimMaxScan", "0");
     refused(o -> o.setRecentTimers(-1), "recentTimers", "-1");
     refused(o -> o.setRecentTimersBytes(-5), "recentTimersBytes", "-5");
+    refused(o -> o.setRecentTimersHorizonMs(-1), "recentTimersHorizonMs", "-1");
     assertThatThrownBy(() -> new RocksDbStoreOptions().setDataDir(null)).hasMessageContaining("dataDir");
   }
 
