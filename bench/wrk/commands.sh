@@ -6,13 +6,16 @@
 # every timer new and due in 1 h (nothing fires during a run). Per store (rocksdb: a fresh data directory; redis: a
 # private redis-server on a free loopback port, no persistence), per round: a fresh server, then each load warms up
 # for WARMUP seconds, then each runs DURATION seconds measured. CPU per operation is the server JVM's utime+stime (/proc)
-# over the measured run divided by the operations answered 2xx, all its threads (event loop, store, GC, JIT); the
+# from an idle server before the run until it is idle again after it (so RocksDB's flushes and compactions of what the
+# load wrote count for that load, not for the next), divided by the operations answered 2xx, all its threads (event
+# loop, store, compaction, GC, JIT); the
 # part of it spent by the JIT compiler threads is shown beside it (a fresh JVM still compiles the hot paths for tens
 # of seconds on a busy 2-core machine: the warm-up runs every load before any is measured), and on redis the
 # redis-server's CPU per operation. The medians over the rounds come last.
 #
 # Usage: bench/wrk/commands.sh [--rounds 3] [--stores "rocksdb redis"] [--warmup 8] [--duration 8]
 #          [--jar server/target/tickwheel.jar]
+#        SERVER_JAVA_OPTS="..." adds JVM options to the server's (after -Xmx1g)
 #        (from the repository root, after `mvn -q -DskipTests package` and `npm ci` in bench/node; needs wrk,
 #         redis-server; hold the lock: flock /tmp/tickwheel-measure.lock bench/wrk/commands.sh)
 set -euo pipefail
@@ -70,6 +73,18 @@ run() {
   esac
 }
 
+# settle PID...: waits (at most 60 s) until the processes used under 2 % of a core over half a second
+settle() {
+  local a b i p
+  for i in $(seq 1 120); do
+    a=0; for p in "$@"; do a=$((a + $(cpu "$p"))); done
+    sleep 0.5
+    b=0; for p in "$@"; do b=$((b + $(cpu "$p"))); done
+    (( (b - a) * 100 <= TCK )) && return 0
+  done
+  echo "the server did not settle in 60 s" >&2
+}
+
 us_per_op() { awk -v t="$1" -v n="$2" -v tck="$TCK" 'BEGIN { printf "%.2f", (n > 0 ? t * 1e6 / tck / n : 0) }'; }
 
 echo "tickwheel command path: jar=$JAR stores=\"$STORES\" rounds=$ROUNDS warmup=${WARMUP}s duration=${DURATION}s," \
@@ -91,7 +106,7 @@ for store in $STORES; do
         args=(--store redis --redis "redis://127.0.0.1:$RPORT") ;;
       *) echo "unknown store $store (rocksdb or redis)" >&2; exit 2 ;;
     esac
-    java -Xmx1g -jar "$JAR" --host 127.0.0.1 --port 0 "${args[@]}" >"$WORK/server.out" 2>&1 &
+    java -Xmx1g ${SERVER_JAVA_OPTS:-} -jar "$JAR" --host 127.0.0.1 --port 0 "${args[@]}" >"$WORK/server.out" 2>&1 &
     PID=$!
     for _ in $(seq 1 600); do grep -qs "tickwheel listening" "$WORK/server.out" && break; sleep 0.1; done
     url=$(sed -n 's/.*tickwheel listening on \(http:[^ ]*\).*/\1/p' "$WORK/server.out" 2>/dev/null | head -1)
@@ -100,8 +115,10 @@ for store in $STORES; do
       run "$load" "$WARMUP" "$url" >/dev/null
     done
     for load in ws post batch; do
+      settle "$PID" $RPID
       c0=$(cpu "$PID") j0=$(jit "$PID") r0=$(cpu "$RPID")
       read -r rate n < <(run "$load" "$DURATION" "$url")
+      settle "$PID" $RPID
       c1=$(cpu "$PID") j1=$(jit "$PID") r1=$(cpu "$RPID")
       jvm=$(us_per_op $((c1 - c0)) "$n") jt=$(us_per_op $((j1 - j0)) "$n") red=$(us_per_op $((r1 - r0)) "$n")
       printf '%-8s %-6s %-6s %10.0f %12s %12s %12s\n' "$store" "$r" "$load" "$rate" "$jvm" "$jt" "$red"
