@@ -34,9 +34,15 @@ import java.util.function.Function;
  * The first write of a turn schedules a flush with {@link Context#runOnContext}: the event loop runs it after the
  * I/O events it is handling now, so the commands of every connection read in that pass share one store write.
  *
+ * <h2>Writes in flight</h2>
+ * At most {@link #MAX_IN_FLIGHT} end-of-turn writes of one kind are in flight. While that many are out, the turn's
+ * writes of that kind wait, and the next turns' join them, until one of those answers: under load a write carries
+ * what arrived during a store round trip, not one turn's few commands (a WebSocket client's commands, sent one per
+ * answer, arrive over many turns). When idle a write goes at the end of its turn, as before.
+ *
  * <h2>Bounds and order</h2>
- * A kind's pending list is flushed at once when it reaches {@code maxBatch} items, or when an id repeats in it (a
- * store call takes distinct ids), so it never holds more than {@code maxBatch} timers. Callers that need an order
+ * A kind's pending list is flushed at once, whatever is in flight, when it reaches {@code maxBatch} items, or when an
+ * id repeats in it (a store call takes distinct ids), so it never holds more than {@code maxBatch} timers. Callers that need an order
  * between writes of one id get it from the scheduler's id holds: an id has one write in flight at a time. Writes of
  * different kinds made in one turn are not ordered against each other (they concern different ids).
  *
@@ -50,6 +56,8 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     final List<Timer> timers = new ArrayList<>();
     final List<Promise<T>> promises = new ArrayList<>();
     final Set<String> ids = new HashSet<>();
+    /** Store writes of this kind sent and not answered yet. */
+    int inFlight;
 
     /** Takes the pending items away (for a flush). */
     final List<Timer> takeTimers() {
@@ -65,6 +73,9 @@ final class TurnCoalescer implements TimerStore, DueIndex {
       return p;
     }
   }
+
+  /** Most end-of-turn writes of one kind in flight; more wait for one of them to answer (see the class comment). */
+  static final int MAX_IN_FLIGHT = 2;
 
   private final TimerStore store;
   private final Context owner;
@@ -166,13 +177,33 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     return p.future();
   }
 
-  /** Sends everything pending to the store: one write per kind. */
+  /**
+   * Sends what is pending to the store at the end of a turn: one write per kind, for each kind with fewer than
+   * {@link #MAX_IN_FLIGHT} writes in flight (the others go when one of theirs answers).
+   */
   void flush() {
     flushScheduled = false;
-    flushCreates();
-    flushAbsents();
-    flushPuts();
-    flushUpdates();
+    if (creates.inFlight < MAX_IN_FLIGHT) {
+      flushCreates();
+    }
+    if (absents.inFlight < MAX_IN_FLIGHT) {
+      flushAbsents();
+    }
+    if (puts.inFlight < MAX_IN_FLIGHT) {
+      flushPuts();
+    }
+    if (updates.inFlight < MAX_IN_FLIGHT) {
+      flushUpdates();
+    }
+  }
+
+  /** One of {@code kind}'s writes answered: what waited goes at the end of this turn. */
+  private void answered(Pending<?> kind) {
+    kind.inFlight--;
+    if (!kind.timers.isEmpty() && !flushScheduled) {
+      flushScheduled = true;
+      owner.runOnContext(v -> flush());
+    }
   }
 
   private void flushAbsents() {
@@ -182,7 +213,9 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     List<Promise<Set<String>>> ps = absents.takePromises();
     List<Timer> ts = absents.takeTimers();
     storeWrites++;
+    absents.inFlight++;
     index().createAbsent(ts).onComplete(ar -> {
+      answered(absents);
       for (int i = 0; i < ps.size(); i++) {
         if (ar.failed()) {
           ps.get(i).fail(ar.cause());
@@ -203,7 +236,11 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     }
     List<Promise<Void>> ps = creates.takePromises();
     storeWrites++;
-    store.createAll(creates.takeTimers()).onComplete(ar -> ps.forEach(p -> p.handle(ar)));
+    creates.inFlight++;
+    store.createAll(creates.takeTimers()).onComplete(ar -> {
+      answered(creates);
+      ps.forEach(p -> p.handle(ar));
+    });
   }
 
   private void flushPuts() {
@@ -212,7 +249,11 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     }
     List<Promise<Void>> ps = puts.takePromises();
     storeWrites++;
-    store.putAll(puts.takeTimers()).onComplete(ar -> ps.forEach(p -> p.handle(ar)));
+    puts.inFlight++;
+    store.putAll(puts.takeTimers()).onComplete(ar -> {
+      answered(puts);
+      ps.forEach(p -> p.handle(ar));
+    });
   }
 
   private void flushUpdates() {
@@ -222,7 +263,9 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     long[] gens = Arrays.copyOf(updateGenerations, updates.timers.size());
     List<Promise<Timer>> ps = updates.takePromises();
     storeWrites++;
+    updates.inFlight++;
     store.updateAll(updates.takeTimers(), gens).onComplete(ar -> {
+      answered(updates);
       for (int i = 0; i < ps.size(); i++) {
         if (ar.succeeded()) {
           ps.get(i).complete(ar.result().get(i));

@@ -96,4 +96,43 @@ class TurnCoalescerTest {
     });
     assertThat(failed).containsExactly(true, true);
   }
+
+  @Test
+  void whileTwoWritesOfAKindAreInFlightTheNextTurnsWaitAndGoAsOneWrite() {
+    Context ctx = vertx.getOrCreateContext();
+    GatedStore store = new GatedStore();
+    TurnCoalescer c = new TurnCoalescer(store, ctx, 3);
+    store.holdPuts(true);                       // holds createAbsent calls too
+    List<Future<java.util.Set<String>>> all = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {               // four turns of one create each
+      String id = "a" + i;
+      on(ctx, () -> {
+        all.add(c.createAbsent(List.of(timer(id, 100))));
+        return Future.succeededFuture();
+      });
+      on(ctx, () -> Future.succeededFuture()); // the turn's flush task has run
+    }
+    assertThat(store.heldCount()).as("two in flight; the third and fourth turns wait").isEqualTo(2);
+    assertThat(store.createAllCalls.get()).isEqualTo(2);
+    // at its cap a kind goes at once, whatever is in flight
+    on(ctx, () -> {
+      for (int i = 4; i < 7; i++) {
+        all.add(c.createAbsent(List.of(timer("a" + i, 100))));
+      }
+      return Future.succeededFuture();
+    });
+    assertThat(store.createAllCalls.get()).as("a3 joined a4 and a5 in a full batch").isEqualTo(3);
+    assertThat(store.createAllTimers.get()).isEqualTo(5);
+    store.holdPuts(false);
+    on(ctx, () -> {
+      store.release();
+      return Future.succeededFuture();
+    });
+    List<java.util.Set<String>> kept = on(ctx, () -> Future.all(all).map(v -> all.stream().map(Future::result)
+        .toList()));
+    assertThat(kept).allSatisfy(ids -> assertThat(ids).isEmpty());
+    assertThat(store.createAllCalls.get()).as("a6 waited, then went alone").isEqualTo(4);
+    assertThat(store.createAllTimers.get()).isEqualTo(7);
+    assertThat(c.storeWrites()).isEqualTo(4);
+  }
 }
