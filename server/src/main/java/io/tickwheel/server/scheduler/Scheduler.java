@@ -413,6 +413,14 @@ public final class Scheduler {
   }
 
   /**
+   * How many of the {@link #pipeline()}'s writes wait for a coalesced store write of their kind to answer (see
+   * {@link TurnCoalescer}). On the owner context only.
+   */
+  public int pipelineWaiting() {
+    return coalescer.waiting();
+  }
+
+  /**
    * Pauses a timer: it fires no more until resumed, and leaves the wheel (still pending, stored with
    * {@code paused: true}); touch and upsert keep it paused. Pausing a paused timer changes nothing.
    *

@@ -108,6 +108,11 @@ final class TurnCoalescer implements TimerStore, DueIndex {
     return storeWrites;
   }
 
+  /** Timers pending in this turn or waiting for a write of their kind to answer. */
+  int waiting() {
+    return creates.timers.size() + absents.timers.size() + puts.timers.size() + updates.timers.size();
+  }
+
   // ------------------------------------------------------------------ coalesced writes
 
   /** Coalesced into the turn's {@link TimerStore#createAll}, with the same promise (ids not stored, held). */
