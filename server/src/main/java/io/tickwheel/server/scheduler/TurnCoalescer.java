@@ -42,9 +42,10 @@ import java.util.function.Function;
  *
  * <h2>Bounds and order</h2>
  * A kind's pending list is flushed at once, whatever is in flight, when it reaches {@code maxBatch} items, or when an
- * id repeats in it (a store call takes distinct ids), so it never holds more than {@code maxBatch} timers. Callers that need an order
- * between writes of one id get it from the scheduler's id holds: an id has one write in flight at a time. Writes of
- * different kinds made in one turn are not ordered against each other (they concern different ids).
+ * id repeats in it (a store call takes distinct ids), so it never holds more than {@code maxBatch} timers. Callers
+ * that need an order between writes of one id get it from the scheduler's id holds: an id has one write in flight at
+ * a time. Writes of different kinds made in one turn are not ordered against each other (they concern different
+ * ids).
  *
  * <p><b>Owner context only</b> (not thread safe): every write must be made on {@code owner}, where futures
  * complete.

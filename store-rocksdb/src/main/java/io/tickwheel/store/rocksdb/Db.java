@@ -146,8 +146,8 @@ final class Db {
 
   /**
    * The {@code timers} family's memtable bloom filter, as a fraction of its write buffer (1.6 MiB of the default
-   * 16 MiB buffer). A create-if-absent of a new id then skips the memtable's skip-list search: without it that search was
-   * ~40 % of the id check's {@code multiGet} (async-profiler, WebSocket schedules of new ids).
+   * 16 MiB buffer). A create-if-absent of a new id then skips the memtable's skip-list search: without it that
+   * search was ~40 % of the id check's {@code multiGet} (async-profiler, WebSocket schedules of new ids).
    */
   static final double MEMTABLE_BLOOM_RATIO = 0.1;
 
