@@ -23,7 +23,8 @@ import java.util.function.LongSupplier;
  * kept (and any older version of it is dropped): its firing comes long after the entry would have been evicted, and
  * keeping it cost more than the reads it saved. Under a stream of new timers due in an hour, the entries (each
  * living a few seconds at 20k writes/s) were promoted and then collected by G1: with the cache off, server CPU per
- * WebSocket schedule fell from 49.7 to 38.6 µs (bench/wrk/commands.sh, medians of 3). Heartbeat timers, due seconds to minutes after
+ * WebSocket schedule fell from 49.7 to 38.6 µs (bench/wrk/commands.sh, medians of 3, a temporary build; see
+ * bench/results/commands-recent-inflight-2026-11-27.txt). Heartbeat timers, due seconds to minutes after
  * their touch, are the ones kept.
  *
  * <p>Memory, bounded twice: at most {@code capacity} timers and at most {@code maxBytes} by {@link #weight} (about 250
