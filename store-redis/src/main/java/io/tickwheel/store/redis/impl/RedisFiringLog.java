@@ -22,7 +22,7 @@ import java.util.List;
  * The firing log part of a Redis store: {@code log}, a Redis Stream with explicit ids {@code SEQ-0} (append-only,
  * range reads by seq with {@code XRANGE}, cheap trimming from the head), and {@code seq}, the last seq
  * ({@code INCR}), kept apart so it survives trimming. {@link #recordFirings} is one {@code fire.lua} call for the
- * whole batch (on a partition store, one section of the link's {@link FireGroup} call of the turn): per request, in list order, it checks generation and firing count, takes the next seq, appends the
+ * whole batch (on a partition store, one section of the link's {@link WriteGroup} call of the turn): per request, in list order, it checks generation and firing count, takes the next seq, appends the
  * firing with the stored topic and payload, advances or removes the timer and creates the pending delivery of a
  * callback; a stale request writes nothing and consumes no seq. Thread safe; every call completes on the caller's
  * context.

@@ -90,8 +90,8 @@ public final class RedisLink {
   /** Replica acknowledgement of writes ({@code WAIT}), or null when off. */
   private final ReplicaAcks acks;
   private final ConcurrentLinkedQueue<Pending<?>> inFlight = new ConcurrentLinkedQueue<>();
-  /** The partition stores' firing records gathered per turn; sent before any other command. */
-  private final FireGroup fires;
+  /** The partition stores' fenced writes gathered per turn; sent before any other command. */
+  private final WriteGroup writes;
   private final long sweeper;
 
   private volatile RedisConnection conn;
@@ -123,7 +123,7 @@ public final class RedisLink {
         .setNetClientOptions(net);
     this.client = Redis.createClient(vertx, ro);
     this.acks = ReplicaAcks.of(vertx, options, where, MAX_IN_FLIGHT);
-    this.fires = new FireGroup(this, options.isCluster());
+    this.writes = new WriteGroup(this, options.isCluster());
     long tick = Math.max(5, Math.min(100, timeoutMs / 10));
     this.sweeper = vertx.setPeriodic(tick, id -> sweep());
   }
@@ -171,9 +171,9 @@ public final class RedisLink {
 
   // ---------------------------------------------------------------- calls
 
-  /** The group the fenced partition stores on this link record their firings through. */
-  FireGroup fires() {
-    return fires;
+  /** The group the fenced partition stores on this link send their writes through. */
+  WriteGroup writes() {
+    return writes;
   }
 
   /** Sends one plain command that only reads (its failure never reports a write that may have been applied). */
@@ -199,7 +199,7 @@ public final class RedisLink {
   }
 
   private <T> Future<T> plain(Request request, Function<Response, T> map, boolean mayApply, boolean waitsForAcks) {
-    fires.flushPending();
+    writes.flushPending();
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
         request.command().toString(), mayApply);
     RedisConnection c = admit(p);
@@ -214,11 +214,11 @@ public final class RedisLink {
    * retries once. {@code args} are {@code String}, {@code byte[]} or {@code Long}.
    */
   public <T> Future<T> eval(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
-    fires.flushPending();
+    writes.flushPending();
     return evalNow(script, keys, args, map);
   }
 
-  /** {@link #eval} without sending the {@link FireGroup} first (the group's own calls). */
+  /** {@link #eval} without sending the {@link WriteGroup} first (the group's own calls). */
   <T> Future<T> evalNow(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
     Request req = evalRequest(script, keys, args);
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
@@ -251,7 +251,7 @@ public final class RedisLink {
    * fails half way).
    */
   public <T> Future<T> transaction(List<Request> commands, String what, Function<Response, T> map) {
-    fires.flushPending();
+    writes.flushPending();
     List<Request> batch = new ArrayList<>(commands.size() + 2);
     batch.add(Request.cmd(Command.MULTI));
     batch.addAll(commands);
@@ -406,7 +406,19 @@ public final class RedisLink {
     return result.future();
   }
 
+  /**
+   * Loads {@code scripts}: the first alone, then the others together. A Redis that wants a password answers the
+   * first with {@code NOAUTH}; sent with it, a script of over 16 KiB (an unauthenticated client's largest bulk) would
+   * make Redis close the connection instead, and the cause would be lost.
+   */
   private Future<Void> loadScripts(RedisConnection c, List<Script> scripts) {
+    if (scripts.size() > 1) {
+      return loadEach(c, scripts.subList(0, 1)).compose(v -> loadEach(c, scripts.subList(1, scripts.size())));
+    }
+    return loadEach(c, scripts);
+  }
+
+  private Future<Void> loadEach(RedisConnection c, List<Script> scripts) {
     List<Future<?>> loads = new ArrayList<>();
     for (Script s : scripts) {
       Request load = Request.cmd(Command.SCRIPT).arg("LOAD").arg(s.body());
@@ -532,7 +544,7 @@ public final class RedisLink {
       conn = null;
     }
     vertx.cancelTimer(sweeper);
-    fires.flushPending();           // closed: each waiting firing record fails with StoreClosedException
+    writes.flushPending();           // closed: each waiting firing record fails with StoreClosedException
     Future<Void> fc = c == null ? Future.succeededFuture() : c.close().otherwiseEmpty();
     return fc.eventually(() -> client.close().otherwiseEmpty())
         .onComplete(ar -> {

@@ -88,7 +88,12 @@ public final class RedisSender {
 
   // ---------------------------------------------------------------- sending, with the fence of a partition store
 
-  /** A write script: plain on a single node, its fenced twin on a partition store. */
+  /**
+   * A write script: plain on a single node; on a partition store its fenced twin, checking the lease's epoch in the
+   * same script, or, for a script that can be a {@link Script#multiName() section}, through the link's
+   * {@link WriteGroup}, which sends the writes of every partition of the turn together, each behind its own fence as
+   * strict as the twin's.
+   */
   <T> Future<T> writeScript(Script plain, Script fenced, List<String> keys, List<?> args,
       Function<Response, T> map) {
     Future<T> refused = refuseWrite();
@@ -97,6 +102,17 @@ public final class RedisSender {
     }
     if (leaseKey == null) {
       return link.eval(plain, keys, args, map);
+    }
+    if (plain.multiName() != null) {
+      return link.writes().add(plain, partition, epoch, keys, leaseKey, args).compose(r -> {
+        try {
+          return Future.succeededFuture(map.apply(r));
+        } catch (RuntimeException e) {
+          // Redis ran the call (applied) but its reply does not decode
+          return Future.failedFuture(e instanceof StoreException ? e
+              : new StoreFaultException(link.where() + " answered " + plain.file() + " unexpectedly: " + e, e, true));
+        }
+      });
     }
     List<String> k = new ArrayList<>(keys.size() + 1);
     k.addAll(keys);
@@ -109,28 +125,9 @@ public final class RedisSender {
             ? new StoreFencedException(partition, epoch) : e));
   }
 
-  /**
-   * {@code fire.lua} ({@code recordFirings}): plain on a single node; on a partition store through the link's
-   * {@link FireGroup}, which sends the firing records of every partition of the turn together, each behind its own
-   * fence as strict as {@link #writeScript}'s.
-   */
+  /** {@code fire.lua} ({@code recordFirings}): {@link #writeScript} of {@link Script#FIRE}. */
   <T> Future<T> fireScript(List<String> keys, List<?> args, Function<Response, T> map) {
-    if (leaseKey == null) {
-      return writeScript(Script.FIRE, Script.FIRE_FENCED, keys, args, map);
-    }
-    Future<T> refused = refuseWrite();
-    if (refused != null) {
-      return refused;
-    }
-    return link.fires().add(partition, epoch, keys, leaseKey, args).compose(r -> {
-      try {
-        return Future.succeededFuture(map.apply(r));
-      } catch (RuntimeException e) {
-        // Redis ran the call (applied) but its reply does not decode
-        return Future.failedFuture(e instanceof StoreException ? e
-            : new StoreFaultException(link.where() + " answered fire_multi.lua unexpectedly: " + e, e, true));
-      }
-    });
+    return writeScript(Script.FIRE, Script.FIRE_FENCED, keys, args, map);
   }
 
   /** A failed future if this handle may not write now (closed, or a reader), else {@code null}. */

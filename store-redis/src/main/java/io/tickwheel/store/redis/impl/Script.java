@@ -35,12 +35,12 @@ public enum Script {
   REMOVE_FENCED("remove.lua", true, true),
   FIRE_FENCED("fire.lua", true, true),
   /**
-   * {@code fire.lua} over several partition stores in one call, each section behind its own fence (see
-   * {@code fire_multi.lua}): {@code counts.lua} and {@code fire.lua} wrapped as the function {@code fire_one} (so each
-   * section keeps and applies its own counts), then the loop.
+   * The fenced writes of several partition stores in one call, each section behind its own fence (see
+   * {@code write_multi.lua}): every script {@link #multiName() that can be a section}, with {@code counts.lua},
+   * wrapped as a function in the table {@code write_one} under its section name (so each section keeps and applies
+   * its own counts), then the loop.
    */
-  FIRE_MULTI("fire_multi.lua", "local function fire_one(KEYS, ARGV)\n" + resource("counts.lua") + resource("fire.lua")
-      + "\nend\n" + resource("fire_multi.lua")),
+  WRITE_MULTI("write_multi.lua", multiBody()),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -68,6 +68,7 @@ public enum Script {
   private final String body;
   private final String sha;
   private final boolean writes;
+  private final boolean fenced;
 
   Script(String file, boolean writes) {
     this(file, writes, false);
@@ -77,6 +78,7 @@ public enum Script {
   Script(String file, String body) {
     this.file = file;
     this.writes = true;
+    this.fenced = false;
     this.body = body;
     this.sha = sha1(body);
   }
@@ -84,9 +86,49 @@ public enum Script {
   Script(String file, boolean writes, boolean fenced) {
     this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
+    this.fenced = fenced;
     String counts = counted(file) ? resource("counts.lua") : "";
     this.body = fenced ? resource("fence.lua") + counts + resource(file) : counts + resource(file);
     this.sha = sha1(body);
+  }
+
+  /** The scripts a {@link #WRITE_MULTI} call runs as sections, by their plain twins' files. */
+  private static final class Multi {
+    static final List<String> FILES = List.of("put.lua", "create_absent.lua", "update.lua", "update_all.lua",
+        "remove.lua", "fire.lua");
+  }
+
+  private static String multiBody() {
+    StringBuilder b = new StringBuilder("local write_one = {}\n");
+    for (String f : Multi.FILES) {
+      b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\n")
+          .append(resource("counts.lua")).append(resource(f)).append("\nend\n");
+    }
+    return b.append(resource("write_multi.lua")).toString();
+  }
+
+  /**
+   * This plain write script's name as a section of {@link #WRITE_MULTI} ({@code put}, {@code fire}, …), or
+   * {@code null} when it cannot be one.
+   */
+  public String multiName() {
+    return Multi.FILES.contains(file) && !fenced ? file.substring(0, file.length() - 4) : null;
+  }
+
+  /** This plain write script's twin behind the partition fence ({@code fence.lua}), or {@code null}. */
+  public Script fencedTwin() {
+    return switch (this) {
+      case PUT -> PUT_FENCED;
+      case CREATE_ABSENT -> CREATE_ABSENT_FENCED;
+      case UPDATE -> UPDATE_FENCED;
+      case UPDATE_ALL -> UPDATE_ALL_FENCED;
+      case REMOVE -> REMOVE_FENCED;
+      case FIRE -> FIRE_FENCED;
+      case TRIM -> TRIM_FENCED;
+      case UPDATE_DELIVERY -> UPDATE_DELIVERY_FENCED;
+      case TRIM_DELIVERIES -> TRIM_DELIVERIES_FENCED;
+      default -> null;
+    };
   }
 
   private static String sha1(String body) {

@@ -15,17 +15,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code recordFirings} calls of the fenced partition stores on one {@link RedisLink}, gathered per event-loop
- * turn and sent as few script calls as the keys allow: on a standalone Redis one {@code fire_multi.lua} call over
- * every partition (each section behind its own fence, checked inside the script exactly as {@code fence.lua} checks
- * one call); on a Redis Cluster one call per hash slot (a lone section as {@link Script#FIRE_FENCED}, the same call
- * as without the group).
+ * The fenced writes of the partition stores on one {@link RedisLink} (each {@link Script#multiName() script that can
+ * be a section}: creates, puts, updates, removes and firing records), gathered per event-loop turn and sent as few
+ * script calls as the keys allow: on a standalone Redis one {@code write_multi.lua} call over every partition (each
+ * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
+ * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
+ * call as without the group).
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
- * partition the node owns, turned by one wake-up) goes in the same script call. A call made off any context is sent
- * at once. At most {@value #MAX_REQUESTS_PER_CALL} requests go in one script call (a bigger group is split, in
- * order), so one call does not hold Redis much longer than one partition's biggest batch.
+ * partition the node owns, turned by one wake-up; the partitions' group commits of one turn's creates) goes in the
+ * same script call. A call made off any context is sent at once. At most {@value #MAX_ARGS_PER_CALL} arguments go
+ * in one script call (a bigger group is split, in order), so one call does not hold Redis much longer than one
+ * partition's biggest write.
  *
  * <p><b>Order.</b> The link sends whatever the group holds before any other command ({@link #flushPending}), and a
  * flush sends its calls in the order they were made while it holds the group's lock, so calls made from one thread
@@ -37,13 +39,13 @@ import java.util.Map;
  * have applied. A script call that fails as a whole (Redis unreachable, timeout) fails every section in it as the
  * link maps the failure. Thread safe; each call completes on the context it was made on.
  */
-public final class FireGroup {
+public final class WriteGroup {
 
-  /** Most firing requests in one script call. */
-  static final int MAX_REQUESTS_PER_CALL = 20_000;
+  /** Most arguments of sections in one script call. */
+  static final int MAX_ARGS_PER_CALL = 140_000;
 
-  /** One partition store's {@code recordFirings} call waiting for the flush. */
-  private record Section(int partition, long epoch, List<String> keys, String leaseKey, List<?> args, int requests,
+  /** One partition store's write waiting for the flush. */
+  private record Section(Script script, int partition, long epoch, List<String> keys, String leaseKey, List<?> args,
       Context ctx, Promise<Response> promise) {}
 
   private final RedisLink link;
@@ -54,22 +56,26 @@ public final class FireGroup {
   /** Whether sections wait: read without the lock as a fast path. */
   private volatile boolean waiting;
 
-  FireGroup(RedisLink link, boolean cluster) {
+  WriteGroup(RedisLink link, boolean cluster) {
     this.link = link;
     this.cluster = cluster;
   }
 
   /**
-   * Adds one partition store's {@code fire.lua} call to the group.
+   * Adds one partition store's call of {@code script} to the group.
    *
-   * @param keys     {@code fire.lua}'s 9 keys of the partition
+   * @param script   a plain write script with a {@link Script#multiName() section name}
+   * @param keys     the script's keys for the partition
    * @param leaseKey the partition's lease hash (same hash tag as {@code keys})
-   * @param args     {@code fire.lua}'s ARGV, 7 per request
-   * @return {@code fire.lua}'s reply for this call, on the caller's context
+   * @param args     the script's ARGV
+   * @return the script's reply for this call, on the caller's context
    */
-  Future<Response> add(int partition, long epoch, List<String> keys, String leaseKey, List<?> args) {
+  Future<Response> add(Script script, int partition, long epoch, List<String> keys, String leaseKey, List<?> args) {
+    if (script.multiName() == null) {
+      throw new IllegalArgumentException(script.file() + " cannot be a section of write_multi.lua");
+    }
     Context ctx = Vertx.currentContext();
-    Section s = new Section(partition, epoch, keys, leaseKey, args, args.size() / 7, ctx, Promise.promise());
+    Section s = new Section(script, partition, epoch, keys, leaseKey, args, ctx, Promise.promise());
     boolean first;
     synchronized (lock) {
       first = sections.isEmpty();
@@ -110,18 +116,18 @@ public final class FireGroup {
     }
   }
 
-  /** Sends {@code group} (keys in one slot, or a standalone Redis) in order, split at the request cap. */
+  /** Sends {@code group} (keys in one slot, or a standalone Redis) in order, split at the argument cap. */
   private void sendInCalls(List<Section> group) {
     List<Section> call = new ArrayList<>();
-    int requests = 0;
+    int argc = 0;
     for (Section s : group) {
-      if (!call.isEmpty() && requests + s.requests > MAX_REQUESTS_PER_CALL) {
+      if (!call.isEmpty() && argc + s.args.size() > MAX_ARGS_PER_CALL) {
         send(call);
         call = new ArrayList<>();
-        requests = 0;
+        argc = 0;
       }
       call.add(s);
-      requests += s.requests;
+      argc += s.args.size();
     }
     if (!call.isEmpty()) {
       send(call);
@@ -137,7 +143,7 @@ public final class FireGroup {
       List<Object> a = new ArrayList<>(s.args.size() + 1);
       a.addAll(s.args);
       a.add(Long.toString(s.epoch));
-      link.evalNow(Script.FIRE_FENCED, k, a, r -> r).onComplete(ar -> {
+      link.evalNow(s.script.fencedTwin(), k, a, r -> r).onComplete(ar -> {
         if (ar.failed() && ar.cause() instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)) {
           complete(s, Future.failedFuture(new StoreFencedException(s.partition, s.epoch)));
         } else {
@@ -146,21 +152,25 @@ public final class FireGroup {
       });
       return;
     }
-    List<String> keys = new ArrayList<>(call.size() * 10);
+    int keyc = 0;
     int argc = 1;
     for (Section s : call) {
-      keys.addAll(s.keys);
-      keys.add(s.leaseKey);
-      argc += 2 + s.args.size();
+      keyc += s.keys.size() + 1;
+      argc += 4 + s.args.size();
     }
+    List<String> keys = new ArrayList<>(keyc);
     List<Object> args = new ArrayList<>(argc);
     args.add(Integer.toString(call.size()));
     for (Section s : call) {
+      keys.addAll(s.keys);
+      keys.add(s.leaseKey);
+      args.add(s.script.multiName());
       args.add(Long.toString(s.epoch));
-      args.add(Integer.toString(s.requests));
+      args.add(Integer.toString(s.keys.size()));
+      args.add(Integer.toString(s.args.size()));
       args.addAll(s.args);
     }
-    link.evalNow(Script.FIRE_MULTI, keys, args, r -> r).onComplete(ar -> {
+    link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> {
       for (int i = 0; i < call.size(); i++) {
         Section s = call.get(i);
         if (ar.failed()) {
@@ -172,17 +182,17 @@ public final class FireGroup {
     });
   }
 
-  /** Section {@code i}'s outcome in {@code fire_multi.lua}'s reply. */
+  /** Section {@code i}'s outcome in {@code write_multi.lua}'s reply (an {@code OK} reply may be nil). */
   private Future<Response> section(Section s, Response reply, int i) {
     Response r = reply == null || reply.size() <= i ? null : reply.get(i);
-    String status = r == null || r.size() < 2 ? null : r.get(0).toString();
+    String status = r == null || r.size() < 1 || r.get(0) == null ? null : r.get(0).toString();
     if ("OK".equals(status)) {
-      return Future.succeededFuture(r.get(1));
+      return Future.succeededFuture(r.size() < 2 ? null : r.get(1));
     }
     if (status != null && status.startsWith(Script.FENCED_CODE + " ")) {
       return Future.failedFuture(new StoreFencedException(s.partition, s.epoch));
     }
-    return Future.failedFuture(new StoreFaultException(link.where() + " refused recordFirings of partition "
+    return Future.failedFuture(new StoreFaultException(link.where() + " refused " + s.script.file() + " of partition "
         + s.partition + ": " + (status == null ? "no answer for its section" : status), null, true));
   }
 

@@ -32,11 +32,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The firing records of several partition stores of one coordinator, made in one event-loop turn, against a real
- * standalone redis-server: one script call for all of them, each partition fenced on its own inside it, and the
- * order of one caller's calls kept.
+ * The fenced writes (creates, puts, updates, removes, firing records) of several partition stores of one coordinator,
+ * made in one event-loop turn, against a real standalone redis-server: one script call for all of them, each
+ * partition fenced on its own inside it, and the order of one caller's calls kept.
  */
-class RedisFireGroupTest {
+class RedisWriteGroupTest {
 
   private static final AtomicInteger N = new AtomicInteger();
   private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
@@ -182,6 +182,61 @@ class RedisFireGroupTest {
     assertThat((Long) await(out.get(3))).isEqualTo(1);
   }
 
+  @Test
+  void createsPutsUpdatesAndRemovesOfSeveralPartitionsInOneTurnGoInOneScriptCallEachAnsweredAsAlone() {
+    TimerStore s1 = owned(1);
+    TimerStore s2 = owned(2);
+    TimerStore s3 = owned(3);
+    Lease l4 = await(a.acquire(4, "a", 60_000));
+    TimerStore s4 = a.partitionStore(4, l4.epoch());
+    await(s1.put(timer("kept", 100)));
+    await(s2.put(timer("u", 100)));
+    await(s3.put(timer("gone", 100)));
+    await(s4.put(timer("q", 100)));
+    await(a.release(4, "a", l4.epoch()));
+    await(b.acquire(4, "b", 60_000));
+
+    long before = evalshaCalls();
+    List<Future<?>> out = new ArrayList<>();
+    inOneTurn(() -> {
+      out.add(((DueIndex) s1).createAbsent(List.of(timer("kept", 900), timer("new1", 200), timer("new2", 300))));
+      out.add(s2.update(timer("u", 700).withGeneration(2), 1));
+      out.add(s2.update(timer("nope", 700).withGeneration(2), 1));
+      out.add(s3.remove("gone"));
+      out.add(s3.remove("never"));
+      out.add(s4.put(timer("q", 5_000)));
+      out.add(s1.put(periodic("p", 400, 50)));
+      return List.of();
+    });
+    for (Future<?> f : out) {
+      settled(f);
+    }
+    assertThat(evalshaCalls() - before).as("script calls for the turn").isEqualTo(1);
+
+    assertThat((java.util.Set<Object>) await(out.get(0))).as("createAbsent answers the ids stored already")
+        .containsExactly("kept");
+    assertThat(await(s1.get("kept")).nextDueAt()).as("a stored id is left as it was").isEqualTo(100);
+    assertThat(await(s1.get("new1")).nextDueAt()).isEqualTo(200);
+    assertThat(await(s1.get("new2")).nextDueAt()).isEqualTo(300);
+    Timer u = (Timer) await(out.get(1));
+    assertThat(u.nextDueAt()).isEqualTo(700);
+    assertThat(u.payload()).as("the update answers the stored payload").isEqualTo("{\"n\":\"u\"}");
+    assertThat(await(s2.get("u")).generation()).isEqualTo(2);
+    assertThat((Object) await(out.get(2))).as("an update of a missing id answers null").isNull();
+    assertThat((Boolean) await(out.get(3))).isTrue();
+    assertThat((Boolean) await(out.get(4))).isFalse();
+    assertThat(await(s3.get("gone"))).isNull();
+    assertThat(failure(out.get(5))).isInstanceOfSatisfying(StoreFencedException.class, e -> {
+      assertThat(e.partition()).isEqualTo(4);
+      assertThat(e.mayHaveApplied()).isFalse();
+    });
+    assertThat(await(b.partitionReader(4).get("q")).nextDueAt()).as("the fenced put wrote nothing").isEqualTo(100);
+    assertThat(await(s1.get("p")).nextDueAt()).isEqualTo(400);
+    assertThat(await(((DueIndex) s1).timerCount())).isEqualTo(4);
+    assertThat(await(((DueIndex) s1).topicCount("t1"))).isEqualTo(3);
+    assertThat(await(((DueIndex) s3).timerCount())).isZero();
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private TimerStore owned(int p) {
@@ -206,6 +261,15 @@ class RedisFireGroupTest {
       }
     }
     return fs;
+  }
+
+  /** Waits until {@code f} completed, either way. */
+  private static void settled(Future<?> f) {
+    try {
+      f.toCompletionStage().toCompletableFuture().handle((r, e) -> null).get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
   }
 
   private static long evalshaCalls() {

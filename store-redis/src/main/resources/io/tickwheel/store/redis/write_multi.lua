@@ -1,0 +1,50 @@
+-- The fenced writes of several partition stores in one call (a standalone Redis; on a Redis Cluster, partitions whose
+-- keys share one hash slot). Runs after the bodies of the scripts it can run, each wrapped as a function of
+-- (KEYS, ARGV) with counts.lua inside it, and the table write_one of them by name (see Script.WRITE_MULTI).
+-- ARGV[1] = the number of sections; then per section: its script's name, the writer's lease epoch, k (its keys), n
+-- (its args), then the n args (as the script's ARGV). KEYS: per section its k keys (as the script's KEYS), then the
+-- partition's lease hash.
+-- Sections apply in list order, one after the other (two sections of one partition: the later sees what the
+-- earlier left). Each is fenced on its own, exactly as fence.lua fences a single call: unless its lease's epoch is
+-- that epoch and the lease has not expired by Redis TIME, it is refused having written nothing, and the others apply.
+-- Returns per section {status, reply}: 'OK' with its script's reply; 'FENCED ...' with an empty reply; 'ERR ...' with
+-- an empty reply when its section failed (a script error: what it wrote before the error stays written).
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local sections = tonumber(ARGV[1])
+local res = {}
+local a = 2
+local kb = 0
+for s = 1, sections do
+  local name, epoch, k, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  a = a + 4
+  local keys = {}
+  for i = 1, k do
+    keys[i] = KEYS[kb + i]
+  end
+  local lease = KEYS[kb + k + 1]
+  kb = kb + k + 1
+  local args = {}
+  for i = 1, n do
+    args[i] = ARGV[a + i - 1]
+  end
+  a = a + n
+  local l = redis.call('HMGET', lease, 'epoch', 'exp')
+  local run = write_one[name]
+  if l[1] ~= epoch or not l[2] or tonumber(l[2]) <= now then
+    res[s] = {'FENCED lease epoch ' .. epoch .. ' is not current (stored ' .. tostring(l[1]) .. ', expires '
+      .. tostring(l[2]) .. ', now ' .. now .. ')', {}}
+  elseif not run then
+    res[s] = {'ERR no script ' .. tostring(name) .. ' in write_multi', {}}
+  else
+    local ok, out = pcall(run, keys, args)
+    if not ok then
+      res[s] = {'ERR ' .. (type(out) == 'table' and tostring(out.err) or tostring(out)), {}}
+    elseif type(out) == 'table' and out.err then
+      res[s] = {'ERR ' .. tostring(out.err), {}}
+    else
+      res[s] = {'OK', out}
+    end
+  end
+end
+return res
