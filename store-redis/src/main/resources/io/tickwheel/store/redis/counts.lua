@@ -39,8 +39,8 @@ local function tc_apply(counts, names)
       if n <= 0 then
         redis.call('HDEL', counts, t)
         redis.call('ZREM', names, t)
-      else
-        redis.call('ZADD', names, 0, t)
+      elseif n - d <= 0 then
+        redis.call('ZADD', names, 0, t)      -- listed while its count is above 0: only when it rises from 0
       end
     end
   end

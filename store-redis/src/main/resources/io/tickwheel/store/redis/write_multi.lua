@@ -13,6 +13,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local sections = tonumber(ARGV[1])
 local res = {}
+local leases = {}  -- lease hash -> its {epoch, exp}, read once per call (no section writes a lease)
 local a = 2
 local kb = 0
 for s = 1, sections do
@@ -29,7 +30,11 @@ for s = 1, sections do
     args[i] = ARGV[a + i - 1]
   end
   a = a + n
-  local l = redis.call('HMGET', lease, 'epoch', 'exp')
+  local l = leases[lease]
+  if not l then
+    l = redis.call('HMGET', lease, 'epoch', 'exp')
+    leases[lease] = l
+  end
   local run = write_one[name]
   if l[1] ~= epoch or not l[2] or tonumber(l[2]) <= now then
     res[s] = {'FENCED lease epoch ' .. epoch .. ' is not current (stored ' .. tostring(l[1]) .. ', expires '

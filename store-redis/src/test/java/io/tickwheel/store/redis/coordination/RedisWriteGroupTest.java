@@ -206,6 +206,7 @@ class RedisWriteGroupTest {
       out.add(s3.remove("never"));
       out.add(s4.put(timer("q", 5_000)));
       out.add(s1.put(periodic("p", 400, 50)));
+      out.add(s4.remove("q"));                // a second section of the fenced partition: refused too
       return List.of();
     });
     for (Future<?> f : out) {
@@ -230,7 +231,8 @@ class RedisWriteGroupTest {
       assertThat(e.partition()).isEqualTo(4);
       assertThat(e.mayHaveApplied()).isFalse();
     });
-    assertThat(await(b.partitionReader(4).get("q")).nextDueAt()).as("the fenced put wrote nothing").isEqualTo(100);
+    assertThat(failure(out.get(7))).isInstanceOf(StoreFencedException.class);
+    assertThat(await(b.partitionReader(4).get("q")).nextDueAt()).as("the fenced writes wrote nothing").isEqualTo(100);
     assertThat(await(s1.get("p")).nextDueAt()).isEqualTo(400);
     assertThat(await(((DueIndex) s1).timerCount())).isEqualTo(4);
     assertThat(await(((DueIndex) s1).topicCount("t1"))).isEqualTo(3);
