@@ -80,7 +80,7 @@ public final class RedisDeliveries implements DeliveryTable {
     Objects.requireNonNull(d, "d");
     List<String> k = List.of(keys.deliveriesKey, keys.deliveryStateKeys[0], keys.deliveryStateKeys[1],
         keys.deliveryStateKeys[2]);
-    return send.writeScript(Script.UPDATE_DELIVERY, Script.UPDATE_DELIVERY_FENCED, k, List.of(Long.toString(d.seq()),
+    return send.writeScript(Script.UPDATE_DELIVERY, k, List.of(Long.toString(d.seq()),
         Integer.toString(d.state().ordinal()), new String(DeliveryJson.encode(d), StandardCharsets.UTF_8),
         Integer.toString(expected == null ? -1 : expected.ordinal())), r -> r.toInteger() == 1);
   }
@@ -102,7 +102,7 @@ public final class RedisDeliveries implements DeliveryTable {
     } catch (ArithmeticException e) {
       cutoff = Long.MIN_VALUE;
     }
-    return send.writeScript(Script.TRIM_DELIVERIES, Script.TRIM_DELIVERIES_FENCED, List.of(keys.deliveriesKey,
+    return send.writeScript(Script.TRIM_DELIVERIES, List.of(keys.deliveriesKey,
         keys.deliveryStateKeys[1], keys.deliveryStateKeys[2], keys.allDeliveriesKey), List.of(Long.toString(retention.maxCount()), Long.toString(cutoff),
         Integer.toString(DELIVERY_TRIM_BUDGET)), Response::toLong);
   }

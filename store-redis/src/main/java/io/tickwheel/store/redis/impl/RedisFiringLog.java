@@ -64,7 +64,7 @@ public final class RedisFiringLog implements FiringLog {
       args.add(next == null ? "" : rearmed != null ? rearmed : TimerRecord.header(next));
       args.add(q.fire() && q.callback() != null ? DeliveryRecord.template(q) : "");
     }
-    return send.fireScript(keys.fireKeys, args, r -> {
+    return send.writeScript(Script.FIRE, keys.fireKeys, args, r -> {
       List<FiringResult> out = new ArrayList<>(requests.size());
       for (int i = 0; i < requests.size(); i++) {
         long st = r.get(3 * i).toLong();
@@ -174,7 +174,7 @@ public final class RedisFiringLog implements FiringLog {
   }
 
   private void trimStep(long maxCount, long cutoff, long removed, Promise<Long> done) {
-    send.writeScript(Script.TRIM, Script.TRIM_FENCED, keys.logKey, List.of(Long.toString(maxCount), Long.toString(cutoff),
+    send.writeScript(Script.TRIM, keys.logKey, List.of(Long.toString(maxCount), Long.toString(cutoff),
         Integer.toString(TRIM_BUDGET)), r -> new long[] {r.get(0).toLong(), r.get(1).toLong()})
         .onComplete(ar -> {
           if (ar.failed()) {

@@ -89,13 +89,12 @@ public final class RedisSender {
   // ---------------------------------------------------------------- sending, with the fence of a partition store
 
   /**
-   * A write script: plain on a single node; on a partition store its fenced twin, checking the lease's epoch in the
-   * same script, or, for a script that can be a {@link Script#multiName() section}, through the link's
+   * A write script: {@code plain} on a single node; on a partition store its {@link Script#fencedTwin() fenced twin},
+   * checking the lease's epoch in the same script, or, for a script that can be a {@link Script#multiName() section}, through the link's
    * {@link WriteGroup}, which sends the writes of every partition of the turn together, each behind its own fence as
    * strict as the twin's.
    */
-  <T> Future<T> writeScript(Script plain, Script fenced, List<String> keys, List<?> args,
-      Function<Response, T> map) {
+  <T> Future<T> writeScript(Script plain, List<String> keys, List<?> args, Function<Response, T> map) {
     Future<T> refused = refuseWrite();
     if (refused != null) {
       return refused;
@@ -120,14 +119,9 @@ public final class RedisSender {
     List<Object> a = new ArrayList<>(args.size() + 1);
     a.addAll(args);
     a.add(Long.toString(epoch));
-    return link.eval(fenced, k, a, map).recover(e -> Future.failedFuture(
+    return link.eval(plain.fencedTwin(), k, a, map).recover(e -> Future.failedFuture(
         e instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)
             ? new StoreFencedException(partition, epoch) : e));
-  }
-
-  /** {@code fire.lua} ({@code recordFirings}): {@link #writeScript} of {@link Script#FIRE}. */
-  <T> Future<T> fireScript(List<String> keys, List<?> args, Function<Response, T> map) {
-    return writeScript(Script.FIRE, Script.FIRE_FENCED, keys, args, map);
   }
 
   /** A failed future if this handle may not write now (closed, or a reader), else {@code null}. */

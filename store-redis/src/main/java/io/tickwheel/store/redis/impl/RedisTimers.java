@@ -61,7 +61,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return send.writeScript(Script.PUT, Script.PUT_FENCED, keys.timerKeys,
+    return send.writeScript(Script.PUT, keys.timerKeys,
         List.of(t.id(), TimerRecord.member(t.nextDueAt(), t.id()), TimerRecord.encode(t)), r -> null);
   }
 
@@ -76,7 +76,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return send.writeScript(Script.PUT, Script.PUT_FENCED, keys.timerKeys, args, r -> null);
+    return send.writeScript(Script.PUT, keys.timerKeys, args, r -> null);
   }
 
   /** {@code put.lua}'s ARGV: id, due-index member, record per timer (each checked). */
@@ -268,7 +268,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return send.writeScript(Script.UPDATE, Script.UPDATE_FENCED, keys.timerKeys,
+    return send.writeScript(Script.UPDATE, keys.timerKeys,
         List.of(next.id(), Long.toString(expectedGeneration), TimerRecord.member(next.nextDueAt(), next.id()),
             TimerRecord.header(next)),
         r -> r == null ? null : next.withPayload(TimerRecord.payloadOf(r.toBytes(), 0)));
@@ -301,7 +301,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       return Future.succeededFuture(List.of());
     }
     List<Timer> ts = List.copyOf(next);
-    return send.writeScript(Script.UPDATE_ALL, Script.UPDATE_ALL_FENCED, keys.timerKeys, args, r -> {
+    return send.writeScript(Script.UPDATE_ALL, keys.timerKeys, args, r -> {
       List<Timer> out = new ArrayList<>(ts.size());
       for (int i = 0; i < ts.size(); i++) {
         Response seg = r.get(i);
@@ -319,7 +319,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
 
   @Override
   public Future<Boolean> remove(String id) {
-    return send.writeScript(Script.REMOVE, Script.REMOVE_FENCED, keys.timerKeys, List.of(id), r -> r.toInteger() == 1);
+    return send.writeScript(Script.REMOVE, keys.timerKeys, List.of(id), r -> r.toInteger() == 1);
   }
 
   /**
@@ -539,7 +539,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     if (timers.isEmpty()) {
       return Future.succeededFuture(new HashSet<>());
     }
-    return send.writeScript(Script.CREATE_ABSENT, Script.CREATE_ABSENT_FENCED, keys.timerKeys, args, r -> {
+    return send.writeScript(Script.CREATE_ABSENT, keys.timerKeys, args, r -> {
       java.util.Set<String> found = new HashSet<>();
       if (r != null) {
         for (int i = 0; i < r.size(); i++) {

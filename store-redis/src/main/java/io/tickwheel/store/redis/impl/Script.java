@@ -68,7 +68,6 @@ public enum Script {
   private final String body;
   private final String sha;
   private final boolean writes;
-  private final boolean fenced;
 
   Script(String file, boolean writes) {
     this(file, writes, false);
@@ -78,7 +77,6 @@ public enum Script {
   Script(String file, String body) {
     this.file = file;
     this.writes = true;
-    this.fenced = false;
     this.body = body;
     this.sha = sha1(body);
   }
@@ -86,7 +84,6 @@ public enum Script {
   Script(String file, boolean writes, boolean fenced) {
     this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
-    this.fenced = fenced;
     String counts = counted(file) ? resource("counts.lua") : "";
     this.body = fenced ? resource("fence.lua") + counts + resource(file) : counts + resource(file);
     this.sha = sha1(body);
@@ -112,7 +109,7 @@ public enum Script {
    * {@code null} when it cannot be one.
    */
   public String multiName() {
-    return Multi.FILES.contains(file) && !fenced ? file.substring(0, file.length() - 4) : null;
+    return Multi.FILES.contains(file) ? file.substring(0, file.length() - 4) : null;
   }
 
   /** This plain write script's twin behind the partition fence ({@code fence.lua}), or {@code null}. */

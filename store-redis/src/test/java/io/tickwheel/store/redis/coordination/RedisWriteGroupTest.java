@@ -1,5 +1,7 @@
 package io.tickwheel.store.redis.coordination;
 
+import static io.tickwheel.store.redis.coordination.RedisClusterCoordinatorTest.await;
+import static io.tickwheel.store.redis.coordination.RedisClusterCoordinatorTest.failure;
 import static io.tickwheel.store.redis.coordination.RedisClusterCoordinatorTest.periodic;
 import static io.tickwheel.store.redis.coordination.RedisClusterCoordinatorTest.timer;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,7 +21,6 @@ import io.vertx.core.Vertx;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -256,11 +257,7 @@ class RedisWriteGroupTest {
       throw new AssertionError(e);
     }
     for (Future<?> f : fs) {
-      try {
-        f.toCompletionStage().toCompletableFuture().handle((r, e) -> null).get(30, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new AssertionError(e);
-      }
+      settled(f);
     }
     return fs;
   }
@@ -277,26 +274,5 @@ class RedisWriteGroupTest {
   private static long evalshaCalls() {
     Matcher m = EVALSHA_CALLS.matcher(redis.command("INFO", "commandstats"));
     return m.find() ? Long.parseLong(m.group(1)) : 0;
-  }
-
-  private static <T> T await(Future<T> f) {
-    try {
-      return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw new AssertionError("call failed: " + e.getCause(), e.getCause());
-    } catch (Exception e) {
-      throw new AssertionError("call did not complete: " + e, e);
-    }
-  }
-
-  private static Throwable failure(Future<?> f) {
-    try {
-      Object v = f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      throw new AssertionError("expected a failure, got " + v);
-    } catch (ExecutionException e) {
-      return e.getCause();
-    } catch (Exception e) {
-      throw new AssertionError("call did not complete: " + e, e);
-    }
   }
 }
