@@ -274,6 +274,49 @@ public final class RedisServerProcess implements AutoCloseable {
     return command(port, password, args);
   }
 
+  /**
+   * Sends one command (authenticating first when there is a password) and returns its reply flattened: the elements
+   * of an array reply, nested arrays included, in order (a nil one as {@code "(nil)"}); any other reply as one
+   * element, as {@link #command(String...)} returns it.
+   */
+  public List<String> commandList(String... args) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      s.setSoTimeout(5000);
+      OutputStream out = s.getOutputStream();
+      InputStream in = s.getInputStream();
+      if (password != null) {
+        out.write(encode("AUTH", password));
+        readReply(in);
+      }
+      out.write(encode(args));
+      out.flush();
+      List<String> all = new ArrayList<>();
+      readFlat(in, all);
+      return all;
+    } catch (IOException e) {
+      throw new UncheckedIOException("redis on port " + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void readFlat(InputStream in, List<String> into) throws IOException {
+    String line = readLine(in);
+    if (line.startsWith("*")) {
+      int n = Integer.parseInt(line.substring(1));
+      if (n < 0) {
+        into.add("(nil)");
+      }
+      for (int i = 0; i < n; i++) {
+        readFlat(in, into);
+      }
+    } else if (line.startsWith("$")) {
+      int n = Integer.parseInt(line.substring(1));
+      into.add(n < 0 ? "(nil)" : new String(in.readNBytes(n + 2), 0, n, StandardCharsets.UTF_8));
+    } else {
+      into.add(line);
+    }
+  }
+
   /** As {@link #command(String...)} against any local port. */
   public static String command(int port, String password, String... args) {
     try (Socket s = new Socket()) {

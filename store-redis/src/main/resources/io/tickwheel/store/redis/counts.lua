@@ -2,13 +2,22 @@
 -- a hash (topic -> count, a field only while it is above 0, plus the field '*paused': how many are paused; '*' is no
 -- topic), and the names of the topics that have timers, a sorted set (all scores 0, so lex order = name order), kept
 -- in the same script as the timers. A script adds its changes up with tc_add and applies them once with tc_apply:
--- one HINCRBY per topic it changed, not per timer.
+-- one HINCRBY per topic it changed, not per timer. write_multi.lua runs several scripts in one call with one copy of
+-- these functions: each section starts with tc_reset().
 local tc_delta, tc_topics, tc_paused = {}, {}, 0
--- the topic and the pause state of a stored record, or of a header (a record's first line)
+local function tc_reset()
+  tc_delta, tc_topics, tc_paused = {}, {}, 0
+end
+-- the topic and the pause state of a stored record, or of a header (a record's first line); the header is copied
+-- out only when ' p=1' occurs anywhere in the record (a paused timer, or a payload holding that text)
 local function tc_of(rec)
+  local topic = string.match(rec, '^%S+ %S+ %S+ (%S+)')
+  if not string.find(rec, ' p=1', 1, true) then
+    return topic, false
+  end
   local nl = string.find(rec, '\n', 1, true)
   local h = nl and string.sub(rec, 1, nl - 1) or rec
-  return string.match(h, '^%S+ %S+ %S+ (%S+)'), string.find(h .. ' ', ' p=1 ', 1, true) ~= nil
+  return topic, string.find(h .. ' ', ' p=1 ', 1, true) ~= nil
 end
 local function tc_add(topic, paused, d)
   local cur = tc_delta[topic]

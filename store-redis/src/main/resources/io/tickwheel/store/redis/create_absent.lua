@@ -8,6 +8,16 @@
 -- is one HMGET, one ZADD and one HSET straight from ARGV ranges: no per-timer Lua work, and the counts are one add per
 -- group rather than a parse of every record. CHUNK keeps unpack() inside Lua's C stack limit (8,000 values).
 local timers, due = KEYS[1], KEYS[2]
+if ARGV[1] == '1' and ARGV[4] == '1' then
+  -- one timer (ARGV: 1, topic, paused, 1, id, 0, member, id, record): HSETNX checks and writes the record at once
+  if redis.call('HSETNX', timers, ARGV[5], ARGV[9]) == 0 then
+    return {ARGV[5]}
+  end
+  redis.call('ZADD', due, 0, ARGV[7])
+  tc_add(ARGV[2], ARGV[3] == '1', 1)
+  tc_apply(KEYS[3], KEYS[4])
+  return {}
+end
 local CHUNK = 1000
 local found = {}
 local at = 2

@@ -1,6 +1,7 @@
 -- The fenced writes of several partition stores in one call (a standalone Redis; on a Redis Cluster, partitions whose
--- keys share one hash slot). Runs after the bodies of the scripts it can run, each wrapped as a function of
--- (KEYS, ARGV) with counts.lua inside it, and the table write_one of them by name (see Script.WRITE_MULTI).
+-- keys share one hash slot). Runs after counts.lua and the bodies of the scripts it can run, each wrapped as a
+-- function of (KEYS, ARGV) that starts with tc_reset(), and the table write_one of them by name (see
+-- Script.WRITE_MULTI).
 -- ARGV[1] = the number of sections; then per section: its script's name, the writer's lease epoch, k (its keys), n
 -- (its args), then the n args (as the script's ARGV). KEYS: per section its k keys (as the script's KEYS), then the
 -- partition's lease hash.
@@ -19,15 +20,17 @@ local kb = 0
 for s = 1, sections do
   local name, epoch, k, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
   a = a + 4
-  local keys = {}
-  for i = 1, k do
-    keys[i] = KEYS[kb + i]
-  end
+  local keys = {unpack(KEYS, kb + 1, kb + k)}
   local lease = KEYS[kb + k + 1]
   kb = kb + k + 1
-  local args = {}
-  for i = 1, n do
-    args[i] = ARGV[a + i - 1]
+  local args
+  if n <= 4000 then
+    args = {unpack(ARGV, a, a + n - 1)}  -- in C; unpack() stays inside Lua's C stack limit (8,000 values)
+  else
+    args = {}
+    for i = 1, n do
+      args[i] = ARGV[a + i - 1]
+    end
   end
   a = a + n
   local l = leases[lease]

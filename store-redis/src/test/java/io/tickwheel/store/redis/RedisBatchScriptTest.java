@@ -215,6 +215,81 @@ class RedisBatchScriptTest {
     assertThat(log.get(1).id()).isEqualTo("p");
   }
 
+  /**
+   * fire.lua has a path of its own for a call of one request (a cluster partition's usual share of a turn). Each
+   * request here goes alone to one store and, followed by a stale request, through the batch path to another: the
+   * answers and every key of the two stores must be the same after each step.
+   */
+  @Test
+  void aLoneFiringRequestLeavesExactlyWhatTheBatchPathLeaves() {
+    Callback cb = new Callback("https://hooks.example.com/x", 1000, 20, 100, 86_400_000);
+    ZonedCron c = ZonedCron.of("0 30 1 * * *", ZoneId.of("America/New_York"), DstGap.SKIP, DstOverlap.TWICE);
+    Timer once = timer("once", 100);
+    Timer rate = periodic("rate", 100, 50);
+    Timer jittered = new Timer("jit", "cal", Kind.CRON, 0, 0, 0, Misfire.SKIP, null, 1, 1_040, 0, 5,
+        new Timer.Extras(c, Timer.NO_END, 60_000, false, 1_000));
+    Timer hooked = new Timer("hook", "t1", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{\"h\":1}", 1, 100, 0, 1,
+        new Timer.Extras(null, Timer.NO_END, 0, false, 0, cb));
+    Timer paused = new Timer("paused", "t3", Kind.FIXED_DELAY, 10, 10, 0, Misfire.FIRE_ONCE, null, 1, 100, 0, 1,
+        new Timer.Extras(null, Timer.NO_END, 0, true, 0));
+    Timer text = new Timer("text", "t3", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "\" p=1 \"", 1, 100, 0, 1);
+    List<Timer> all = List.of(once, rate, jittered, hooked, paused, text);
+    RedisTimerStore batched = await(RedisTimerStore.open(vertx, new RedisStoreOptions()
+        .setConnectionString(redis.uri()).setKeyPrefix(prefix + "b")));
+    try {
+      await(store.putAll(all));
+      await(batched.putAll(all));
+      Timer rate1 = rate.fired(150);
+      List<FiringRequest> steps = List.of(
+          new FiringRequest("once", 1, 0, true, 100, 101, null),                   // fires, removed
+          new FiringRequest("rate", 1, 0, true, 100, 101, rate1),                   // fires, re-armed (short header)
+          new FiringRequest("rate", 1, 0, true, 100, 101, rate1),                   // stale: fired already
+          new FiringRequest("rate", 1, 1, false, 150, 151, rate1.fired(200)),       // advanced, no firing
+          new FiringRequest("jit", 5, 0, true, 1_040, 1_041, jittered.fired(86_401_000, 86_401_500), 1_000),
+          new FiringRequest("hook", 1, 0, true, 100, 101, null, 100, cb),           // fires with a delivery
+          new FiringRequest("paused", 1, 0, false, 100, 101, paused.fired(110)),    // paused count kept
+          new FiringRequest("text", 1, 0, true, 100, 101, null),                    // " p=1 " in the payload
+          new FiringRequest("absent", 1, 0, true, 100, 101, null),                  // stale: never stored
+          new FiringRequest("paused", 1, 1, true, 110, 111, null));                 // fires, removed
+      FiringRequest filler = new FiringRequest("not-stored", 1, 0, true, 100, 101, null);
+      for (FiringRequest r : steps) {
+        FiringResult alone = await(store.recordFirings(List.of(r))).get(0);
+        FiringResult inBatch = await(batched.recordFirings(List.of(r, filler))).get(0);
+        assertThat(alone).as(r.toString()).isEqualTo(inBatch);
+        for (String key : List.of("timers", "due", "seq", "log", "topic-counts", "topics", "dlv", "dlv:pending",
+            "dlv:all")) {
+          assertThat(dump("{" + prefix + "}:" + key)).as(key + " after " + r)
+              .isEqualTo(dump("{" + prefix + "b}:" + key));
+        }
+      }
+      assertThat(await(store.lastSeq())).isEqualTo(6);
+      assertThat(hlen()).isEqualTo(2);
+    } finally {
+      await(batched.close());
+    }
+  }
+
+  /** A key's whole content, by its type (a hash's pairs sorted by field: their order depends on its history). */
+  private List<String> dump(String key) {
+    String type = redis.command("TYPE", key).trim();
+    return switch (type) {
+      case "+hash" -> {
+        List<String> flat = redis.commandList("HGETALL", key);
+        List<String> pairs = new ArrayList<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+          pairs.add(flat.get(i) + "=" + flat.get(i + 1));
+        }
+        pairs.sort(null);
+        yield pairs;
+      }
+      case "+zset" -> redis.commandList("ZRANGE", key, "0", "-1", "WITHSCORES");
+      case "+stream" -> redis.commandList("XRANGE", key, "-", "+");
+      case "+string" -> redis.commandList("GET", key);
+      case "+none" -> List.of();
+      default -> throw new AssertionError(key + " has type " + type);
+    };
+  }
+
   @Test
   void createAllWritesOneRecordAndOneIndexEntryPerTimerInOneTransactionWithoutAScript() {
     List<Timer> ts = new ArrayList<>();

@@ -36,9 +36,10 @@ public enum Script {
   FIRE_FENCED("fire.lua", true, true),
   /**
    * The fenced writes of several partition stores in one call, each section behind its own fence (see
-   * {@code write_multi.lua}): every script {@link #multiName() that can be a section}, with {@code counts.lua},
-   * wrapped as a function in the table {@code write_one} under its section name (so each section keeps and applies
-   * its own counts), then the loop.
+   * {@code write_multi.lua}): {@code counts.lua} once, then every script {@link #multiName() that can be a section}
+   * wrapped as a function in the table {@code write_one} under its section name, which starts with
+   * {@code tc_reset()} (so each section keeps and applies its own counts, with the count functions defined once
+   * per call rather than once per section), then the loop.
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
   TRIM_FENCED("trim.lua", true, true),
@@ -96,10 +97,10 @@ public enum Script {
   }
 
   private static String multiBody() {
-    StringBuilder b = new StringBuilder("local write_one = {}\n");
+    StringBuilder b = new StringBuilder(resource("counts.lua")).append("local write_one = {}\n");
     for (String f : Multi.FILES) {
-      b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\n")
-          .append(resource("counts.lua")).append(resource(f)).append("\nend\n");
+      b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\ntc_reset()\n")
+          .append(resource(f)).append("\nend\n");
     }
     return b.append(resource("write_multi.lua")).toString();
   }
