@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""redis-server instructions per timer for the cluster's write_multi.lua calls, counted by valgrind (callgrind).
+
+On a shared, noisy machine CPU time per operation swings by tens of percent between runs of one build; the count of
+instructions redis-server executes does not (the same run twice differs by well under 1 %). This counts them for the
+two calls a cluster node makes per event-loop turn: one create call (createAbsent sections) and one firing call
+(fire sections), with the turn's timers spread over --partitions partitions (a section per partition, as WriteGroup
+sends them) or all in one. Each timer is created, then fired once and removed; every partition keeps one far timer of
+the topic, so its count never drops to 0, as in a loaded partition.
+
+The scripts come from a resource directory (default: this checkout's store-redis); --against REF also measures the
+scripts of a git ref in the same run, so the two are compared on one redis-server. The write_multi body is put together
+as Script.multiBody() does (kept in step by hand: this file is a benchmark, not a test).
+
+Usage: bench/redis/script_cost.py [--turns 300] [--per-turn 8] [--partitions 256,1] [--against HEAD~1]
+Needs: valgrind (apt-get install valgrind), redis-server, python3; run from the repository root.
+"""
+import argparse, glob, os, socket, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPTS = 'store-redis/src/main/resources/io/tickwheel/store/redis/'
+SECTION_FILES = ["put.lua", "create_absent.lua", "update.lua", "update_all.lua", "remove.lua", "fire.lua"]
+
+
+def multi_body(d):
+    def res(f):
+        with open(os.path.join(d, f)) as fh:
+            return fh.read()
+    counts = res('counts.lua')
+    if 'tc_reset' in counts:        # counts.lua once, each section resets it
+        b = counts + "local write_one = {}\n"
+        for f in SECTION_FILES:
+            b += "write_one['" + f[:-4] + "'] = function(KEYS, ARGV)\ntc_reset()\n" + res(f) + "\nend\n"
+    else:                           # earlier layout: counts.lua inside every section
+        b = "local write_one = {}\n"
+        for f in SECTION_FILES:
+            b += "write_one['" + f[:-4] + "'] = function(KEYS, ARGV)\n" + counts + res(f) + "\nend\n"
+    return b + res('write_multi.lua')
+
+
+class Conn:
+    def __init__(self, port):
+        self.s = socket.create_connection(('127.0.0.1', port))
+        self.f = self.s.makefile('rb')
+
+    def call(self, *args):
+        out = [b'*%d\r\n' % len(args)]
+        for a in args:
+            a = a if isinstance(a, bytes) else str(a).encode()
+            out.append(b'$%d\r\n%s\r\n' % (len(a), a))
+        self.s.sendall(b''.join(out))
+        return self.read()
+
+    def read(self):
+        line = self.f.readline()
+        t, r = line[:1], line[1:-2]
+        if t == b'-':
+            raise RuntimeError(r.decode())
+        if t in (b'+', b':'):
+            return r.decode()
+        if t == b'$':
+            n = int(r)
+            return None if n < 0 else self.f.read(n + 2)[:-2]
+        if t == b'*':
+            n = int(r)
+            return None if n < 0 else [self.read() for _ in range(n)]
+        raise RuntimeError('unexpected reply %r' % line)
+
+
+def hexdue(d):
+    return '%016x' % (d ^ (1 << 63))
+
+
+def pk(p):
+    return '{tw:p:%d}:' % p
+
+
+def create_keys(p):
+    return [pk(p) + x for x in ('timers', 'due', 'topic-counts', 'topics', 'lease')]
+
+
+def fire_keys(p):
+    return [pk(p) + x for x in ('timers', 'due', 'seq', 'log', 'dlv', 'dlv:pending', 'dlv:all', 'topic-counts',
+                                'topics', 'lease')]
+
+
+def record(due, now):
+    return '1 0 %s bench once fire 0 0 0 %d\nP{"n":1}' % (hexdue(due), now)
+
+
+def create_section(p, ids, due, now):
+    args = [1, 'bench', '0', len(ids)] + ids + [x for i in ids for x in (0, hexdue(due) + i)] \
+        + [x for i in ids for x in (i, record(due, now))]
+    ks = create_keys(p)
+    return ks, ['create_absent', '1', len(ks) - 1, len(args)] + args
+
+
+def fire_section(p, ids, due):
+    args = []
+    for i in ids:
+        args += [i, '1', '0', '1 %d %d %s' % (due, due, i), '', '', '']
+    ks = fire_keys(p)
+    return ks, ['fire', '1', len(ks) - 1, len(args)] + args
+
+
+def multi(c, sha, sections):
+    keys, argv = [], [len(sections)]
+    for ks, a in sections:
+        keys += ks
+        argv += a
+    for status, _ in c.call('EVALSHA', sha, len(keys), *keys, *argv):
+        if status != b'OK':
+            raise RuntimeError(status.decode())
+
+
+def instructions(vpid, work):
+    """Instructions redis-server executed during work(), from a callgrind dump."""
+    subprocess.run(['callgrind_control', '-z', str(vpid)], capture_output=True, check=True)
+    work()
+    before = set(glob.glob(OUT + '*'))
+    subprocess.run(['callgrind_control', '--dump=m', str(vpid)], capture_output=True, check=True)
+    for _ in range(100):
+        new = set(glob.glob(OUT + '*')) - before
+        if new:
+            break
+        time.sleep(0.1)
+    f = max(new, key=os.path.getmtime)
+    for _ in range(50):
+        with open(f) as fh:
+            for line in fh:
+                if line.startswith('summary:'):
+                    return int(line.split()[1])
+        time.sleep(0.1)
+    raise RuntimeError('no summary in ' + f)
+
+
+def measure(c, vpid, body, parts, per_turn, turns, fire):
+    c.call('FLUSHALL')
+    sha = c.call('SCRIPT', 'LOAD', body)
+    now = int(time.time() * 1000)
+    for p in range(parts):
+        c.call('HSET', pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
+        multi(c, sha, [create_section(p, ['far%d' % p], now + 10 ** 9, now)])
+
+    def work():
+        for t in range(turns):
+            by = {}
+            for i in range(per_turn):
+                by.setdefault(i % parts if parts <= per_turn else (t * per_turn + i) * 7919 % parts, []) \
+                    .append('t%d_%d' % (t, i))
+            due = now + t
+            multi(c, sha, [create_section(p, ids, due, now) for p, ids in by.items()])
+            if fire:
+                multi(c, sha, [fire_section(p, ids, due) for p, ids in by.items()])
+    return instructions(vpid, work) / (turns * per_turn)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--turns', type=int, default=300)
+    ap.add_argument('--per-turn', type=int, default=8)
+    ap.add_argument('--partitions', default='256,1')
+    ap.add_argument('--against', help='a git ref whose scripts are measured too, in the same run')
+    a = ap.parse_args()
+    bodies = [('this checkout', multi_body(os.path.join(ROOT, SCRIPTS)))]
+    tmp = tempfile.mkdtemp(prefix='tickwheel-script-cost.')
+    if a.against:
+        ref = os.path.join(tmp, 'ref')
+        os.makedirs(ref)
+        arch = subprocess.run(['git', '-C', ROOT, 'archive', a.against, SCRIPTS], capture_output=True, check=True)
+        subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
+        bodies.insert(0, (a.against, multi_body(os.path.join(ref, SCRIPTS))))
+    global OUT
+    OUT = os.path.join(tmp, 'callgrind.out')
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    v = subprocess.Popen(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + OUT, 'redis-server', '--port',
+                          str(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        c = None
+        for _ in range(300):
+            try:
+                c = Conn(port)
+                c.call('PING')
+                break
+            except (OSError, RuntimeError):
+                c = None
+                time.sleep(0.1)
+        if c is None:
+            sys.exit('redis-server under valgrind did not answer on port %d' % port)
+        print('redis-server instructions per timer (valgrind), %d turns of %d timers; %s' % (
+            a.turns, a.per_turn, subprocess.run(['redis-server', '--version'], capture_output=True,
+                                                text=True).stdout.split(' ')[2]))
+        print('%-12s %-16s %14s %14s' % ('partitions', 'scripts', 'create', 'create+fire'))
+        for parts in [int(x) for x in a.partitions.split(',')]:
+            for name, body in bodies:
+                cr = measure(c, v.pid, body, parts, a.per_turn, a.turns, False)
+                both = measure(c, v.pid, body, parts, a.per_turn, a.turns, True)
+                print('%-12d %-16s %14.0f %14.0f' % (parts, name, cr, both))
+    finally:
+        v.terminate()
+        v.wait()
+
+
+if __name__ == '__main__':
+    main()
