@@ -8,16 +8,18 @@ local tc_delta, tc_topics, tc_paused = {}, {}, 0
 local function tc_reset()
   tc_delta, tc_topics, tc_paused = {}, {}, 0
 end
--- the topic and the pause state of a stored record, or of a header (a record's first line); the header is copied
--- out only when ' p=1' occurs anywhere in the record (a paused timer, or a payload holding that text)
-local function tc_of(rec)
-  local topic = string.match(rec, '^%S+ %S+ %S+ (%S+)')
+-- the pause state, and the topic and the pause state, of a stored record or of a header (a record's first line);
+-- the header is copied out only when ' p=1' occurs anywhere in the record (a paused timer, or a payload holding it)
+local function tc_paused_in(rec)
   if not string.find(rec, ' p=1', 1, true) then
-    return topic, false
+    return false
   end
   local nl = string.find(rec, '\n', 1, true)
   local h = nl and string.sub(rec, 1, nl - 1) or rec
-  return topic, string.find(h .. ' ', ' p=1 ', 1, true) ~= nil
+  return string.find(h .. ' ', ' p=1 ', 1, true) ~= nil
+end
+local function tc_of(rec)
+  return string.match(rec, '^%S+ %S+ %S+ (%S+)'), tc_paused_in(rec)
 end
 local function tc_add(topic, paused, d)
   local cur = tc_delta[topic]

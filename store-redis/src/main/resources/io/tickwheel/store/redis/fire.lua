@@ -33,26 +33,19 @@ if n == 1 then
   local pseg = string.sub(old, string.find(old, '\n', 1, true) + 1)
   local st, topic, out_pseg = -1, '', ''
   if ARGV[4] ~= '' then
-    local cur = redis.call('GET', seqk)
-    local seq = 0
-    if cur then
-      seq = tonumber(cur)
-      if not seq then
-        return redis.error_reply('ERR seq counter ' .. seqk .. ' is not a number')
-      end
+    local seq = redis.pcall('INCR', seqk)    -- refused, writing nothing, when the counter is not a number
+    if type(seq) == 'table' then
+      return redis.error_reply('ERR seq counter ' .. seqk .. ' is not a number')
     end
-    seq = seq + 1
     redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[4], 't', t, 'p', pseg)
     if ARGV[7] ~= '' then
       redis.call('HSET', dlv, seq, 'N\n' .. ARGV[7] .. '\n' .. t .. '\n' .. pseg)
       redis.call('ZADD', dpend, seq, seq)
       redis.call('ZADD', dall, seq, seq)
     end
-    redis.call('SET', seqk, string.format('%d', seq))
     st, topic, out_pseg = seq, t, pseg
   end
-  local ot, op = tc_of(old)
-  tc_add(ot, op, -1)
+  tc_add(t, tc_paused_in(old), -1)
   local om = h .. id
   if ARGV[5] == '' then
     redis.call('HDEL', timers, id)

@@ -36,10 +36,11 @@ for s = 1, sections do
   local l = leases[lease]
   if not l then
     l = redis.call('HMGET', lease, 'epoch', 'exp')
+    l[3] = l[2] and tonumber(l[2]) > now    -- not expired
     leases[lease] = l
   end
   local run = write_one[name]
-  if l[1] ~= epoch or not l[2] or tonumber(l[2]) <= now then
+  if l[1] ~= epoch or not l[3] then
     res[s] = {'FENCED lease epoch ' .. epoch .. ' is not current (stored ' .. tostring(l[1]) .. ', expires '
       .. tostring(l[2]) .. ', now ' .. now .. ')', {}}
   elseif not run then
