@@ -280,23 +280,11 @@ public final class RedisServerProcess implements AutoCloseable {
    * element, as {@link #command(String...)} returns it.
    */
   public List<String> commandList(String... args) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-      s.setSoTimeout(5000);
-      OutputStream out = s.getOutputStream();
-      InputStream in = s.getInputStream();
-      if (password != null) {
-        out.write(encode("AUTH", password));
-        readReply(in);
-      }
-      out.write(encode(args));
-      out.flush();
+    return exchange(port, password, args, in -> {
       List<String> all = new ArrayList<>();
       readFlat(in, all);
       return all;
-    } catch (IOException e) {
-      throw new UncheckedIOException("redis on port " + port + ": " + e.getMessage(), e);
-    }
+    }, List::of);
   }
 
   private static void readFlat(InputStream in, List<String> into) throws IOException {
@@ -319,6 +307,21 @@ public final class RedisServerProcess implements AutoCloseable {
 
   /** As {@link #command(String...)} against any local port. */
   public static String command(int port, String password, String... args) {
+    return exchange(port, password, args, RedisServerProcess::readReply, auth -> auth);
+  }
+
+  /** How one reply is read off the socket. */
+  @FunctionalInterface
+  private interface ReplyReader<T> {
+    T read(InputStream in) throws IOException;
+  }
+
+  /**
+   * Connects, authenticates when there is a password (a refusal answers {@code refused} of Redis's reply line), sends
+   * one command and reads its reply with {@code reader}.
+   */
+  private static <T> T exchange(int port, String password, String[] args, ReplyReader<T> reader,
+      java.util.function.Function<String, T> refused) {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
       s.setSoTimeout(5000);
@@ -328,12 +331,12 @@ public final class RedisServerProcess implements AutoCloseable {
         out.write(encode("AUTH", password));
         String auth = readReply(in);
         if (!auth.startsWith("+OK")) {
-          return auth;
+          return refused.apply(auth);
         }
       }
       out.write(encode(args));
       out.flush();
-      return readReply(in);
+      return reader.read(in);
     } catch (IOException e) {
       throw new UncheckedIOException("redis on port " + port + ": " + e.getMessage(), e);
     }
