@@ -269,6 +269,45 @@ class RedisBatchScriptTest {
     }
   }
 
+  /** update_all.lua's path for one item, against its batch path, as the firing test above does for fire.lua. */
+  @Test
+  void aLoneTouchLeavesExactlyWhatTheBatchPathLeaves() {
+    Timer a = timer("a", 100);
+    Timer b = timer("b", 200);
+    Timer c = periodic("c", 300, 50);
+    List<Timer> all = List.of(a, b, c);
+    RedisTimerStore batched = await(RedisTimerStore.open(vertx, new RedisStoreOptions()
+        .setConnectionString(redis.uri()).setKeyPrefix(prefix + "b")));
+    try {
+      await(store.putAll(all));
+      await(batched.putAll(all));
+      Timer cPaused = new Timer("c", "t2", Kind.FIXED_RATE, 50, 50, 0, Misfire.FIRE_ALL, null, 1, 300, 0, 1,
+          new Timer.Extras(null, Timer.NO_END, 0, true, 0));
+      List<Timer> steps = List.of(
+          a.withNextDueAt(5_000),                                                             // moves in the index
+          b,                                                                                  // same due time
+          new Timer("b", "t9", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, null, 1, 250, 0, 1), // another topic
+          cPaused,                                                                            // paused now
+          timer("absent", 100));                                                              // not stored
+      Timer filler = timer("not-stored", 100);
+      for (Timer t : steps) {
+        for (long gen : new long[] {1, 7}) {                                                  // 7: another generation
+          Timer alone = await(store.updateAll(List.of(t), new long[] {gen})).get(0);
+          Timer inBatch = await(batched.updateAll(List.of(t, filler), new long[] {gen, 1})).get(0);
+          assertThat(alone).as(t + " generation " + gen).isEqualTo(inBatch);
+          for (String key : List.of("timers", "due", "topic-counts", "topics")) {
+            assertThat(dump("{" + prefix + "}:" + key)).as(key + " after " + t + " generation " + gen)
+                .isEqualTo(dump("{" + prefix + "b}:" + key));
+          }
+        }
+      }
+      assertThat(await(store.get("b")).topic()).isEqualTo("t9");
+      assertThat(await(store.get("a")).nextDueAt()).isEqualTo(5_000);
+    } finally {
+      await(batched.close());
+    }
+  }
+
   /** A key's whole content, by its type (a hash's pairs sorted by field: their order depends on its history). */
   private List<String> dump(String key) {
     String type = redis.command("TYPE", key).trim();
