@@ -102,7 +102,10 @@ def touch_section(p, ids, due, now):
     for i in ids:
         args += [i, '1', hexdue(due + 1) + i, record(due + 1, now).split('\n')[0]]
     ks = create_keys(p)
-    return ks, ['update_all', '1', len(ks) - 1, len(args)] + args
+    # as RedisTimers.updateAll sends it: one item as update.lua, more as update_all.lua (same argument layout); a ref
+    # given with --against is measured the same way, whatever its Java side sent
+    name = 'update' if len(ids) == 1 else 'update_all'
+    return ks, [name, '1', len(ks) - 1, len(args)] + args
 
 
 def fire_section(p, ids, due):

@@ -7,28 +7,6 @@
 -- distinct members, so removing every replaced member before adding the new ones equals doing it item by item.
 local timers, due = KEYS[1], KEYS[2]
 local n = #ARGV / 4
-if n == 1 then
-  -- one item (a cluster partition's usual share of a batch touch): update.lua's steps, without the batch's tables
-  local id = ARGV[1]
-  local old = redis.call('HGET', timers, id)
-  if not old then
-    return {false}
-  end
-  local ogen, ohex = string.match(old, '^(%S+) %S+ (%S+) ')
-  if ogen ~= ARGV[2] then
-    return {false}
-  end
-  local om, m = ohex .. id, ARGV[3]
-  if om ~= m then
-    redis.call('ZREM', due, om)
-    redis.call('ZADD', due, 0, m)
-  end
-  local nl = string.find(old, '\n', 1, true)
-  redis.call('HSET', timers, id, ARGV[4] .. string.sub(old, nl))
-  tc_replace(old, ARGV[4])
-  tc_apply(KEYS[3], KEYS[4])
-  return {string.sub(old, nl + 1)}
-end
 local out = {}
 local CHUNK = 1000
 for base = 0, n - 1, CHUNK do

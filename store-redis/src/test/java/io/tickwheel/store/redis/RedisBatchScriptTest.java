@@ -269,7 +269,10 @@ class RedisBatchScriptTest {
     }
   }
 
-  /** update_all.lua's path for one item, against its batch path, as the firing test above does for fire.lua. */
+  /**
+   * An updateAll of one item runs update.lua (the same steps without the batch script's tables); here against
+   * update_all.lua's batch path, as the firing test above compares fire.lua's two paths.
+   */
   @Test
   void aLoneTouchLeavesExactlyWhatTheBatchPathLeaves() {
     Timer a = timer("a", 100);

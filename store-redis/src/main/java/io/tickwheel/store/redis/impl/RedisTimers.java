@@ -279,7 +279,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
    *
    * <p>One script call (every key of the store shares one hash tag, so one slot on a Cluster): per item it writes the
    * header in front of the stored payload when the generation matches, reading the old records with one
-   * {@code HMGET} per 1,000 items.
+   * {@code HMGET} per 1,000 items. One item is {@link #update}.
    */
   @Override
   public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
@@ -299,6 +299,11 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     }
     if (next.isEmpty()) {
       return Future.succeededFuture(List.of());
+    }
+    if (next.size() == 1) {
+      // update.lua: the same steps without the batch script's tables (one item is a cluster partition's usual share
+      // of a batch touch)
+      return update(next.get(0), expectedGenerations[0]).map(t -> Collections.singletonList(t));
     }
     List<Timer> ts = List.copyOf(next);
     return send.writeScript(Script.UPDATE_ALL, keys.timerKeys, args, r -> {
