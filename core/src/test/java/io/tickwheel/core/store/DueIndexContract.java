@@ -218,6 +218,21 @@ public abstract class DueIndexContract {
   }
 
   @Test
+  void aCreateAbsentOfOneTimerWritesItOrNamesIt() {
+    await(store.put(inTopic("b", "x", 200)));
+    assertThat(await(index().createAbsent(List.of(inTopic("a", "y", 100).withPaused(true))))).isEmpty();
+    Timer b2 = inTopic("b", "z", 50).withPayload("{\"n\":\"b2\"}");
+    assertThat(await(index().createAbsent(List.of(b2)))).containsExactly("b");
+    // a was written, indexed and counted (paused too); b is untouched
+    assertThat(ids(await(index().dueBetween(0, 1000, null, 10)))).containsExactly("a", "b");
+    assertThat(await(store.get("a")).paused()).isTrue();
+    assertThat(await(store.get("b")).topic()).isEqualTo("x");
+    assertThat(await(index().timerCount())).isEqualTo(2);
+    assertThat(allTopics()).containsExactly(new TopicCount("x", 1), new TopicCount("y", 1));
+    assertThat(await(index().pausedCount())).isEqualTo(1);
+  }
+
+  @Test
   void aLargeCreateAbsentOverSeveralTopicsCountsOnlyWhatItWrote() {
     // stored ones spread over the call (first, middle, last of a topic's run), topics interleaved, some paused
     await(store.putAll(List.of(inTopic("k0", "old", 5), inTopic("k1777", "old", 6), inTopic("k2999", "old", 7))));
