@@ -23,14 +23,9 @@ for s = 1, sections do
   local keys = {unpack(KEYS, kb + 1, kb + k)}
   local lease = KEYS[kb + k + 1]
   kb = kb + k + 1
-  local args
-  if n <= 4000 then
-    args = {unpack(ARGV, a, a + n - 1)}  -- in C; unpack() stays inside Lua's C stack limit (8,000 values)
-  else
-    args = {}
-    for i = 1, n do
-      args[i] = ARGV[a + i - 1]
-    end
+  local args = {unpack(ARGV, a, a + math.min(n, 4000) - 1)}  -- in C, inside Lua's C stack limit (8,000 values)
+  for i = 4001, n do
+    args[i] = ARGV[a + i - 1]
   end
   a = a + n
   local l = leases[lease]

@@ -240,6 +240,33 @@ class RedisWriteGroupTest {
     assertThat(await(((DueIndex) s3).timerCount())).isZero();
   }
 
+  @Test
+  void aSectionOfMoreThanFourThousandArgumentsIsCopiedWholeBesideAnotherPartitionsSection() {
+    TimerStore s1 = owned(1);
+    TimerStore s2 = owned(2);
+    await(s2.put(timer("w", 100)));
+    List<Timer> many = new ArrayList<>();
+    for (int i = 0; i < 1_500; i++) {          // put.lua takes 3 arguments per timer: 4,500 in the section
+      many.add(timer(String.format("m%04d", i), 1_000 + i));
+    }
+    List<Future<?>> out = new ArrayList<>();
+    long before = evalshaCalls();
+    inOneTurn(() -> {
+      out.add(s1.putAll(many));
+      out.add(s2.recordFirings(List.of(new FiringRequest("w", 1, 0, true, 100, 101, null))));
+      return List.<Future<List<FiringResult>>>of();
+    });
+    for (Future<?> f : out) {
+      await(f);
+    }
+    assertThat(evalshaCalls() - before).as("script calls for the turn").isEqualTo(1);
+    assertThat(await(((DueIndex) s1).timerCount())).isEqualTo(1_500);
+    for (int i : new int[] {0, 1_332, 1_333, 1_334, 1_499}) {   // the first 4,000 arguments are 1,333 timers and a third
+      assertThat(await(s1.get(many.get(i).id()))).as(many.get(i).id()).isEqualTo(many.get(i));
+    }
+    assertThat(await(s2.readFirings(0, 10))).extracting(Firing::id).containsExactly("w");
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private TimerStore owned(int p) {
