@@ -283,17 +283,8 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
    */
   @Override
   public Future<List<Timer>> updateAll(List<Timer> next, long[] expectedGenerations) {
-    List<Object> args = new ArrayList<>(next.size() * 4);
     try {
       TimerTable.checkUpdateAll(next, expectedGenerations);
-      for (int i = 0; i < next.size(); i++) {
-        Timer t = next.get(i);
-        TimerRecord.check(t);
-        args.add(t.id());
-        args.add(Long.toString(expectedGenerations[i]));
-        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
-        args.add(TimerRecord.header(t));
-      }
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
@@ -304,6 +295,19 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       // update.lua: the same steps without the batch script's tables (one item is a cluster partition's usual share
       // of a batch touch)
       return update(next.get(0), expectedGenerations[0]).map(t -> Collections.singletonList(t));
+    }
+    List<Object> args = new ArrayList<>(next.size() * 4);
+    try {
+      for (int i = 0; i < next.size(); i++) {
+        Timer t = next.get(i);
+        TimerRecord.check(t);
+        args.add(t.id());
+        args.add(Long.toString(expectedGenerations[i]));
+        args.add(TimerRecord.member(t.nextDueAt(), t.id()));
+        args.add(TimerRecord.header(t));
+      }
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
     }
     List<Timer> ts = List.copyOf(next);
     return send.writeScript(Script.UPDATE_ALL, keys.timerKeys, args, r -> {
