@@ -233,12 +233,8 @@ class RedisBatchScriptTest {
     Timer paused = new Timer("paused", "t3", Kind.FIXED_DELAY, 10, 10, 0, Misfire.FIRE_ONCE, null, 1, 100, 0, 1,
         new Timer.Extras(null, Timer.NO_END, 0, true, 0));
     Timer text = new Timer("text", "t3", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "\" p=1 \"", 1, 100, 0, 1);
-    List<Timer> all = List.of(once, rate, jittered, hooked, paused, text);
-    RedisTimerStore batched = await(RedisTimerStore.open(vertx, new RedisStoreOptions()
-        .setConnectionString(redis.uri()).setKeyPrefix(prefix + "b")));
+    RedisTimerStore batched = twin(List.of(once, rate, jittered, hooked, paused, text));
     try {
-      await(store.putAll(all));
-      await(batched.putAll(all));
       Timer rate1 = rate.fired(150);
       List<FiringRequest> steps = List.of(
           new FiringRequest("once", 1, 0, true, 100, 101, null),                   // fires, removed
@@ -256,11 +252,8 @@ class RedisBatchScriptTest {
         FiringResult alone = await(store.recordFirings(List.of(r))).get(0);
         FiringResult inBatch = await(batched.recordFirings(List.of(r, filler))).get(0);
         assertThat(alone).as(r.toString()).isEqualTo(inBatch);
-        for (String key : List.of("timers", "due", "seq", "log", "topic-counts", "topics", "dlv", "dlv:pending",
-            "dlv:all")) {
-          assertThat(dump("{" + prefix + "}:" + key)).as(key + " after " + r)
-              .isEqualTo(dump("{" + prefix + "b}:" + key));
-        }
+        assertSameKeys("after " + r, "timers", "due", "seq", "log", "topic-counts", "topics", "dlv", "dlv:pending",
+            "dlv:all");
       }
       assertThat(await(store.lastSeq())).isEqualTo(6);
       assertThat(hlen()).isEqualTo(2);
@@ -278,12 +271,8 @@ class RedisBatchScriptTest {
     Timer a = timer("a", 100);
     Timer b = timer("b", 200);
     Timer c = periodic("c", 300, 50);
-    List<Timer> all = List.of(a, b, c);
-    RedisTimerStore batched = await(RedisTimerStore.open(vertx, new RedisStoreOptions()
-        .setConnectionString(redis.uri()).setKeyPrefix(prefix + "b")));
+    RedisTimerStore batched = twin(List.of(a, b, c));
     try {
-      await(store.putAll(all));
-      await(batched.putAll(all));
       Timer cPaused = new Timer("c", "t2", Kind.FIXED_RATE, 50, 50, 0, Misfire.FIRE_ALL, null, 1, 300, 0, 1,
           new Timer.Extras(null, Timer.NO_END, 0, true, 0));
       List<Timer> steps = List.of(
@@ -298,16 +287,29 @@ class RedisBatchScriptTest {
           Timer alone = await(store.updateAll(List.of(t), new long[] {gen})).get(0);
           Timer inBatch = await(batched.updateAll(List.of(t, filler), new long[] {gen, 1})).get(0);
           assertThat(alone).as(t + " generation " + gen).isEqualTo(inBatch);
-          for (String key : List.of("timers", "due", "topic-counts", "topics")) {
-            assertThat(dump("{" + prefix + "}:" + key)).as(key + " after " + t + " generation " + gen)
-                .isEqualTo(dump("{" + prefix + "b}:" + key));
-          }
+          assertSameKeys("after " + t + " generation " + gen, "timers", "due", "topic-counts", "topics");
         }
       }
       assertThat(await(store.get("b")).topic()).isEqualTo("t9");
       assertThat(await(store.get("a")).nextDueAt()).isEqualTo(5_000);
     } finally {
       await(batched.close());
+    }
+  }
+
+  /** A second store on this Redis (prefix + "b"), both stores holding {@code timers}; the caller closes it. */
+  private RedisTimerStore twin(List<Timer> timers) {
+    RedisTimerStore twin = await(RedisTimerStore.open(vertx, new RedisStoreOptions()
+        .setConnectionString(redis.uri()).setKeyPrefix(prefix + "b")));
+    await(store.putAll(timers));
+    await(twin.putAll(timers));
+    return twin;
+  }
+
+  /** Each of the store's {@code keys} holds what its {@link #twin}'s holds. */
+  private void assertSameKeys(String when, String... keys) {
+    for (String key : keys) {
+      assertThat(dump("{" + prefix + "}:" + key)).as(key + " " + when).isEqualTo(dump("{" + prefix + "b}:" + key));
     }
   }
 
