@@ -47,7 +47,7 @@ public final class RedisDeliveries implements DeliveryTable {
 
   @Override
   public Future<Delivery> getDelivery(long seq) {
-    return send.link().read(Request.cmd(Command.HGET).arg(keys.deliveriesKey).arg(Long.toString(seq)),
+    return send.linkRead(Request.cmd(Command.HGET).arg(keys.deliveriesKey).arg(Long.toString(seq)),
         r -> r == null ? null : decodeOrFault(seq, r));
   }
 
@@ -57,7 +57,7 @@ public final class RedisDeliveries implements DeliveryTable {
       return Future.failedFuture(new IllegalArgumentException("limit must be 1.." + RedisTimers.MAX_LIST_LIMIT + ", was " + limit));
     }
     String index = state == null ? keys.allDeliveriesKey : keys.deliveryStateKeys[state.ordinal()];
-    return send.link().eval(Script.PAGE_DELIVERIES, List.of(keys.deliveriesKey, index),
+    return send.linkEval(Script.PAGE_DELIVERIES, List.of(keys.deliveriesKey, index),
         List.of(Long.toString(afterSeq), Integer.toString(limit)), r -> {
           List<Delivery> page = new ArrayList<>(Math.min(limit, r.size() / 2));
           boolean more = false;
@@ -109,6 +109,6 @@ public final class RedisDeliveries implements DeliveryTable {
 
   @Override
   public Future<Long> countDeliveries(DeliveryState state) {
-    return send.link().read(Request.cmd(Command.ZCARD).arg(keys.deliveryStateKeys[state.ordinal()]), Response::toLong);
+    return send.linkRead(Request.cmd(Command.ZCARD).arg(keys.deliveryStateKeys[state.ordinal()]), Response::toLong);
   }
 }

@@ -90,7 +90,10 @@ public final class RedisLink {
   /** Replica acknowledgement of writes ({@code WAIT}), or null when off. */
   private final ReplicaAcks acks;
   private final ConcurrentLinkedQueue<Pending<?>> inFlight = new ConcurrentLinkedQueue<>();
-  /** The partition stores' fenced writes gathered per turn; sent before any other command. */
+  /**
+   * The partition stores' fenced writes gathered per turn; a partition's before its store's other commands, all of
+   * them before a command of no partition store.
+   */
   private final WriteGroup writes;
   private final long sweeper;
 
@@ -178,7 +181,13 @@ public final class RedisLink {
 
   /** Sends one plain command that only reads (its failure never reports a write that may have been applied). */
   public <T> Future<T> read(Request request, Function<Response, T> map) {
-    return plain(request, map, false, false);
+    return plain(-1, request, map, false, false);
+  }
+
+  /** {@link #read} for partition {@code p}'s store ({@code p >= 0}): only that partition's queued writes go first;
+   * {@code -1}: everything the group holds. */
+  <T> Future<T> read(int p, Request request, Function<Response, T> map) {
+    return plain(p, request, map, false, false);
   }
 
   /**
@@ -186,7 +195,13 @@ public final class RedisLink {
    * applied).
    */
   public <T> Future<T> write(Request request, Function<Response, T> map) {
-    return plain(request, map, true, true);
+    return plain(-1, request, map, true, true);
+  }
+
+  /** {@link #write} for partition {@code p}'s store ({@code p >= 0}): only that partition's queued writes go first;
+   * {@code -1}: everything the group holds. */
+  <T> Future<T> write(int p, Request request, Function<Response, T> map) {
+    return plain(p, request, map, true, true);
   }
 
   /**
@@ -195,11 +210,24 @@ public final class RedisLink {
    * {@code WAIT} already in flight on the connection); a failure after it was sent may have been delivered.
    */
   public <T> Future<T> publishMessage(Request request, Function<Response, T> map) {
-    return plain(request, map, true, false);
+    return plain(-1, request, map, true, false);
   }
 
-  private <T> Future<T> plain(Request request, Function<Response, T> map, boolean mayApply, boolean waitsForAcks) {
-    writes.flushPending();
+  /**
+   * Before a command of partition {@code p}'s store ({@code p >= 0}), the writes that store queued in the group;
+   * before any other command ({@code p < 0}), everything the group holds.
+   */
+  private void flushBefore(int p) {
+    if (p < 0) {
+      writes.flushPending();
+    } else {
+      writes.flushPartition(p);
+    }
+  }
+
+  private <T> Future<T> plain(int partition, Request request, Function<Response, T> map, boolean mayApply,
+      boolean waitsForAcks) {
+    flushBefore(partition);
     Pending<T> p = new Pending<>(Vertx.currentContext(), System.nanoTime() + timeoutMs * 1_000_000L, map,
         request.command().toString(), mayApply);
     RedisConnection c = admit(p);
@@ -215,6 +243,13 @@ public final class RedisLink {
    */
   public <T> Future<T> eval(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
     writes.flushPending();
+    return evalNow(script, keys, args, map);
+  }
+
+  /** {@link #eval} for partition {@code p}'s store ({@code p >= 0}): only that partition's queued writes go first;
+   * {@code -1}: everything the group holds. */
+  <T> Future<T> eval(int p, Script script, List<String> keys, List<?> args, Function<Response, T> map) {
+    flushBefore(p);
     return evalNow(script, keys, args, map);
   }
 
@@ -251,7 +286,13 @@ public final class RedisLink {
    * fails half way).
    */
   public <T> Future<T> transaction(List<Request> commands, String what, Function<Response, T> map) {
-    writes.flushPending();
+    return transaction(-1, commands, what, map);
+  }
+
+  /** {@link #transaction} for {@code partition}'s store ({@code partition >= 0}): only its queued writes go
+   * first; {@code -1}: everything the group holds. */
+  <T> Future<T> transaction(int partition, List<Request> commands, String what, Function<Response, T> map) {
+    flushBefore(partition);
     List<Request> batch = new ArrayList<>(commands.size() + 2);
     batch.add(Request.cmd(Command.MULTI));
     batch.addAll(commands);

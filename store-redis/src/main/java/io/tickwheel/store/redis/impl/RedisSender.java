@@ -83,7 +83,7 @@ public final class RedisSender {
     if (closed && !ownsLink) {
       return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
     }
-    return link.eval(script, keys, args, map);
+    return link.eval(partition, script, keys, args, map);
   }
 
   // ---------------------------------------------------------------- sending, with the fence of a partition store
@@ -100,7 +100,7 @@ public final class RedisSender {
       return refused;
     }
     if (leaseKey == null) {
-      return link.eval(plain, keys, args, map);
+      return link.eval(partition, plain, keys, args, map);
     }
     if (plain.multiName() != null) {
       return link.writes().add(plain, partition, epoch, keys, leaseKey, args).compose(r -> {
@@ -119,7 +119,7 @@ public final class RedisSender {
     List<Object> a = new ArrayList<>(args.size() + 1);
     a.addAll(args);
     a.add(Long.toString(epoch));
-    return link.eval(plain.fencedTwin(), k, a, map).recover(e -> Future.failedFuture(
+    return link.eval(partition, plain.fencedTwin(), k, a, map).recover(e -> Future.failedFuture(
         e instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)
             ? new StoreFencedException(partition, epoch) : e));
   }
@@ -140,7 +140,30 @@ public final class RedisSender {
     if (closed && !ownsLink) {
       return Future.failedFuture(new StoreClosedException(name() + " on " + link.where() + " is closed"));
     }
-    return link.read(request, map);
+    return link.read(partition, request, map);
+  }
+
+  // ---------------------------------------------------------------- the link's calls, behind this partition's writes
+  // (no closed or reader check: the callers decide; see RedisLink, and WriteGroup "Order")
+
+  /** {@link RedisLink#read}, after the writes this partition's stores queued in the group. */
+  <T> Future<T> linkRead(Request request, Function<Response, T> map) {
+    return link.read(partition, request, map);
+  }
+
+  /** {@link RedisLink#write}, after the writes this partition's stores queued in the group. */
+  <T> Future<T> linkWrite(Request request, Function<Response, T> map) {
+    return link.write(partition, request, map);
+  }
+
+  /** {@link RedisLink#eval}, after the writes this partition's stores queued in the group. */
+  <T> Future<T> linkEval(Script script, List<String> keys, List<?> args, Function<Response, T> map) {
+    return link.eval(partition, script, keys, args, map);
+  }
+
+  /** {@link RedisLink#transaction}, after the writes this partition's stores queued in the group. */
+  <T> Future<T> linkTransaction(List<Request> commands, String what, Function<Response, T> map) {
+    return link.transaction(partition, commands, what, map);
   }
 
 

@@ -32,7 +32,7 @@ public final class RedisSettings implements StoreSettings {
     if (refused != null) {
       return refused;
     }
-    return send.link().write(Request.cmd(paused ? Command.SADD : Command.SREM).arg(keys.pausedTopicsKey).arg(topic), r -> null);
+    return send.linkWrite(Request.cmd(paused ? Command.SADD : Command.SREM).arg(keys.pausedTopicsKey).arg(topic), r -> null);
   }
 
   @Override
@@ -51,7 +51,7 @@ public final class RedisSettings implements StoreSettings {
   @Override
   public Future<String> webhookSecret(String generatedIfAbsent) {
     Objects.requireNonNull(generatedIfAbsent, "generatedIfAbsent");
-    return send.link().transaction(List.of(
+    return send.linkTransaction(List.of(
             Request.cmd(Command.SET).arg(keys.webhookSecretKey).arg(generatedIfAbsent).arg("NX"),
             Request.cmd(Command.GET).arg(keys.webhookSecretKey)),
         "webhookSecret", r -> r.get(1).toString());

@@ -170,7 +170,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
         index.arg(ZERO).arg(TimerRecord.member(t.nextDueAt(), id));
       }
     }
-    return send.link().transaction(List.of(keep, hset, index), "createAbsent", exec -> {
+    return send.linkTransaction(List.of(keep, hset, index), "createAbsent", exec -> {
       Response r = exec.get(2);
       java.util.Set<String> found = new HashSet<>();
       for (int i = 0; i < r.size(); i++) {
@@ -230,7 +230,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
     if (paused > 0) {
       cmds.add(Request.cmd(Command.HINCRBY).arg(keys.topicCountsKey).arg(PAUSED_FIELD).arg(paused));
     }
-    return send.link().transaction(cmds, "createAll", r -> null);
+    return send.linkTransaction(cmds, "createAll", r -> null);
   }
 
   /**
@@ -694,7 +694,7 @@ public final class RedisTimers implements TimerTable, io.tickwheel.core.store.Du
       if (!byTopic.isEmpty()) {
         cmds.add(names);
       }
-      return send.link().transaction(cmds, "recount", r -> null);
+      return send.linkTransaction(cmds, "recount", r -> null);
     });
   }
 

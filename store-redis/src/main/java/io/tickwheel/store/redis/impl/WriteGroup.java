@@ -10,6 +10,7 @@ import io.vertx.core.Vertx;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.impl.ZModem;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,22 +18,29 @@ import java.util.Map;
 /**
  * The fenced writes of the partition stores on one {@link RedisLink} (each {@link Script#multiName() script that can
  * be a section}: creates, puts, updates, removes and firing records), gathered per event-loop turn and sent as few
- * script calls as the keys allow: on a standalone Redis one {@code write_multi.lua} call over every partition (each
+ * script calls as the keys allow: on a standalone Redis {@code write_multi.lua} calls over many partitions (each
  * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
  * call as without the group).
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
- * partition the node owns, turned by one wake-up; the partitions' group commits of one turn's creates) goes in the
- * same script call. A call made off any context is sent at once. At most {@value #MAX_ARGS_PER_CALL} arguments go
- * in one script call (a bigger group is split, in order), so one call does not hold Redis much longer than one
- * partition's biggest write.
+ * partition the node owns, turned by one wake-up; the partitions' group commits of one turn's creates) is sent by
+ * that flush. A call made off any context is flushed at once.
  *
- * <p><b>Order.</b> The link sends whatever the group holds before any other command ({@link #flushPending}), and a
- * flush sends its calls in the order they were made while it holds the group's lock, so calls made from one thread
- * still reach Redis in the order they were made ({@code TimerStore}, "Order"); sections apply in list order inside a
- * script.
+ * <p><b>Pacing (standalone Redis).</b> Redis runs one script at a time, and a connection's commands in the order
+ * they were written: a firing record written behind a batch create over every partition would wait for all of it.
+ * So a flush sends every firing record at once, each with the sections of its partition queued before it, and the
+ * other sections in calls of at most {@value #PACED_SECTIONS} sections and {@value #PACED_ARGS} arguments (a bigger
+ * section alone), at most {@value #PACED_IN_FLIGHT} such calls in flight: the rest waits in the group, in order, and
+ * goes as calls are answered. A firing record then waits in Redis for at most that many bounded calls. On a Redis
+ * Cluster every flush sends everything it holds, in calls of at most {@value #MAX_ARGS_PER_CALL} arguments.
+ *
+ * <p><b>Order.</b> One partition store's calls are applied in the order they were made ({@code TimerStore}, "Order"):
+ * its sections leave the group in call order, and before any other command of that partition store
+ * ({@link #flushPartition}); a command of the link that belongs to no partition store sends everything the group holds
+ * first ({@link #flushPending}). Sections apply in list order inside a script. Sections of different partitions (other
+ * stores, promised no order between them) may be applied out of call order.
  *
  * <p><b>Failures.</b> A section refused by its fence fails with {@link StoreFencedException} (nothing of it written,
  * the other sections applied); a section whose script part failed fails with {@link StoreFaultException} that may
@@ -43,16 +51,34 @@ public final class WriteGroup {
 
   /** Most arguments of sections in one script call. */
   static final int MAX_ARGS_PER_CALL = 140_000;
+  /** Most sections in one paced call (see "Pacing"). */
+  static final int PACED_SECTIONS = 32;
+  /** Most arguments of sections in one paced call, unless its one section has more. */
+  static final int PACED_ARGS = 16_384;
+  /** Most paced calls in flight. */
+  static final int PACED_IN_FLIGHT = 2;
 
   /** One partition store's write waiting for the flush. */
   private record Section(Script script, int partition, long epoch, List<String> keys, String leaseKey, List<?> args,
-      Context ctx, Promise<Response> promise) {}
+      Context ctx, Promise<Response> promise) {
+
+    /** A firing record: it goes ahead of other partitions' paced sections. */
+    boolean urgent() {
+      return script == Script.FIRE;
+    }
+  }
 
   private final RedisLink link;
   private final boolean cluster;
   private final Object lock = new Object();
-  /** Guarded by {@link #lock}. */
+  /** The sections not sent yet, in call order. Guarded by {@link #lock}. */
   private List<Section> sections = new ArrayList<>();
+  /** Whether a flush task is queued on a context. Guarded by {@link #lock}. */
+  private boolean flushQueued;
+  /** Paced calls sent and not answered yet. Guarded by {@link #lock}. */
+  private int pacedInFlight;
+  /** Whether {@link #pump} is running (a call answered at once while it sends must not run it again). */
+  private boolean pumping;
   /** Whether sections wait: read without the lock as a fast path. */
   private volatile boolean waiting;
 
@@ -76,21 +102,41 @@ public final class WriteGroup {
     }
     Context ctx = Vertx.currentContext();
     Section s = new Section(script, partition, epoch, keys, leaseKey, args, ctx, Promise.promise());
-    boolean first;
+    boolean queue;
     synchronized (lock) {
-      first = sections.isEmpty();
       sections.add(s);
       waiting = true;
+      queue = ctx != null && !flushQueued;
+      if (queue) {
+        flushQueued = true;
+      }
     }
     if (ctx == null) {
-      flushPending();
-    } else if (first) {
-      ctx.runOnContext(v -> flushPending());
+      flushTurn();
+    } else if (queue) {
+      ctx.runOnContext(v -> flushTurn());
     }
     return s.promise.future();
   }
 
-  /** Sends whatever the group holds now (before any other command of the link). */
+  /**
+   * The end of a turn: on a Redis Cluster everything the group holds; on a standalone Redis the firing records with
+   * what their partitions queued before them, then paced calls while fewer than {@value #PACED_IN_FLIGHT} are in
+   * flight.
+   */
+  private void flushTurn() {
+    synchronized (lock) {
+      flushQueued = false;
+      if (cluster) {
+        flushPending();
+        return;
+      }
+      sendUrgent();
+      pump();
+    }
+  }
+
+  /** Sends whatever the group holds now, in order (before a command of the link that belongs to no partition). */
   void flushPending() {
     if (!waiting) {
       return;
@@ -102,17 +148,109 @@ public final class WriteGroup {
       List<Section> all = sections;
       sections = new ArrayList<>();
       waiting = false;
-      if (!cluster) {
-        sendInCalls(all);
+      sendBySlot(all);
+    }
+  }
+
+  /** Sends, in order, what partition {@code p}'s stores queued (before another command of that partition). */
+  void flushPartition(int p) {
+    if (!waiting) {
+      return;
+    }
+    synchronized (lock) {
+      List<Section> mine = null;
+      List<Section> rest = null;
+      for (int i = 0; i < sections.size(); i++) {
+        Section s = sections.get(i);
+        if (s.partition == p) {
+          if (mine == null) {
+            mine = new ArrayList<>();
+            rest = new ArrayList<>(sections.subList(0, i));
+          }
+          mine.add(s);
+        } else if (rest != null) {
+          rest.add(s);
+        }
+      }
+      if (mine == null) {
         return;
       }
-      Map<Integer, List<Section>> bySlot = new LinkedHashMap<>();
-      for (Section s : all) {
-        bySlot.computeIfAbsent(ZModem.generate(s.leaseKey), k -> new ArrayList<>()).add(s);
+      sections = rest;
+      waiting = !rest.isEmpty();
+      sendBySlot(mine);
+    }
+  }
+
+  /** Under the lock: sends {@code list} in order, one group per hash slot on a Redis Cluster. */
+  private void sendBySlot(List<Section> list) {
+    if (!cluster) {
+      sendInCalls(list);
+      return;
+    }
+    Map<Integer, List<Section>> bySlot = new LinkedHashMap<>();
+    for (Section s : list) {
+      bySlot.computeIfAbsent(ZModem.generate(s.leaseKey), k -> new ArrayList<>()).add(s);
+    }
+    for (List<Section> group : bySlot.values()) {
+      sendInCalls(group);
+    }
+  }
+
+  /** Under the lock: sends every firing record queued, each with the sections its partition queued before it. */
+  private void sendUrgent() {
+    Map<Integer, Integer> lastUrgent = null;
+    for (int i = 0; i < sections.size(); i++) {
+      Section s = sections.get(i);
+      if (s.urgent()) {
+        if (lastUrgent == null) {
+          lastUrgent = new HashMap<>();
+        }
+        lastUrgent.put(s.partition, i);
       }
-      for (List<Section> group : bySlot.values()) {
-        sendInCalls(group);
+    }
+    if (lastUrgent == null) {
+      return;
+    }
+    List<Section> now = new ArrayList<>();
+    List<Section> rest = new ArrayList<>();
+    for (int i = 0; i < sections.size(); i++) {
+      Section s = sections.get(i);
+      Integer last = lastUrgent.get(s.partition);
+      (last != null && i <= last ? now : rest).add(s);
+    }
+    sections = rest;
+    waiting = !rest.isEmpty();
+    sendInCalls(now);
+  }
+
+  /** Under the lock: sends paced calls from the head of the group while fewer than the most are in flight. */
+  private void pump() {
+    if (pumping) {
+      return;
+    }
+    pumping = true;
+    try {
+      while (pacedInFlight < PACED_IN_FLIGHT && !sections.isEmpty()) {
+        int n = 0;
+        int argc = 0;
+        while (n < sections.size() && n < PACED_SECTIONS
+            && (n == 0 || argc + sections.get(n).args.size() <= PACED_ARGS)) {
+          argc += sections.get(n).args.size();
+          n++;
+        }
+        List<Section> call = new ArrayList<>(sections.subList(0, n));
+        sections = new ArrayList<>(sections.subList(n, sections.size()));
+        waiting = !sections.isEmpty();
+        pacedInFlight++;
+        send(call).onComplete(ar -> {
+          synchronized (lock) {
+            pacedInFlight--;
+            pump();
+          }
+        });
       }
+    } finally {
+      pumping = false;
     }
   }
 
@@ -134,7 +272,8 @@ public final class WriteGroup {
     }
   }
 
-  private void send(List<Section> call) {
+  /** Sends one script call of {@code call}; the future completes once every section of it is answered. */
+  private Future<?> send(List<Section> call) {
     if (call.size() == 1) {
       Section s = call.get(0);
       List<String> k = new ArrayList<>(s.keys.size() + 1);
@@ -143,14 +282,13 @@ public final class WriteGroup {
       List<Object> a = new ArrayList<>(s.args.size() + 1);
       a.addAll(s.args);
       a.add(Long.toString(s.epoch));
-      link.evalNow(s.script.fencedTwin(), k, a, r -> r).onComplete(ar -> {
+      return link.evalNow(s.script.fencedTwin(), k, a, r -> r).onComplete(ar -> {
         if (ar.failed() && ar.cause() instanceof ScriptRefusal r && r.code().equals(Script.FENCED_CODE)) {
           complete(s, Future.failedFuture(new StoreFencedException(s.partition, s.epoch)));
         } else {
           complete(s, ar);
         }
       });
-      return;
     }
     int keyc = 0;
     int argc = 1;
@@ -170,7 +308,7 @@ public final class WriteGroup {
       args.add(Integer.toString(s.args.size()));
       args.addAll(s.args);
     }
-    link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> {
+    return link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> {
       for (int i = 0; i < call.size(); i++) {
         Section s = call.get(i);
         if (ar.failed()) {
