@@ -163,19 +163,35 @@ stop_nodes() {
   PIDS=()
 }
 
+# the partitions node i owns, comma-separated (from node 0's /v1/cluster)
+owned_of() {
+  curl -s --max-time 5 "$(url 0)/v1/cluster" \
+    | jq -r --arg n "n$1" '[.owners[] | select(.node == $n) | .partition] | join(",")'
+}
+
 # load NAME N DURATION CONNECTIONS SCRIPT [args after --]
+# The args "-- @owned" become, for node i's wrk, "-- PARTS <the partitions node i owns>" (post.lua then sends every
+# timer to its owner).
 #   -> "ops/s node-us/op max-node-us/op redis-us/op non2xx node-us/op-nojit"
 # one wrk per node (CONNECTIONS/N connections each), run at once; ops = requests (x batch size for batch.lua);
 # CPU of nodes 0..N-1 and of every redis-server running. Needs WRK, WRKDIR (bench/wrk) and TCK (getconf CLK_TCK).
 load() {
   local name=$1 n=$2 dur=$3 conns=$4 script=$5; shift 5
   local per=$(( conns / n > 0 ? conns / n : 1 ))
-  local -a c0 c1 j0 j1 wp
+  local -a c0 c1 j0 j1 wp own=()
+  if [[ "${2:-}" == @owned ]]; then
+    for i in $(seq 0 $((n - 1))); do own[$i]=$(owned_of "$i"); done
+  fi
   for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   local r0 r1
   r0=$(redis_ticks)
   for i in $(seq 0 $((n - 1))); do
-    "$WRK" -t1 -c"$per" -d"$dur" -s "$WRKDIR/$script" "$(url "$i")" "$@" >"$WORK/$name.$i.txt" 2>&1 &
+    if [[ "${2:-}" == @owned ]]; then
+      "$WRK" -t1 -c"$per" -d"$dur" -s "$WRKDIR/$script" "$(url "$i")" -- "$PARTS" "${own[$i]}" \
+        >"$WORK/$name.$i.txt" 2>&1 &
+    else
+      "$WRK" -t1 -c"$per" -d"$dur" -s "$WRKDIR/$script" "$(url "$i")" "$@" >"$WORK/$name.$i.txt" 2>&1 &
+    fi
     wp[$i]=$!
   done
   for i in $(seq 0 $((n - 1))); do wait "${wp[$i]}" || true; done

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Write throughput of a tickwheel cluster beside one node, on one private redis-server, in the same run:
-# single POST /v1/timers (bench/wrk/post.lua) and POST /v1/timers/batch (bench/wrk/batch.lua, --batch-size timers per
+# single POST /v1/timers (bench/wrk/post.lua: each node gets ids of every partition, and forwards what another node
+# owns, as for a plain HTTP user; "owner": ids of the partitions it owns only, as the Java and TypeScript clients send
+# each timer to its owner) and POST /v1/timers/batch (bench/wrk/batch.lua, --batch-size timers per
 # request), against 1 cluster node and against 3 cluster nodes (the load spread over the 3 nodes' ports: one wrk per
 # node, each with a third of the connections; a node routes what another node owns). Rounds interleave the setups
 # (1 node, 3 nodes, 1 node, ...); each round starts fresh nodes on an emptied Redis, warms them up with both loads,
@@ -64,16 +66,19 @@ for r in $(seq 1 "$ROUNDS"); do
     load warm-post "$n" "$WARMUP" "$CONNS" post.lua >/dev/null
     load warm-batch "$n" "$WARMUP" "$BCONNS" batch.lua -- "$BSIZE" >/dev/null
     read -r pt pn pm pr pb pj < <(load post "$n" "$DURATION" "$CONNS" post.lua)
+    read -r ot on om or ob oj < <(load owner "$n" "$DURATION" "$CONNS" post.lua -- @owned)
     read -r bt bn bm br bb bj < <(load batch "$n" "$DURATION" "$BCONNS" batch.lua -- "$BSIZE")
     stop_nodes
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" post "$pt" "$pn" "$pm" "$pr" "$pb" "$pj"
+    printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" owner "$ot" "$on" "$om" "$or" "$ob" "$oj"
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" batch "$bt" "$bn" "$bm" "$br" "$bb" "$bj"
     V[$n.post.t]+="$pt " V[$n.post.n]+="$pn " V[$n.post.r]+="$pr " V[$n.post.j]+="$pj "
+    V[$n.owner.t]+="$ot " V[$n.owner.n]+="$on " V[$n.owner.r]+="$or " V[$n.owner.j]+="$oj "
     V[$n.batch.t]+="$bt " V[$n.batch.n]+="$bn " V[$n.batch.r]+="$br " V[$n.batch.j]+="$bj "
   done
 done
 med() { tr ' ' '\n' <<<"${V[$1]}" | grep -v '^$' | median; }
-for l in post batch; do
+for l in post owner batch; do
   for n in 1 "$NODES"; do
     printf 'median %-5s %d node(s): timers/s %s | node CPU us/op (all nodes) %s, without JIT threads %s |'\
 ' redis-server CPU us/op %s\n' "$l" "$n" "$(med "$n.$l.t")" "$(med "$n.$l.n")" "$(med "$n.$l.j")" "$(med "$n.$l.r")"
