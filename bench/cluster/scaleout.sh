@@ -6,6 +6,9 @@
 # Each round starts, for every master count in turn (the rounds interleave: 1, 2, 3, 1, 2, 3, ...), a fresh Redis
 # Cluster and fresh nodes (--cluster, the masters' URLs as --redis), warms them up, then measures three operations:
 #   post   single POST /v1/timers (bench/wrk/post.lua), due in 1 h; one wrk per node, the connections split evenly;
+#          each node gets ids of every partition and forwards what another node owns (a plain HTTP user);
+#   owner  the same with ids of the partitions the receiving node owns only (post.lua -- PARTS OWNED), as the Java
+#          and TypeScript clients send each timer to its owner;
 #   batch  POST /v1/timers/batch of --batch-size timers (bench/wrk/batch.lua), due in 1 h; the same spread;
 #   fire   --firings timers created by batch (spread over the nodes) beforehand, due at --firing-rate/s over
 #          firings/rate seconds from a start far enough ahead for the fill to end before it; CPU from just before the first is due until every
@@ -212,16 +215,19 @@ for r in $(seq 1 "$ROUNDS"); do
     lead=$(( wf * 5 * 3 / 2 + 2000 )); (( lead > LEAD )) || lead=$LEAD
     read -r it iu im ir ib ij < <(idle "$NODES" "$IDLE")
     read -r pt pn pm pr pb pj < <(load post "$NODES" "$DURATION" "$CONNS" post.lua)
+    read -r ot on om or ob oj < <(load owner "$NODES" "$DURATION" "$CONNS" post.lua -- @owned)
     read -r bt bn bm br bb bj < <(load batch "$NODES" "$DURATION" "$BCONNS" batch.lua -- "$BSIZE")
     read -r ft fn fm fr fb fj _ < <(fire "fire-r$r-m$m" "$NODES" "$FIRINGS" "$lead")
     stop_nodes
     redis_stop
     row "$r" "$m" idle "$it" "$iu" "$im" "$ir" "$ib" "$ij"
     row "$r" "$m" post "$pt" "$pn" "$pm" "$pr" "$pb" "$pj"
+    row "$r" "$m" owner "$ot" "$on" "$om" "$or" "$ob" "$oj"
     row "$r" "$m" batch "$bt" "$bn" "$bm" "$br" "$bb" "$bj"
     row "$r" "$m" fire "$ft" "$fn" "$fm" "$fr" "$fb" "$fj"
-    for l in idle post batch fire; do
-      case $l in idle) set -- "$it" "$iu" "$ij" "$ir" "$im" ;; post) set -- "$pt" "$pn" "$pj" "$pr" "$pm" ;; batch) set -- "$bt" "$bn" "$bj" "$br" "$bm" ;;
+    for l in idle post owner batch fire; do
+      case $l in idle) set -- "$it" "$iu" "$ij" "$ir" "$im" ;; post) set -- "$pt" "$pn" "$pj" "$pr" "$pm" ;;
+        owner) set -- "$ot" "$on" "$oj" "$or" "$om" ;; batch) set -- "$bt" "$bn" "$bj" "$br" "$bm" ;;
         fire) set -- "$ft" "$fn" "$fj" "$fr" "$fm" ;; esac
       V[$m.$l.t]+="$1 " V[$m.$l.n]+="$2 " V[$m.$l.j]+="$3 " V[$m.$l.r]+="$4 " V[$m.$l.x]+="$5 "
     done
@@ -238,8 +244,9 @@ echo '|---|---|---:|---:|---:|---:|---:|'
 LAST=
 for m in $MASTERS; do
   (( m > 0 )) && LAST=$m
-  for l in idle post batch fire; do
-    case $l in idle) label="idle, us/s" ;; post) label="single POST" ;; batch) label="batched timer" ;;
+  for l in idle post owner batch fire; do
+    case $l in idle) label="idle, us/s" ;; post) label="single POST" ;; owner) label="POST to owner" ;;
+      batch) label="batched timer" ;;
       fire) label="firing" ;; esac
     printf '| %-7s | %-16s | %10s | %14s | %15s | %16s | %17s |\n' "$m" "$label" "$(med "$m.$l.t")" "$(med "$m.$l.n")" \
       "$(med "$m.$l.x")" "$(med "$m.$l.j")" "$(med "$m.$l.r")"
@@ -270,8 +277,9 @@ echo '|---:|---:|---:|---:|---|---:|---|'
 for k in 10 100; do
   rm_=$(awk -v k=$k -v s="$RSHARE" 'BEGIN { r = int(k * s + 0.5); print (r < 1 ? 1 : r) }')
   read -r _ busiest < <(spread "$PPARTS" $(( rm_ * CORES )))
-  for l in post batch fire; do
-    case $l in post) label="single POST" ;; batch) label="batched timer" ;; fire) label="firing" ;; esac
+  for l in post owner batch fire; do
+    case $l in post) label="single POST" ;; owner) label="POST to owner" ;; batch) label="batched timer" ;;
+      fire) label="firing" ;; esac
     awk -v k=$k -v rm="$rm_" -v c="$CORES" -v u="$UTIL" -v b="$busiest" -v nu="$(med "$LAST.$l.j")" \
         -v ru="$(med "$LAST.$l.r")" -v label="$label" 'BEGIN {
       nm = k - rm; masters = rm * c
