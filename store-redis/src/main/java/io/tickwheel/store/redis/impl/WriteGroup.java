@@ -26,14 +26,15 @@ import java.util.Map;
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
  * partition the node owns, turned by one wake-up; the partitions' group commits of one turn's creates) is sent by
- * that flush. A call made off any context is flushed at once.
+ * that flush. A call made off any context is sent at once, with everything the group holds, from its own thread.
  *
  * <p><b>Pacing (standalone Redis).</b> Redis runs one script at a time, and a connection's commands in the order
  * they were written: a firing record written behind a batch create over every partition would wait for all of it.
  * So a flush sends every firing record at once, each with the sections of its partition queued before it, and the
  * other sections in calls of at most {@value #PACED_SECTIONS} sections and {@value #PACED_ARGS} arguments (a bigger
  * section alone), at most {@value #PACED_IN_FLIGHT} such calls in flight: the rest waits in the group, in order, and
- * goes as calls are answered. A firing record then waits in Redis for at most that many bounded calls. On a Redis
+ * goes as calls are answered, from the context the calls were sent on (the turn's). A firing record then waits in
+ * Redis for at most that many bounded calls. On a Redis
  * Cluster every flush sends everything it holds, in calls of at most {@value #MAX_ARGS_PER_CALL} arguments.
  *
  * <p><b>Order.</b> One partition store's calls are applied in the order they were made ({@code TimerStore}, "Order"):
@@ -112,7 +113,9 @@ public final class WriteGroup {
       }
     }
     if (ctx == null) {
-      flushTurn();
+      // sent now from this thread, with all the group holds: a paced call would go later from the thread an answer
+      // comes on, and could reach Redis after a call this thread makes next
+      flushPending();
     } else if (queue) {
       ctx.runOnContext(v -> flushTurn());
     }
