@@ -161,27 +161,26 @@ public final class WriteGroup {
       return;
     }
     synchronized (lock) {
-      List<Section> mine = null;
-      List<Section> rest = null;
-      for (int i = 0; i < sections.size(); i++) {
-        Section s = sections.get(i);
-        if (s.partition == p) {
-          if (mine == null) {
-            mine = new ArrayList<>();
-            rest = new ArrayList<>(sections.subList(0, i));
-          }
-          mine.add(s);
-        } else if (rest != null) {
-          rest.add(s);
-        }
+      List<Section> mine = take((i, s) -> s.partition == p);
+      if (!mine.isEmpty()) {
+        sendBySlot(mine);
       }
-      if (mine == null) {
-        return;
-      }
+    }
+  }
+
+  /** Under the lock: removes from the group, in order, the sections {@code which} picks (by index and section). */
+  private List<Section> take(java.util.function.BiPredicate<Integer, Section> which) {
+    List<Section> taken = new ArrayList<>();
+    List<Section> rest = new ArrayList<>(sections.size());
+    for (int i = 0; i < sections.size(); i++) {
+      Section s = sections.get(i);
+      (which.test(i, s) ? taken : rest).add(s);
+    }
+    if (!taken.isEmpty()) {
       sections = rest;
       waiting = !rest.isEmpty();
-      sendBySlot(mine);
     }
+    return taken;
   }
 
   /** Under the lock: sends {@code list} in order, one group per hash slot on a Redis Cluster. */
@@ -214,15 +213,11 @@ public final class WriteGroup {
     if (lastUrgent == null) {
       return;
     }
-    List<Section> now = new ArrayList<>();
-    List<Section> rest = new ArrayList<>();
-    for (int i = 0; i < sections.size(); i++) {
-      Section s = sections.get(i);
-      Integer last = lastUrgent.get(s.partition);
-      (last != null && i <= last ? now : rest).add(s);
-    }
-    sections = rest;
-    waiting = !rest.isEmpty();
+    Map<Integer, Integer> last = lastUrgent;
+    List<Section> now = take((i, s) -> {
+      Integer upTo = last.get(s.partition);
+      return upTo != null && i <= upTo;
+    });
     sendInCalls(now);
   }
 
