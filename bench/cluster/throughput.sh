@@ -14,20 +14,20 @@
 # warming up on 2 cores keep their C2 threads busy for minutes; this is the steady-state cost). CPU per operation is what carries over to other hardware; timers/s on this 2-core
 # machine shared by everything (wrk, nodes, Redis) mostly says how the cores were shared.
 #
-# --pace-ms D adds a row "paced": the owner row's POSTs at one rate for both setups, not each at its own top rate
-# (--pace-connections connections, default 256, each waiting D ms after an answer before its next request: about
-# connections / (D + ~3 ms) POSTs/s), so node CPU per POST of 1 and 3 nodes is compared at the same load; the
-# unpaced rows run 3 JVMs on 2 cores flat out, where they also compete with each other and with wrk.
+# --rate R adds a row "paced": the owner row's POSTs sent at R per second in all (R/N to each of N nodes,
+# TICKWHEEL_RATE in bench/wrk/post.lua; over --paced-connections connections, default 256), so node CPU per POST
+# of 1 and 3 nodes is compared at one load, not each at its own top rate: the unpaced rows run 3 JVMs on 2 cores
+# flat out, where they also compete with each other and with wrk.
 #
 # Usage: bench/cluster/throughput.sh [--nodes 3] [--rounds 3] [--duration 10s] [--warmup 8s] [--port 8289]
 #                                    [--connections 64] [--batch-connections 6] [--batch-size 1000]
-#                                    [--partitions 256] [--pace-ms D] [--pace-connections 256] [--jar PATH]
+#                                    [--partitions 256] [--rate R] [--paced-connections 256] [--jar PATH]
 # Env:   JAVA_OPTS (extra JVM flags for the nodes; default -Xmx700m: give -Xmx4g for long warm-ups, which leave
 #        millions of timers pending in one node), WRK (default: wrk)
 # Needs: wrk, redis-server, redis-cli, curl, jq, and the jar: mvn -B -ntp -q -pl server -am package -DskipTests
 set -euo pipefail
 
-NODES=3 ROUNDS=3 DURATION=10s WARMUP=8s PORT=8289 CONNS=64 BCONNS=6 BSIZE=1000 PARTS=256 JAR= PACE= PCONNS=256
+NODES=3 ROUNDS=3 DURATION=10s WARMUP=8s PORT=8289 CONNS=64 BCONNS=6 BSIZE=1000 PARTS=256 JAR= RATE= PCONNS=256
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nodes) NODES=$2; shift 2 ;;
@@ -40,8 +40,8 @@ while [[ $# -gt 0 ]]; do
     --batch-size) BSIZE=$2; shift 2 ;;
     --partitions) PARTS=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
-    --pace-ms) PACE=$2; shift 2 ;;
-    --pace-connections) PCONNS=$2; shift 2 ;;
+    --rate) RATE=$2; shift 2 ;;
+    --paced-connections) PCONNS=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -62,7 +62,7 @@ TCK=$(getconf CLK_TCK)
 redis_start
 
 echo "tickwheel cluster throughput bench: 1 vs $NODES nodes, rounds=$ROUNDS duration=$DURATION connections=$CONNS" \
-  "batch=${BSIZE}x$BCONNS conns, partitions=$PARTS,${PACE:+ paced=${PCONNS}x${PACE}ms,} commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+  "batch=${BSIZE}x$BCONNS conns, partitions=$PARTS,${RATE:+ paced=${RATE}/s over $PCONNS conns,} commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' round nodes load timers/s node-us/op max-node-us redis-us/op non-2xx \
   node-us/op-nojit
@@ -75,14 +75,14 @@ for r in $(seq 1 "$ROUNDS"); do
     read -r pt pn pm pr pb pj < <(load post "$n" "$DURATION" "$CONNS" post.lua)
     read -r ot on om or ob oj < <(load owner "$n" "$DURATION" "$CONNS" post.lua -- @owned)
     read -r bt bn bm br bb bj < <(load batch "$n" "$DURATION" "$BCONNS" batch.lua -- "$BSIZE")
-    if [[ -n "$PACE" ]]; then
-      read -r qt qn qm qr qb qj < <(TICKWHEEL_PACE_MS=$PACE load paced "$n" "$DURATION" "$PCONNS" post.lua -- @owned)
+    if [[ -n "$RATE" ]]; then
+      read -r qt qn qm qr qb qj < <(TICKWHEEL_RATE=$((RATE / n)) load paced "$n" "$DURATION" "$PCONNS" post.lua -- @owned)
     fi
     stop_nodes
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" post "$pt" "$pn" "$pm" "$pr" "$pb" "$pj"
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" owner "$ot" "$on" "$om" "$or" "$ob" "$oj"
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" batch "$bt" "$bn" "$bm" "$br" "$bb" "$bj"
-    if [[ -n "$PACE" ]]; then
+    if [[ -n "$RATE" ]]; then
       printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" paced "$qt" "$qn" "$qm" "$qr" "$qb" "$qj"
       V[$n.paced.t]+="$qt " V[$n.paced.n]+="$qn " V[$n.paced.r]+="$qr " V[$n.paced.j]+="$qj "
     fi
@@ -92,7 +92,7 @@ for r in $(seq 1 "$ROUNDS"); do
   done
 done
 med() { tr ' ' '\n' <<<"${V[$1]}" | grep -v '^$' | median; }
-for l in post owner batch ${PACE:+paced}; do
+for l in post owner batch ${RATE:+paced}; do
   for n in 1 "$NODES"; do
     printf 'median %-5s %d node(s): timers/s %s | node CPU us/op (all nodes) %s, without JIT threads %s |'\
 ' redis-server CPU us/op %s\n' "$l" "$n" "$(med "$n.$l.t")" "$(med "$n.$l.n")" "$(med "$n.$l.j")" "$(med "$n.$l.r")"

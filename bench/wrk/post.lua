@@ -7,22 +7,34 @@
 -- the node creates every timer itself, as the Java and TypeScript clients send each timer to its owner. The partition
 -- is the server's Partitions.of: fmix32(String.hashCode(id)) mod PARTITIONS, unsigned (ids are ASCII).
 
--- With TICKWHEEL_PACE_MS=D in the environment each connection waits D ms after an answer before its next request, so
--- two setups given the same connections and D get about the same rate (connections / (D + response time) per second)
--- and their CPU per request is compared at one load, not each at its own top rate.
+-- With TICKWHEEL_RATE=R in the environment the requests leave at R per second (each request takes the next slot of a
+-- schedule of 1/R s, waiting for it; wrk's delay() has millisecond steps), whatever the response times, as long as
+-- the connections suffice (each has one request out): two setups given the same R are compared at one load.
 
 local threads = {}
 
-local pace = tonumber(os.getenv("TICKWHEEL_PACE_MS") or "")
-if pace then
-  function delay()
-    return pace
+local rate = tonumber(os.getenv("TICKWHEEL_RATE") or "")
+if rate then
+  local ffi = require("ffi")
+  ffi.cdef [[
+    typedef struct { long sec; long nsec; } tickwheel_timespec;
+    int clock_gettime(int clock, tickwheel_timespec *ts);
+  ]]
+  local ts = ffi.new("tickwheel_timespec")
+  local function now_ms()
+    ffi.C.clock_gettime(1, ts)   -- CLOCK_MONOTONIC
+    return tonumber(ts.sec) * 1000 + tonumber(ts.nsec) / 1e6
   end
-end
-
-function setup(thread)
-  thread:set("tid", #threads)
-  table.insert(threads, thread)
+  local interval, slot = 1000 / rate, nil
+  function delay()
+    local now = now_ms()
+    if not slot or slot < now then
+      slot = now      -- behind the schedule (or starting): now, no catching up in a burst
+    end
+    local d = slot - now
+    slot = slot + interval
+    return d
+  end
 end
 
 local prefix
