@@ -182,6 +182,8 @@ load() {
   if [[ "${2:-}" == @owned ]]; then
     for i in $(seq 0 $((n - 1))); do own[$i]=$(owned_of "$i"); done
   fi
+  # this load's outputs only: an earlier load of this name on more nodes left files of nodes this one does not use
+  rm -f "$WORK/$name".*.txt
   for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   local r0 r1
   r0=$(redis_ticks)
