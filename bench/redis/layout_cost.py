@@ -35,6 +35,29 @@ local p = KEYS[1]
 local first, count, total, base, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]),
   tonumber(ARGV[5])
 local SPREAD = 172800000 - 600000
+local function due_of(i)
+  return base + math.floor(i * SPREAD / total)
+end
+local function record(h)
+  return '1 0 ' .. h .. ' loadtool 0 0 0 0 1 ' .. now .. '\nN'
+end
+-- the store's layout: timers staged in set (HSET arguments) and add (ZADD arguments), written by flush
+local set, add = {}, {}
+local function stage(id, due)
+  local h = string.format('%016x', due)
+  set[#set + 1] = id
+  set[#set + 1] = record(h)
+  add[#add + 1] = 0
+  add[#add + 1] = h .. id
+end
+local function flush()
+  if #set > 0 then
+    redis.call('ZADD', p .. 'due', unpack(add))
+    redis.call('HSET', p .. 'timers', unpack(set))
+    set, add = {}, {}
+  end
+end
+-- the small keys: a record in its id's hash, the due member in its second's sorted set, the second in the index
 local function bucket(id)
   local h = 0
   local b = {string.byte(id, 1, -1)}
@@ -43,41 +66,31 @@ local function bucket(id)
   end
   return h
 end
+local function put_small(rk, id, due)
+  local h = string.format('%016x', due)
+  redis.call('HSET', rk, id, record(h))
+  local sec = tostring(math.floor(due / 1000))
+  if redis.call('ZADD', p .. 'd:' .. sec, 0, h .. id) == 1 and redis.call('ZCARD', p .. 'd:' .. sec) == 1 then
+    redis.call('ZADD', p .. 'dk', 0, sec)
+  end
+end
 """
 
 FILL = {
     'store': COMMON + r"""
-local set, add = {}, {}
 for i = first, first + count - 1 do
-  local id = 'r1k2a-sp-' .. i
-  local due = base + math.floor(i * SPREAD / total)
-  local h = string.format('%016x', due)
-  set[#set + 1] = id
-  set[#set + 1] = '1 0 ' .. h .. ' loadtool 0 0 0 0 1 ' .. now .. '\nN'
-  add[#add + 1] = 0
-  add[#add + 1] = h .. id
+  stage('r1k2a-sp-' .. i, due_of(i))
   if #set >= 2000 then
-    redis.call('HSET', p .. 'timers', unpack(set))
-    redis.call('ZADD', p .. 'due', unpack(add))
-    set, add = {}, {}
+    flush()
   end
 end
-if #set > 0 then
-  redis.call('HSET', p .. 'timers', unpack(set))
-  redis.call('ZADD', p .. 'due', unpack(add))
-end
+flush()
 return count
 """,
     'buckets': COMMON + r"""
 for i = first, first + count - 1 do
   local id = 'r1k2a-sp-' .. i
-  local due = base + math.floor(i * SPREAD / total)
-  local h = string.format('%016x', due)
-  redis.call('HSET', p .. 't:' .. bucket(id), id, '1 0 ' .. h .. ' loadtool 0 0 0 0 1 ' .. now .. '\nN')
-  local sec = tostring(math.floor(due / 1000))
-  if redis.call('ZADD', p .. 'd:' .. sec, 0, h .. id) == 1 and redis.call('ZCARD', p .. 'd:' .. sec) == 1 then
-    redis.call('ZADD', p .. 'dk', 0, sec)
-  end
+  put_small(p .. 't:' .. bucket(id), id, due_of(i))
 end
 return count
 """,
@@ -86,27 +99,20 @@ return count
 # create-if-absent of ARGV[2] timers from ARGV[1] (the same shape), as each layout would run it
 CREATE = {
     'store': COMMON + r"""
-local ids, add, set = {}, {}, {}
+local ids = {}
 for i = first, first + count - 1 do
   ids[#ids + 1] = 'r1k2a-sn-' .. i
 end
 local olds = redis.call('HMGET', p .. 'timers', unpack(ids))
 for j = 1, #ids do
   if not olds[j] then
-    local due = base + math.floor((first + j - 1) * SPREAD / total)
-    local h = string.format('%016x', due)
-    add[#add + 1] = 0
-    add[#add + 1] = h .. ids[j]
-    set[#set + 1] = ids[j]
-    set[#set + 1] = '1 0 ' .. h .. ' loadtool 0 0 0 0 1 ' .. now .. '\nN'
+    stage(ids[j], due_of(first + j - 1))
   end
 end
-if #set > 0 then
-  redis.call('ZADD', p .. 'due', unpack(add))
-  redis.call('HSET', p .. 'timers', unpack(set))
-end
-redis.call('HINCRBY', p .. 'topic-counts', 'loadtool', #set / 2)
-return #set / 2
+local n = #set / 2
+flush()
+redis.call('HINCRBY', p .. 'topic-counts', 'loadtool', n)
+return n
 """,
     'buckets': COMMON + r"""
 local n = 0
@@ -114,13 +120,7 @@ for i = first, first + count - 1 do
   local id = 'r1k2a-sn-' .. i
   local rk = p .. 't:' .. bucket(id)
   if redis.call('HEXISTS', rk, id) == 0 then
-    local due = base + math.floor(i * SPREAD / total)
-    local h = string.format('%016x', due)
-    redis.call('HSET', rk, id, '1 0 ' .. h .. ' loadtool 0 0 0 0 1 ' .. now .. '\nN')
-    local sec = tostring(math.floor(due / 1000))
-    if redis.call('ZADD', p .. 'd:' .. sec, 0, h .. id) == 1 and redis.call('ZCARD', p .. 'd:' .. sec) == 1 then
-      redis.call('ZADD', p .. 'dk', 0, sec)
-    end
+    put_small(rk, id, due_of(i))
     n = n + 1
   end
 end
