@@ -121,7 +121,9 @@ def multi(c, sha, sections):
     for ks, a in sections:
         keys += ks
         argv += a
-    for status, _ in c.call('EVALSHA', sha, len(keys), *keys, *argv):
+    r = c.call('EVALSHA', sha, len(keys), *keys, *argv)
+    # per section {status, reply} (scripts before the flat reply), or status, reply, status, reply, ...
+    for status in ([x[0] for x in r] if r and isinstance(r[0], list) else r[0::2]):
         if status != b'OK':
             raise RuntimeError(status.decode())
 

@@ -3,7 +3,8 @@
 -- KEYS[3] per-topic counts hash, KEYS[4] topic names zset (see counts.lua, prepended).
 -- ARGV: G, then G groups, one per (topic, paused) of the timers: topic, paused ("1" or "0"), k (how many timers),
 -- then the k timers in chunks of c = min(k - done, CHUNK): c ids, then c pairs (0, member), then c pairs (id, record).
--- The ids are distinct (the store checks before the call). Returns the ids that were stored already (not written).
+-- The ids are distinct (the store checks before the call). Returns the ids that were stored already (not written), or
+-- false (nil to the caller) when there are none: an empty table would cost Redis a reply conversion.
 -- The caller lays the arguments out as the commands take them, so a chunk whose ids are all absent (the usual case)
 -- is one HMGET, one ZADD and one HSET straight from ARGV ranges: no per-timer Lua work, and the counts are one add per
 -- group rather than a parse of every record. CHUNK keeps unpack() inside Lua's C stack limit (8,000 values).
@@ -16,7 +17,7 @@ if ARGV[1] == '1' and ARGV[4] == '1' then
   redis.call('ZADD', due, 0, ARGV[7])
   tc_add(ARGV[2], ARGV[3] == '1', 1)
   tc_apply(KEYS[3], KEYS[4])
-  return {}
+  return false
 end
 local CHUNK = 1000
 local found = {}
@@ -65,4 +66,7 @@ for _ = 1, tonumber(ARGV[1]) do
   end
 end
 tc_apply(KEYS[3], KEYS[4])
+if #found == 0 then
+  return false
+end
 return found

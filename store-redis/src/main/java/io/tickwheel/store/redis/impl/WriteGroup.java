@@ -318,12 +318,15 @@ public final class WriteGroup {
     });
   }
 
-  /** Section {@code i}'s outcome in {@code write_multi.lua}'s reply (an {@code OK} reply may be nil). */
+  /**
+   * Section {@code i}'s outcome in {@code write_multi.lua}'s reply: a flat array, per section its status, then its
+   * reply (which may be nil).
+   */
   private Future<Response> section(Section s, Response reply, int i) {
-    Response r = reply == null || reply.size() <= i ? null : reply.get(i);
-    String status = r == null || r.size() < 1 || r.get(0) == null ? null : r.get(0).toString();
+    Response st = reply == null || reply.size() <= 2 * i ? null : reply.get(2 * i);
+    String status = st == null ? null : st.toString();
     if ("OK".equals(status)) {
-      return Future.succeededFuture(r.size() < 2 ? null : r.get(1));
+      return Future.succeededFuture(reply.size() <= 2 * i + 1 ? null : reply.get(2 * i + 1));
     }
     if (status != null && status.startsWith(Script.FENCED_CODE + " ")) {
       return Future.failedFuture(new StoreFencedException(s.partition, s.epoch));
