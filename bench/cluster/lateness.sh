@@ -17,13 +17,16 @@
 # --warmup-ms: the stream's unmeasured lead (LoadTool --lateness-warmup-ms; default 3000): three JVMs on 2 cores
 # still compile the fire and push paths with C2 for tens of seconds after the fill.
 #
+# --by-second: under each row, the lateness p99 (ms) of each second of the stream, warm-up included: how the tail
+# settles after the fill.
+#
 # Usage: bench/cluster/lateness.sh [--via client|http] [--warmup-ms 3000] [--nodes 3] [--rounds 3] [--pending 1000000] [--firing-rate 10000]
-#                                  [--window-ms 10000] [--port 8389] [--partitions 256] [--jar PATH]
+#                                  [--window-ms 10000] [--port 8389] [--partitions 256] [--jar PATH] [--by-second]
 # Env:   JAVA_OPTS (the nodes' JVM flags; default -Xmx700m)
 # Needs: redis-server, redis-cli, curl, jq, the jars: mvn -B -ntp -q -pl server,bench -am package -DskipTests
 set -euo pipefail
 
-VIA=client WARMUP_MS=3000 NODES=3 ROUNDS=3 PENDING=1000000 RATE=10000 WINDOW=10000 PORT=8389 PARTS=256 JAR=
+VIA=client WARMUP_MS=3000 NODES=3 ROUNDS=3 PENDING=1000000 RATE=10000 WINDOW=10000 PORT=8389 PARTS=256 JAR= BY_SECOND=
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --via) VIA=$2; shift 2 ;;
@@ -36,6 +39,7 @@ while [[ $# -gt 0 ]]; do
     --port) PORT=$2; shift 2 ;;
     --partitions) PARTS=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
+    --by-second) BY_SECOND=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -106,6 +110,10 @@ for r in $(seq 1 "$ROUNDS"); do
     stop_nodes
     printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" \
       "$miss" "$nc" "$rc" "$fire" "$hop" "$ans"
+    if [[ -n "$BY_SECOND" ]]; then
+      echo "  p99 ms by second: $(awk -F, '$2 ~ /^lateness/ && $3 ~ /^lateness p99 ms by second/ { print $4 }' \
+        "$WORK/r$r-n$n.csv")"
+    fi
     V[$n.p99]+="$p99 " V[$n.p50]+="$p50 " V[$n.p999]+="$p999 "
   done
 done

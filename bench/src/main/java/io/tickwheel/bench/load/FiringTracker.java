@@ -8,13 +8,15 @@ import org.HdrHistogram.Histogram;
  * tool scheduled. Counts lateness (receivedAt − scheduled due, ms, HdrHistogram), early firings (received before the
  * scheduled due, or reported due ≠ scheduled due earlier), duplicates, firings of ids it does not know, and
  * (by {@link #missing()}) expected ids never received, and {@link #ownLateness()} (receivedAt − the due time the
- * firing reports, which for a touched timer is the server's last touch + delay). Memory: one long and two bits per
- * expected timer.
+ * firing reports, which for a touched timer is the server's last touch + delay), and each timer's own lateness for
+ * {@link #p99BySecond}. Memory: one long, one int and two bits per expected timer.
  * Thread safe (one lock; a firing costs a parse and a histogram record).
  */
 public final class FiringTracker implements FiringSink {
   private final String prefix;
   private final long[] due;
+  /** Per timer, receivedAt − scheduled due (ms, at least 0) once received. */
+  private final int[] late;
   private final BitSet expected;
   private final BitSet fired;
   private final Histogram lateness = new Histogram(24L * 3600_000, 3);
@@ -30,6 +32,7 @@ public final class FiringTracker implements FiringSink {
   public FiringTracker(String prefix, int n) {
     this.prefix = prefix;
     this.due = new long[n];
+    this.late = new int[n];
     this.expected = new BitSet(n);
     this.fired = new BitSet(n);
   }
@@ -73,6 +76,7 @@ public final class FiringTracker implements FiringSink {
       if (late < 0 || dueAtMs < scheduled) {
         early++;
       }
+      this.late[i] = (int) Math.min(Integer.MAX_VALUE, Math.max(0, late));
       if (i >= measureFrom) {
         lateness.recordValue(Math.max(0, late));
         ownLateness.recordValue(Math.max(0, receivedAtMs - dueAtMs));
@@ -126,6 +130,24 @@ public final class FiringTracker implements FiringSink {
 
   public synchronized long firstReceivedAt() {
     return firstReceived;
+  }
+
+  /**
+   * The lateness p99 (ms) of the received timers of each run of {@code perSecond} indexes from 0 (of a stream at
+   * {@code perSecond} timers/s: each second of it, warm-up included), space separated: how the tail settles.
+   */
+  public synchronized String p99BySecond(int perSecond) {
+    StringBuilder b = new StringBuilder();
+    for (int from = 0; from < late.length; from += perSecond) {
+      Histogram h = new Histogram(24L * 3600_000, 2);
+      for (int i = from; i < Math.min(late.length, from + perSecond); i++) {
+        if (fired.get(i)) {
+          h.recordValue(late[i]);
+        }
+      }
+      b.append(b.length() == 0 ? "" : " ").append(h.getTotalCount() == 0 ? "-" : Long.toString(h.getValueAtPercentile(99)));
+    }
+    return b.toString();
   }
 
   /** A copy of the histogram of receivedAt − the firing's own reported due time (ms). */

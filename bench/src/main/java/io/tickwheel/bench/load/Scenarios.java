@@ -451,6 +451,7 @@ public final class Scenarios {
       // where the lateness goes: the owner's decision (firedAt − dueAt) or the hop to this subscriber (received − firedAt)
       latenessSplit(sc, tw);
     }
+    put(sc, "lateness p99 ms by second of the stream (warm-up included)", tracker.p99BySecond(cfg.firingRate()));
     firingRows(sc, tracker);
     target.reset();
   }
