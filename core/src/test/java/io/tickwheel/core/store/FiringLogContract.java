@@ -164,11 +164,26 @@ public interface FiringLogContract extends StoreUnderTest {
     assertThat(await(store().lastSeq())).isEqualTo(5);
   }
 
+  @Test
+  default void trimByAgeRemovesEveryOldFiringUpToTheFirstRecentOne() {
+    recordOnceFirings("old", 300, 1000);
+    recordOnceFirings("new", 20, 5000);
+    assertThat(await(store().trimFirings(new Retention(1000, 500), 5_200))).isEqualTo(300);
+    assertThat(await(store().readFirings(0, 1000))).extracting(Firing::seq)
+        .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(301, 320).boxed().toList());
+    assertThat(await(store().trimFirings(new Retention(1000, 500), 5_200))).as("nothing old is left").isZero();
+    assertThat(await(store().readFirings(0, 1000))).hasSize(20);
+  }
+
   private void recordOnceFirings(int n, long firedAt) {
+    recordOnceFirings("log", n, firedAt);
+  }
+
+  private void recordOnceFirings(String prefix, int n, long firedAt) {
     List<FiringRequest> reqs = new ArrayList<>();
     List<Timer> ts = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Timer t = timer("log" + i, 100 + i);
+      Timer t = timer(prefix + i, 100 + i);
       ts.add(t);
       reqs.add(fire(t, firedAt, null));
     }

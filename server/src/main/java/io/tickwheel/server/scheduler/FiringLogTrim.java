@@ -4,11 +4,14 @@ import io.tickwheel.core.store.FiringLog;
 import io.tickwheel.core.store.Retention;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 /**
- * Keeps the firing log to its {@link Retention}: once {@link #start}ed, trims it every {@code intervalMs}; one trim
- * at a time (a tick that finds one running skips). A failed trim is logged and tried again at the next tick.
+ * Keeps the firing log to its {@link Retention}: once {@link #start}ed, trims it every {@code intervalMs}, the first
+ * time after a random part of the interval (a cluster node starts the schedulers of the partitions it takes at one
+ * moment; their trims then spread over the interval instead of reaching the store together); one trim at a time (a
+ * tick that finds one running skips). A failed trim is logged and tried again at the next tick.
  *
  * <p><b>Owner context only</b> (not thread safe).
  */
@@ -30,9 +33,10 @@ final class FiringLogTrim {
     this.clock = clock;
   }
 
-  /** Trims every {@code intervalMs}, ms, from now on. */
+  /** Trims every {@code intervalMs}, ms, the first time within {@code intervalMs} from now. */
   void start(long intervalMs) {
-    timerId = vertx.setPeriodic(intervalMs, id -> trimNow());
+    long first = 1 + ThreadLocalRandom.current().nextLong(intervalMs);
+    timerId = vertx.setPeriodic(first, intervalMs, id -> trimNow());
   }
 
   /** No more trims (one running completes). */
