@@ -13,6 +13,8 @@ The scripts come from a resource directory (default: this checkout's store-redis
 scripts of a git ref in the same run, so the two are compared on one redis-server. The write_multi body is put together
 as Script.multiBody() does (kept in step by hand: this file is a benchmark, not a test).
 
+Last, one trim.lua call (the firing log's trim, every 10 s per partition) on a log with nothing old enough to go.
+
 Usage: bench/redis/script_cost.py [--turns 300] [--per-turn 8] [--partitions 256,1] [--against HEAD~1]
 Needs: valgrind (apt-get install valgrind), redis-server, python3; run from the repository root.
 """
@@ -172,6 +174,20 @@ def measure(c, vpid, body, parts, per_turn, turns, then):
     return instructions(vpid, work) / (turns * per_turn)
 
 
+def trim_cost(c, vpid, body, entries=2000, calls=50):
+    """Instructions of one trim.lua call on a log of `entries` recent firings (7-day retention: nothing goes)."""
+    c.call('FLUSHALL')
+    now = int(time.time() * 1000)
+    for i in range(1, entries + 1):
+        c.call('XADD', 'log', '%d-0' % i, 'f', '1 %d %d t%d' % (now, now, i), 't', 'bench', 'p', 'P{"n":1}')
+    sha = c.call('SCRIPT', 'LOAD', body)
+
+    def work():
+        for _ in range(calls):
+            c.call('EVALSHA', sha, 1, 'log', 100000, now - 7 * 86_400_000, 100000)
+    return instructions(vpid, work) / calls
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--turns', type=int, default=300)
@@ -179,14 +195,15 @@ def main():
     ap.add_argument('--partitions', default='256,1')
     ap.add_argument('--against', help='a git ref whose scripts are measured too, in the same run')
     a = ap.parse_args()
-    bodies = [('this checkout', multi_body(os.path.join(ROOT, SCRIPTS)))]
+    dirs = [('this checkout', os.path.join(ROOT, SCRIPTS))]
     tmp = tempfile.mkdtemp(prefix='tickwheel-script-cost.')
     if a.against:
         ref = os.path.join(tmp, 'ref')
         os.makedirs(ref)
         arch = subprocess.run(['git', '-C', ROOT, 'archive', a.against, SCRIPTS], capture_output=True, check=True)
         subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
-        bodies.insert(0, (a.against, multi_body(os.path.join(ref, SCRIPTS))))
+        dirs.insert(0, (a.against, os.path.join(ref, SCRIPTS)))
+    bodies = [(name, multi_body(d)) for name, d in dirs]
     global OUT
     OUT = os.path.join(tmp, 'callgrind.out')
     s = socket.socket()
@@ -218,6 +235,10 @@ def main():
                 touch = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'touch')
                 fire = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'fire')
                 print('%-12d %-16s %14.0f %14.0f %14.0f' % (parts, name, cr, touch, fire))
+        print('trim.lua, one call on a 2,000-entry firing log with nothing to trim (instructions per call):')
+        for name, d in dirs:
+            with open(os.path.join(d, 'trim.lua')) as fh:
+                print('%-29s %14.0f' % (name, trim_cost(c, v.pid, fh.read())))
     finally:
         v.terminate()
         v.wait()

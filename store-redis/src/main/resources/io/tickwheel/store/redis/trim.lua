@@ -3,8 +3,8 @@
 -- KEYS[1] firing log stream. ARGV: maxCount, cutoff (epoch ms; older firings go), budget.
 -- Returns {removed, more}: more = 1 when the age scan stopped at its budget (call again).
 -- The age scan reads the oldest entry alone first, then chunks growing to 256: in the usual case (nothing old enough)
--- a call costs an XLEN and a one-entry XRANGE. Reading 256 entries every time cost Redis ~4 M instructions per
--- call, and a cluster node trims each partition it owns every 10 s.
+-- a call is an XLEN and a one-entry XRANGE (a 256-entry XRANGE costs Redis ~4 M instructions, and a cluster node
+-- trims each partition it owns every 10 s).
 local log = KEYS[1]
 local maxCount, cutoff, budget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local removed = 0

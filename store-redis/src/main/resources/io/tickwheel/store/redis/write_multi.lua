@@ -10,8 +10,7 @@
 -- that epoch and the lease has not expired by Redis TIME, it is refused having written nothing, and the others apply.
 -- Returns a flat array, two elements per section: its status, then its reply: 'OK' and its script's reply (nil for
 -- nil or false); 'FENCED ...' and nil; 'ERR ...' and nil when its section failed (a script error: what it wrote before
--- the error stays written). Flat, because Redis converts every table of a reply with several field lookups: a
--- {status, reply} table per section cost ~4,000 instructions (bench/redis/script_cost.py).
+-- the error stays written). Flat, because Redis converts every table of a reply with several field lookups.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local sections = tonumber(ARGV[1])
@@ -37,28 +36,23 @@ for s = 1, sections do
     leases[lease] = l
   end
   local run = write_one[name]
+  local status, reply = 'OK', false    -- false: a nil would end the array
   if l[1] ~= epoch or not l[3] then
-    res[2 * s - 1] = 'FENCED lease epoch ' .. epoch .. ' is not current (stored ' .. tostring(l[1]) .. ', expires '
+    status = 'FENCED lease epoch ' .. epoch .. ' is not current (stored ' .. tostring(l[1]) .. ', expires '
       .. tostring(l[2]) .. ', now ' .. now .. ')'
-    res[2 * s] = false
   elseif not run then
-    res[2 * s - 1] = 'ERR no script ' .. tostring(name) .. ' in write_multi'
-    res[2 * s] = false
+    status = 'ERR no script ' .. tostring(name) .. ' in write_multi'
   else
     local ok, out = pcall(run, keys, args)
     if not ok then
-      res[2 * s - 1] = 'ERR ' .. (type(out) == 'table' and tostring(out.err) or tostring(out))
-      res[2 * s] = false
+      status = 'ERR ' .. (type(out) == 'table' and tostring(out.err) or tostring(out))
     elseif type(out) == 'table' and out.err then
-      res[2 * s - 1] = 'ERR ' .. tostring(out.err)
-      res[2 * s] = false
-    else
-      res[2 * s - 1] = 'OK'
-      if out == nil then
-        out = false    -- a nil would end the array
-      end
-      res[2 * s] = out
+      status = 'ERR ' .. tostring(out.err)
+    elseif out ~= nil then
+      reply = out
     end
   end
+  res[2 * s - 1] = status
+  res[2 * s] = reply
 end
 return res
