@@ -96,6 +96,15 @@ public interface ClusterCoordinator {
   TimerStore partitionReader(int p);
 
   /**
+   * Every partition's last firing seq (as {@link io.tickwheel.core.store.FiringLog#lastSeq} of its
+   * {@link #partitionReader}: 0 for a log never written), indexed by partition, read together: one round trip on a
+   * standalone Redis, so a node that tails every log can find the partitions it is behind in without reading each.
+   * Each value is at least what its log held when the call was made (not one snapshot across partitions). Unfenced.
+   * Fails with {@link IllegalStateException} before {@link #join}.
+   */
+  Future<long[]> lastSeqs();
+
+  /**
    * Sends {@code message} to every node's {@link #onBroadcast} handler, this node's included (Redis pub/sub). A hint
    * only: it may be lost (a node disconnected at that moment gets nothing), so what it announces must also be
    * readable from the store (e.g. {@code "f <partition> <seq>"}: partition's firing log grew; the log is the truth).

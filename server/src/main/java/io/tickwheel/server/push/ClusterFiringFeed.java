@@ -35,9 +35,15 @@ import java.util.Set;
  * Otherwise the feed reads a partition after its position
  * ({@code readFirings(known, readBatch)}) when a {@link Broadcast.FiringsRecorded} broadcast (or an unusable
  * {@link Broadcast.Firings} one) says the log grew
- * ({@link #onBroadcast}, to be called with every broadcast the node gets; other messages are ignored), and for
- * every partition every {@code catchUpMs} (hints may be lost: the log is the truth). A read that came back full,
- * or a hint beyond what it read, queues the partition again.
+ * ({@link #onBroadcast}, to be called with every broadcast the node gets; other messages are ignored). A read that
+ * came back full, or a hint beyond what it read, queues the partition again.
+ *
+ * <h2>Sweep</h2>
+ * Hints and pushes may be lost; the log is the truth. Every {@code catchUpMs} the feed reads every partition's last
+ * seq in one call ({@link ClusterCoordinator#lastSeqs}) and reads the log of each partition it has still not
+ * published up to the last seq the previous sweep saw: a partition is read once it has been behind for a whole
+ * period, so a firing whose push is merely in flight costs no read, and a lost one is published within two periods.
+ * {@link #catchUp} (a subscriber waiting for the feed) reads every partition behind its last seq at once.
  *
  * <h2>Idle</h2>
  * While the hub has no subscriber the feed reads nothing: a hint only moves the hub's position on
@@ -56,8 +62,8 @@ public final class ClusterFiringFeed implements FiringFeed {
 
   static final System.Logger LOG = System.getLogger(ClusterFiringFeed.class.getName());
 
-  /** Default period of the catch-up read of every partition, ms. */
-  public static final long DEFAULT_CATCH_UP_MS = 1_000;
+  /** Default period of the sweep (one read of every partition's last seq), ms. */
+  public static final long DEFAULT_CATCH_UP_MS = 500;
   /** Default firings per tail read. */
   public static final int DEFAULT_READ_BATCH = 512;
   /** Default reads in flight. */
@@ -78,6 +84,10 @@ public final class ClusterFiringFeed implements FiringFeed {
   private final boolean[] queued;
   private final ArrayDeque<Integer> queue = new ArrayDeque<>();
   private int inFlight;
+  /** The partitions' last seqs as the previous sweep read them (null before the first). */
+  private long[] swept;
+  /** Whether a read of the last seqs is in flight (at most one). */
+  private boolean endsInFlight;
   private FiringHub hub;
 
   // push (see "Push"): null until enabled
@@ -95,6 +105,8 @@ public final class ClusterFiringFeed implements FiringFeed {
   private boolean closed;
   /** Reads issued (tests and metrics; written on the context only, volatile so a test thread sees it). */
   volatile long reads;
+  /** Sweeps whose read of the last seqs succeeded (tests; written on the context only). */
+  volatile long sweeps;
   /**
    * Firings published straight from broadcasts, without a read (tests and metrics; written on the context only, before
    * the firings are published, so a subscriber that received them sees them counted).
@@ -119,7 +131,8 @@ public final class ClusterFiringFeed implements FiringFeed {
 
   /**
    * @param partitions       the cluster's partition count
-   * @param catchUpMs        how often every partition is read even without a hint, ms ({@code > 0})
+   * @param catchUpMs        the sweep's period, ms ({@code > 0}): a partition whose hints and pushes were lost is
+   *                         read within two periods
    * @param readBatch        firings per read ({@code > 0})
    * @param maxReadsInFlight reads in flight at most ({@code > 0})
    */
@@ -182,21 +195,10 @@ public final class ClusterFiringFeed implements FiringFeed {
   }
 
   private Future<long[]> readEnds() {
-    long[] out = new long[readers.length];
-    Future<Void> chain = joined.mapEmpty();
-    for (int from = 0; from < readers.length; from += maxReadsInFlight) {
-      int lo = from;
-      int hi = Math.min(readers.length, from + maxReadsInFlight);
-      chain = chain.compose(v -> {
-        List<Future<Long>> fs = new ArrayList<>(hi - lo);
-        for (int p = lo; p < hi; p++) {
-          int q = p;
-          fs.add(reader(p).lastSeq().onSuccess(s -> out[q] = s));
-        }
-        return Future.all(fs).mapEmpty();
-      });
-    }
-    return chain.map(v -> out);
+    return joined.compose(v -> coordinator.lastSeqs()).compose(ends -> ends.length == readers.length
+        ? Future.succeededFuture(ends)
+        : Future.failedFuture(new IllegalStateException("the coordinator has " + ends.length
+            + " partitions, this feed " + readers.length)));
   }
 
   @Override
@@ -211,7 +213,7 @@ public final class ClusterFiringFeed implements FiringFeed {
     for (int p = 0; p < known.length; p++) {
       known[p] = Math.max(known[p], hub.latestSeq(p));
     }
-    timer = vertx.setPeriodic(catchUpMs, id -> catchUp());
+    timer = vertx.setPeriodic(catchUpMs, id -> sweep());
     if (pusher != null) {
       refreshInterest();
       announce();
@@ -219,13 +221,54 @@ public final class ClusterFiringFeed implements FiringFeed {
     }
   }
 
-  /** Queues every partition for a read. */
+  /** Reads every partition's last seq, then the log of every partition behind it. */
   @Override
   public void catchUp() {
-    for (int p = 0; p < known.length; p++) {
-      enqueue(p);
+    readBehind(false);
+  }
+
+  /** The periodic sweep: reads the log of every partition still behind the last seq the previous sweep saw. */
+  private void sweep() {
+    readBehind(true);
+  }
+
+  /**
+   * One read of the last seqs (none while the hub is idle or one is in flight), then queues each partition behind:
+   * for a sweep, behind the previous sweep's last seq; else behind the one just read. A failed read queues nothing
+   * (the next sweep tries again).
+   */
+  private void readBehind(boolean sweep) {
+    if (hub == null || closed || idle() || endsInFlight) {
+      return;
     }
-    pump();
+    endsInFlight = true;
+    coordinator.lastSeqs().onComplete(ar -> {
+      endsInFlight = false;
+      if (closed) {
+        return;
+      }
+      if (ar.failed() || ar.result().length != known.length) {
+        LOG.log(System.Logger.Level.DEBUG, "reading the partitions' last seqs failed; tried again at the next sweep",
+            ar.cause());
+        return;
+      }
+      long[] ends = ar.result();
+      long[] target = sweep ? swept : ends;
+      if (sweep) {
+        swept = ends;
+        sweeps++;
+      }
+      if (target == null) {
+        return;
+      }
+      for (int p = 0; p < known.length; p++) {
+        if (target[p] > known[p]) {
+          hinted[p] = Math.max(hinted[p], target[p]);
+          enqueue(p);
+        }
+      }
+      pump();
+    });
   }
 
   /**

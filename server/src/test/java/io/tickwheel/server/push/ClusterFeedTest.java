@@ -216,6 +216,26 @@ class ClusterFeedTest {
   }
 
   @Test
+  void aSweepReadsNoLogWhileNothingIsMissingAndOnlyTheLostPartitionAfterALoss(Vertx vertx) {
+    ClusterPushNode a = ClusterPushNode.start(vertx, coordinator, P, true, 50, PushOptions.defaults());
+    try (WsProbe probe = a.ws()) {
+      probe.subscribe("*");
+      probe.next("subscribed");
+      Set<String> fired = new HashSet<>(keys(fire(Broadcast.FIRINGS, 40, "x")));
+      assertExactlyOnceInOrderPerPartition(probe.firings(fired.size()), fired);
+      long reads = a.feed.reads;
+      long sweeps = a.feed.sweeps;
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> a.feed.sweeps >= sweeps + 3);
+      assertThat(a.feed.reads).as("log reads while every firing was published").isEqualTo(reads);
+
+      Set<String> lost = new HashSet<>(keys(fire(Broadcast.NONE, 1, "x")));
+      assertExactlyOnceInOrderPerPartition(probe.firings(1), lost);
+      assertThat(a.feed.reads).as("one read, of the partition whose firing was not announced").isEqualTo(reads + 1);
+      assertThat(probe.untilPong()).isEmpty();
+    }
+  }
+
+  @Test
   void aCursorAheadOfThisNodesFeedWaitsForItAndRepeatsNothing(Vertx vertx) {
     ClusterPushNode a = ClusterPushNode.start(vertx, coordinator, P, true, NO_CATCH_UP, PushOptions.defaults());
     ClusterPushNode behind = ClusterPushNode.start(vertx, coordinator, P, false, NO_CATCH_UP, PushOptions.defaults());

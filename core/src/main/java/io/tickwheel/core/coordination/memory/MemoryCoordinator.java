@@ -238,6 +238,25 @@ public final class MemoryCoordinator implements ClusterCoordinator {
   }
 
   @Override
+  public synchronized Future<long[]> lastSeqs() {
+    if (closed) {
+      return closedFailure();
+    }
+    if (stores == null) {
+      return Future.failedFuture(new IllegalStateException("lastSeqs before join"));
+    }
+    long[] out = new long[stores.length];
+    for (int p = 0; p < stores.length; p++) {
+      Future<Long> seq = stores[p].lastSeq();
+      if (seq.failed()) {
+        return Future.failedFuture(seq.cause());
+      }
+      out[p] = seq.result();
+    }
+    return Future.succeededFuture(out);
+  }
+
+  @Override
   public Future<Void> broadcast(String message) {
     for (Handler h : handlers) {
       if (h.context() != null) {

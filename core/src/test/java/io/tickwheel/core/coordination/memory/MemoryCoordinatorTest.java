@@ -12,7 +12,9 @@ import io.tickwheel.core.coordination.StoreFencedException;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
+import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.TimerStore;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,17 @@ class MemoryCoordinatorTest {
 
   private static Timer timer(String id) {
     return new Timer(id, "t", Kind.ONCE, 1000, 0, 0, Misfire.FIRE_ONCE, "{}", 1, 50_000, 0, 1);
+  }
+
+  @Test
+  void lastSeqsGivesEveryPartitionsLastSeqAndFailsBeforeJoin() {
+    assertThatThrownBy(() -> c.lastSeqs().await()).isInstanceOf(IllegalStateException.class);
+    c.join("a", "http://a", 8).await();
+    Lease l = c.acquire(5, "a", 6_000).await();
+    TimerStore s = c.partitionStore(5, l.epoch());
+    s.put(timer("x")).await();
+    s.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 50_000, 50_001, null))).await();
+    assertThat(c.lastSeqs().await()).containsExactly(0, 0, 0, 0, 0, 1, 0, 0);
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.store.redis.RedisTimerStore;
 import io.tickwheel.store.redis.coordination.impl.BroadcastSubscriber;
+import io.tickwheel.store.redis.impl.RedisKeys;
 import io.tickwheel.store.redis.impl.RedisLink;
 import io.tickwheel.store.redis.impl.Script;
 import io.vertx.core.Context;
@@ -79,6 +80,8 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   private final BroadcastSubscriber subscriber;
   private final CopyOnWriteArrayList<Handler> handlers = new CopyOnWriteArrayList<>();
   private volatile int partitions;
+  /** Whether the link is to a Redis Cluster (the partitions' keys then live in different slots). */
+  private final boolean redisCluster;
 
   private record Handler(Context context, Consumer<String> consumer) {}
 
@@ -93,6 +96,7 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
     this.channel = tag + "bus";
     this.webhookSecretKey = tag + "webhook-secret";
     this.subscriber = new BroadcastSubscriber(vertx, opts, channel, this::deliver);
+    this.redisCluster = opts.isCluster();
   }
 
   /**
@@ -267,6 +271,49 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   public TimerStore partitionReader(int p) {
     checkPartition(p);
     return RedisTimerStore.partition(link, prefix, p, -1, true);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One {@code MGET} of every partition's seq key on a standalone Redis; on a Redis Cluster one {@code GET} per
+   * partition (each in its own slot), pipelined like {@link #leases}.
+   */
+  @Override
+  public Future<long[]> lastSeqs() {
+    int n = partitions;
+    if (n < 1) {
+      return Future.failedFuture(new IllegalStateException("lastSeqs before join"));
+    }
+    if (!redisCluster) {
+      Request mget = Request.cmd(Command.MGET);
+      for (int p = 0; p < n; p++) {
+        mget.arg(seqKey(p));
+      }
+      return link.read(mget, r -> {
+        long[] out = new long[n];
+        for (int p = 0; p < n; p++) {
+          Response v = r.get(p);
+          out[p] = v == null ? 0 : v.toLong();
+        }
+        return out;
+      });
+    }
+    List<Future<Long>> all = new ArrayList<>(n);
+    for (int p = 0; p < n; p++) {
+      all.add(link.read(Request.cmd(Command.GET).arg(seqKey(p)), r -> r == null ? 0L : r.toLong()));
+    }
+    return Future.all(all).map(cf -> {
+      long[] out = new long[n];
+      for (int p = 0; p < n; p++) {
+        out[p] = cf.<Long>resultAt(p);
+      }
+      return out;
+    });
+  }
+
+  private String seqKey(int p) {
+    return RedisKeys.seqKey(partitionTag(p) + ":");
   }
 
   @Override

@@ -43,6 +43,11 @@ public final class RedisKeys {
   /** The keys of {@code trim.lua}. */
   final List<String> logKey;
 
+  /** The last-seq key of the store whose own keys start with {@code prefix} (hash tag and colon included). */
+  public static String seqKey(String prefix) {
+    return prefix + "seq";
+  }
+
   /**
    * @param prefix       the prefix of the store's own keys, hash tag and colon included ({@code {tw}:})
    * @param sharedPrefix the prefix of the settings keys ({@code prefix} on a single node)
@@ -50,7 +55,7 @@ public final class RedisKeys {
   public RedisKeys(String prefix, String sharedPrefix) {
     this.timersKey = prefix + "timers";
     this.dueKey = prefix + "due";
-    this.seqKey = prefix + "seq";
+    this.seqKey = seqKey(prefix);
     this.log = prefix + "log";
     this.pausedTopicsKey = sharedPrefix + "paused-topics";
     this.webhookSecretKey = sharedPrefix + "webhook-secret";

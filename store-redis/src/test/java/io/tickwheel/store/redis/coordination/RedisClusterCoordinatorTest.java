@@ -305,6 +305,24 @@ class RedisClusterCoordinatorTest {
   }
 
   @Test
+  void lastSeqsGivesEveryPartitionsLastSeqInOneCallAndFailsBeforeJoin() {
+    assertThat(await(b.lastSeqs())).containsExactly(0, 0, 0, 0, 0, 0, 0, 0);
+    Lease l2 = await(a.acquire(2, "a", 5_000));
+    Lease l7 = await(a.acquire(7, "a", 5_000));
+    TimerStore s2 = a.partitionStore(2, l2.epoch());
+    TimerStore s7 = a.partitionStore(7, l7.epoch());
+    await(s2.put(timer("x", 10)));
+    await(s7.put(timer("y", 20)));
+    await(s7.put(timer("z", 30)));
+    await(s2.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 10, 11, null))));
+    await(s7.recordFirings(List.of(new FiringRequest("y", 1, 0, true, 20, 21, null),
+        new FiringRequest("z", 1, 0, true, 30, 31, null))));
+    assertThat(await(b.lastSeqs())).containsExactly(0, 0, 1, 0, 0, 0, 0, 2);
+    assertThat(await(b.lastSeqs())[7]).isEqualTo(await(b.partitionReader(7).lastSeq()));
+    assertThat(failure(open().lastSeqs())).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void closingAPartitionStoreEndsThatHandleOnlyNotTheSharedConnection() {
     Lease l = await(a.acquire(1, "a", 5_000));
     TimerStore s1 = a.partitionStore(1, l.epoch());

@@ -121,6 +121,27 @@ class RedisClusterModeCoordinatorTest {
   }
 
   @Test
+  @Order(2)
+  void lastSeqsReadsEveryPartitionsSeqOnEveryMaster() {
+    long[] before = await(b.lastSeqs());
+    assertThat(before).hasSize(PARTITIONS);
+    Lease l3 = await(a.acquire(3, "a", 10_000));
+    Lease l12 = await(a.acquire(12, "a", 10_000));
+    TimerStore s3 = a.partitionStore(3, l3.epoch());
+    TimerStore s12 = a.partitionStore(12, l12.epoch());
+    await(s3.put(timer("x", 10)));
+    await(s12.put(timer("y", 20)));
+    await(s3.recordFirings(List.of(new FiringRequest("x", 1, 0, true, 10, 11, null))));
+    await(s12.recordFirings(List.of(new FiringRequest("y", 1, 0, true, 20, 21, null))));
+    long[] after = await(b.lastSeqs());
+    for (int p = 0; p < PARTITIONS; p++) {
+      assertThat(after[p]).as("partition " + p).isEqualTo(before[p] + (p == 3 || p == 12 ? 1 : 0));
+    }
+    await(a.release(3, "a", l3.epoch()));
+    await(a.release(12, "a", l12.epoch()));
+  }
+
+  @Test
   @Order(3)
   void joinsMembershipTopicPausesAndBroadcastsWorkClusterWide() {
     RedisClusterCoordinator c = await(RedisClusterCoordinator.open(vertx,
