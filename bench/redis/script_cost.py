@@ -13,9 +13,11 @@ The scripts come from a resource directory (default: this checkout's store-redis
 scripts of a git ref in the same run, so the two are compared on one redis-server. The write_multi body is put together
 as Script.multiBody() does (kept in step by hand: this file is a benchmark, not a test).
 
-Last, one trim.lua call (the firing log's trim, every 10 s per partition) on a log with nothing old enough to go.
+Last, one trim.lua call (the firing log's trim, every 10 s per partition) on a log with nothing old enough to go, and
+one trim_deliveries.lua call (the callbacks' delivery records' trim, every 10 s per partition) on 20,000 finished
+deliveries, all recent and under the retained count (nothing goes).
 
-Usage: bench/redis/script_cost.py [--turns 300] [--per-turn 8] [--partitions 256,1] [--against HEAD~1]
+Usage: bench/redis/script_cost.py [--turns 300] [--per-turn 8] [--partitions 256,1] [--against HEAD~1] [--trims-only]
 Needs: valgrind (apt-get install valgrind), redis-server, python3; run from the repository root.
 """
 import argparse, glob, os, socket, subprocess, sys, tempfile, time
@@ -188,12 +190,36 @@ def trim_cost(c, vpid, body, entries=2000, calls=50):
     return instructions(vpid, work) / calls
 
 
+def trim_deliveries_cost(c, vpid, body, finished=20000, calls=20):
+    """Instructions of one trim_deliveries.lua call on `finished` recent finished deliveries (nothing goes)."""
+    c.call('FLUSHALL')
+    now = int(time.time() * 1000)
+    for i in range(1, finished + 1):
+        rec = ('{"seq":%d,"state":"%s","firing":{"seq":%d,"id":"t%d","topic":"bench","firing":1,"dueAt":%d,'
+               '"firedAt":%d,"payload":{"n":%d}},"callback":{"url":"https://hooks.example.com/t"},"attempts":[{"n":1,'
+               '"at":%d,"status":200,"ms":3}],"updatedAt":%d}') % (i, 'succeeded' if i % 7 else 'dead', i, i, now,
+                                                                 now, i, now, now)
+        c.call('HSET', 'dlv', i, rec)
+        c.call('ZADD', 'dlv:succeeded' if i % 7 else 'dlv:dead', i, i)
+        c.call('ZADD', 'dlv:all', i, i)
+    sha = c.call('SCRIPT', 'LOAD', body)
+    keys = ['dlv', 'dlv:succeeded', 'dlv:dead', 'dlv:all'] + (['dlv:trim-at'] if 'KEYS[5]' in body else [])
+    # RedisDeliveries' budgets of each version: 10,000 read from the head; 1,000 by count and 100 by age from a cursor
+    budgets = [1000, 100] if 'KEYS[5]' in body else [10000]
+
+    def work():
+        for _ in range(calls):
+            c.call('EVALSHA', sha, len(keys), *keys, 100000, now - 7 * 86_400_000, *budgets)
+    return instructions(vpid, work) / calls
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--turns', type=int, default=300)
     ap.add_argument('--per-turn', type=int, default=8)
     ap.add_argument('--partitions', default='256,1')
     ap.add_argument('--against', help='a git ref whose scripts are measured too, in the same run')
+    ap.add_argument('--trims-only', action='store_true', help='measure the two trim scripts only')
     a = ap.parse_args()
     dirs = [('this checkout', os.path.join(ROOT, SCRIPTS))]
     tmp = tempfile.mkdtemp(prefix='tickwheel-script-cost.')
@@ -229,7 +255,7 @@ def main():
             a.turns, a.per_turn, subprocess.run(['redis-server', '--version'], capture_output=True,
                                                 text=True).stdout.split(' ')[2]))
         print('%-12s %-16s %14s %14s %14s' % ('partitions', 'scripts', 'create', 'create+touch', 'create+fire'))
-        for parts in [int(x) for x in a.partitions.split(',')]:
+        for parts in ([] if a.trims_only else [int(x) for x in a.partitions.split(',')]):
             for name, body in bodies:
                 cr = measure(c, v.pid, body, parts, a.per_turn, a.turns, None)
                 touch = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'touch')
@@ -239,6 +265,10 @@ def main():
         for name, d in dirs:
             with open(os.path.join(d, 'trim.lua')) as fh:
                 print('%-29s %14.0f' % (name, trim_cost(c, v.pid, fh.read())))
+        print('trim_deliveries.lua, one call on 20,000 recent finished deliveries (instructions per call):')
+        for name, d in dirs:
+            with open(os.path.join(d, 'trim_deliveries.lua')) as fh:
+                print('%-29s %14.0f' % (name, trim_deliveries_cost(c, v.pid, fh.read())))
     finally:
         v.terminate()
         v.wait()

@@ -144,6 +144,45 @@ public interface DeliveryTableContract extends StoreUnderTest {
     assertThat(await(store().getDelivery(4))).isNull();
   }
 
+  /**
+   * A store may trim a bounded number of records per call; repeated calls still reach an old record behind many
+   * recent ones (a retried delivery can finish after later ones), and never remove a recent one.
+   */
+  @Test
+  default void repeatedTrimsRemoveOldFinishedDeliveriesBehindManyRecentOnesAndNoRecentOne() {
+    int n = 1_500;
+    List<Delivery> ds = fireHooked(n, 100);
+    java.util.Set<Long> old = java.util.Set.of(ds.get(1_199).seq(), ds.get(1_399).seq());
+    for (Delivery d : ds) {
+      long updatedAt = old.contains(d.seq()) ? 500 : 2_000;
+      await(store().updateDelivery(d.after(new Attempt(1, 100, 200, null, 1), DeliveryState.SUCCEEDED, 0,
+          updatedAt)));
+    }
+    long removed = 0;
+    for (int call = 0; call < 50; call++) {
+      removed += await(store().trimDeliveries(new Retention(1_000_000, 1_000), 2_100));
+    }
+    assertThat(removed).isEqualTo(2);
+    for (long seq : old) {
+      assertThat(await(store().getDelivery(seq))).isNull();
+    }
+    assertThat(await(store().countDeliveries(DeliveryState.SUCCEEDED))).isEqualTo(n - 2);
+  }
+
+  @Test
+  default void oneTrimRemovesBothTheCountsExcessAndTheOldOnes() {
+    List<Delivery> ds = fireHooked(10, 100);
+    for (Delivery d : ds) {
+      long updatedAt = d == ds.get(4) ? 500 : 2_000;
+      await(store().updateDelivery(d.after(new Attempt(1, 100, 200, null, 1), DeliveryState.SUCCEEDED, 0,
+          updatedAt)));
+    }
+    assertThat(await(store().trimDeliveries(new Retention(9, 1_000), 2_100))).isEqualTo(2);
+    assertThat(await(store().getDelivery(ds.get(0).seq()))).as("the oldest, beyond the count").isNull();
+    assertThat(await(store().getDelivery(ds.get(4).seq()))).as("the old one").isNull();
+    assertThat(await(store().countDeliveries(DeliveryState.SUCCEEDED))).isEqualTo(8);
+  }
+
   @Test
   default void pendingDeliveriesAndTheirAttemptsSurviveAReopen() throws Exception {
     List<Delivery> ds = fireHooked(2, 100);

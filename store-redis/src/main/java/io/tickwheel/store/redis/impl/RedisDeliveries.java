@@ -7,7 +7,10 @@ import io.tickwheel.core.store.DeliveryPage;
 import io.tickwheel.core.store.DeliveryTable;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.StoreFaultException;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -19,14 +22,24 @@ import java.util.function.Function;
 
 /**
  * The deliveries part of a Redis store: the records hash {@code dlv} (seq → {@link DeliveryRecord}) and one sorted
- * set of seqs per state ({@code dlv:pending}, …) and in all ({@code dlv:all}), scored by seq. Records are created by
+ * set of seqs per state ({@code dlv:pending}, …) and in all ({@code dlv:all}), scored by seq, and the position of the
+ * trim's age check ({@code dlv:trim-at}). Records are created by
  * {@code fire.lua} with their firing; replacing one is a compare-and-set script, fenced on a partition store.
  * Thread safe; every call completes on the caller's context.
  */
 public final class RedisDeliveries implements DeliveryTable {
 
-  /** The most finished deliveries one trim script examines. */
-  static final int DELIVERY_TRIM_BUDGET = 10_000;
+  /**
+   * The most finished deliveries one trim script removes by count; a trim repeats the script (other clients run in
+   * between) while it reports more to remove.
+   */
+  static final int DELIVERY_TRIM_BUDGET = 1_000;
+  /**
+   * The finished deliveries one trim script checks by age, from where the previous one stopped: a trim every 10 s
+   * with nothing to remove reads 100 records per partition, and an old record is reached within (finished / 100)
+   * trims (100,000 finished, the default count: under 3 h of a 7-day retention).
+   */
+  static final int DELIVERY_AGE_CHECK_BUDGET = 100;
 
   private final RedisSender send;
   private final RedisKeys keys;
@@ -102,9 +115,24 @@ public final class RedisDeliveries implements DeliveryTable {
     } catch (ArithmeticException e) {
       cutoff = Long.MIN_VALUE;
     }
-    return send.writeScript(Script.TRIM_DELIVERIES, List.of(keys.deliveriesKey,
-        keys.deliveryStateKeys[1], keys.deliveryStateKeys[2], keys.allDeliveriesKey), List.of(Long.toString(retention.maxCount()), Long.toString(cutoff),
-        Integer.toString(DELIVERY_TRIM_BUDGET)), Response::toLong);
+    Context ctx = Vertx.currentContext();
+    Promise<Long> done = Promise.promise();
+    trimStep(List.of(Long.toString(retention.maxCount()), Long.toString(cutoff),
+        Integer.toString(DELIVERY_TRIM_BUDGET), Integer.toString(DELIVERY_AGE_CHECK_BUDGET)), 0, done);
+    return RedisSender.onContext(ctx, done.future());
+  }
+
+  private void trimStep(List<String> args, long removed, Promise<Long> done) {
+    send.writeScript(Script.TRIM_DELIVERIES, keys.trimDeliveriesKeys, args,
+        r -> new long[] {r.get(0).toLong(), r.get(1).toLong()}).onComplete(ar -> {
+          if (ar.failed()) {
+            done.fail(ar.cause());
+          } else if (ar.result()[1] == 1) {
+            trimStep(args, removed + ar.result()[0], done);
+          } else {
+            done.complete(removed + ar.result()[0]);
+          }
+        });
   }
 
   @Override

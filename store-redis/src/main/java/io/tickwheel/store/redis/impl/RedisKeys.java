@@ -30,6 +30,8 @@ public final class RedisKeys {
   final String[] deliveryStateKeys;
   /** Sorted set, every delivery's seq. */
   final String allDeliveriesKey;
+  /** String, the seq where the delivery trim's age check stopped (see {@code trim_deliveries.lua}). */
+  final String deliveryTrimAtKey;
   /** Hash, topic → its stored timers, and field {@code *paused} → the paused ones (see {@code counts.lua}). */
   final String topicCountsKey;
   /** Sorted set, all scores 0: the topics with stored timers (see {@code counts.lua}). */
@@ -42,6 +44,8 @@ public final class RedisKeys {
   final List<String> fireKeys;
   /** The keys of {@code trim.lua}. */
   final List<String> logKey;
+  /** The keys of {@code trim_deliveries.lua}. */
+  final List<String> trimDeliveriesKeys;
 
   /** The last-seq key of the store whose own keys start with {@code prefix} (hash tag and colon included). */
   public static String seqKey(String prefix) {
@@ -69,6 +73,9 @@ public final class RedisKeys {
       deliveryStateKeys[st.ordinal()] = prefix + "dlv:" + st.wire();
     }
     this.allDeliveriesKey = prefix + "dlv:all";
+    this.deliveryTrimAtKey = prefix + "dlv:trim-at";
+    this.trimDeliveriesKeys = List.of(deliveriesKey, deliveryStateKeys[DeliveryState.SUCCEEDED.ordinal()],
+        deliveryStateKeys[DeliveryState.DEAD.ordinal()], allDeliveriesKey, deliveryTrimAtKey);
     this.fireKeys = List.of(timersKey, dueKey, seqKey, log, deliveriesKey,
         deliveryStateKeys[DeliveryState.PENDING.ordinal()], allDeliveriesKey, topicCountsKey, topicsKey);
     this.logKey = List.of(log);
