@@ -707,26 +707,32 @@ public final class DeliveryService {
   // ------------------------------------------------------------------ retention
 
   /**
-   * Trims finished records beyond retention in every live lane (each partition keeps its own retention), then
-   * counts the dead ones for the gauge.
+   * Trims finished records beyond retention in every live lane (each partition keeps its own retention), one lane
+   * after the other (a cluster node's partitions share one Redis: their trims all at once would queue there as one
+   * burst ahead of the firings), then counts the dead ones for the gauge. Every lane is tried even when one fails.
    *
-   * @return how many records were removed
+   * @return how many records were removed; failed with the first lane's failure, after every lane was tried
    */
   public Future<Long> trim() {
     lanes.removeIf(l -> !l.live().getAsBoolean());
     long now = clock.getAsLong();
     evictIdleHosts(now);
-    List<Future<Long>> trimmed = new ArrayList<>(lanes.size());
-    for (DeliveryLane l : lanes) {
-      trimmed.add(l.store().trimDeliveries(opts.retention(), now));
+    List<DeliveryLane> todo = List.copyOf(lanes);
+    long[] removed = {0};
+    Throwable[] failure = {null};
+    Future<Void> chain = Future.succeededFuture();
+    for (DeliveryLane l : todo) {
+      chain = chain.compose(v -> l.store().trimDeliveries(opts.retention(), now).transform(ar -> {
+        if (ar.succeeded()) {
+          removed[0] += ar.result();
+        } else if (failure[0] == null) {
+          failure[0] = ar.cause();
+        }
+        return Future.<Void>succeededFuture();
+      }));
     }
-    return Future.all(trimmed).map(cf -> {
-      long n = 0;
-      for (Future<Long> f : trimmed) {
-        n += f.result();
-      }
-      return n;
-    }).onComplete(ar -> countDead());
+    return chain.compose(v -> failure[0] == null ? Future.succeededFuture(removed[0])
+        : Future.<Long>failedFuture(failure[0])).onComplete(ar -> countDead());
   }
 
   private void countDead() {

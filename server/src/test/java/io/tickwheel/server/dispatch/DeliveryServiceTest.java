@@ -19,6 +19,7 @@ import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerJson;
+import io.tickwheel.core.store.DeliveryTable;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.memory.MemoryTimerStore;
 import io.tickwheel.server.dispatch.GuardedResolver;
@@ -26,7 +27,9 @@ import io.tickwheel.server.metrics.DeliveryMetrics;
 import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.lang.reflect.Proxy;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,6 +153,49 @@ class DeliveryServiceTest {
       h.put(k, List.of(g.header(k)));
     }
     assertThatNoException().isThrownBy(() -> verifier.verify(g.body(), h));
+  }
+
+  @Test
+  void aTrimTrimsTheLanesOneAfterTheOtherAndTriesEveryLaneWhenOneFails() {
+    int[] inFlight = {0};
+    int[] maxInFlight = {0};
+    List<Integer> trimmed = new ArrayList<>();
+    List<DeliveryLane> lanes = new ArrayList<>();
+    for (int p = 0; p < 4; p++) {
+      int partition = p;
+      MemoryTimerStore lane = new MemoryTimerStore();
+      DeliveryTable slow = (DeliveryTable) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {DeliveryTable.class},
+              (proxy, m, args) -> {
+                if (!m.getName().equals("trimDeliveries")) {
+                  return m.invoke(lane, args);
+                }
+                maxInFlight[0] = Math.max(maxInFlight[0], ++inFlight[0]);
+                Promise<Long> done = Promise.promise();
+                vertx.setTimer(5, id -> {
+                  inFlight[0]--;
+                  trimmed.add(partition);
+                  if (partition == 1) {
+                    done.fail(new IllegalStateException("lane 1 is down"));
+                  } else {
+                    done.complete(1L);
+                  }
+                });
+                return done.future();
+              });
+      lanes.add(new DeliveryLane(p, slow, () -> true));
+    }
+    for (DeliveryLane l : lanes) {
+      on(ctx, () -> service.recover(l));
+    }
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    on(ctx, () -> service.trim().recover(e -> {
+      failed.set(e);
+      return Future.succeededFuture(-1L);
+    }));
+    assertThat(failed.get()).hasMessage("lane 1 is down");
+    assertThat(trimmed).containsExactly(0, 1, 2, 3);
+    assertThat(maxInFlight[0]).as("lanes trimmed at once").isEqualTo(1);
   }
 
   @Test
