@@ -59,8 +59,9 @@ import java.util.function.Consumer;
  * Leases, membership and fences expire by that same clock, so node clocks do not matter.
  *
  * <h2>Calls</h2>
- * {@link #renew} and {@link #leases} send one command per partition, pipelined on the one connection (on a Cluster
- * the partitions' keys are in different slots, so one script could not cover them): one round trip for all.
+ * {@link #renew} and {@link #leases} are one script call for all the leases on a standalone Redis; on a Cluster (the
+ * partitions' keys are in different slots, so one script could not cover them) they send one command per partition,
+ * pipelined on the one connection: one round trip for all.
  * Failures as {@link RedisTimerStore}'s: {@code StoreUnavailableException} while Redis is unreachable (the link
  * reconnects by itself), {@code StoreFaultException} for other errors, {@link ClusterConfigException} from
  * {@link #join} and {@link #heartbeat} ({@link NodeIdInUseException}).
@@ -204,6 +205,23 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   @Override
   public Future<List<Lease>> leases() {
     int n = partitions;
+    if (!redisCluster && n > 0) {
+      List<String> keys = new ArrayList<>(n);
+      for (int p = 0; p < n; p++) {
+        keys.add(leaseKey(p));
+      }
+      return link.eval(Script.LEASES, keys, List.of(), r -> {
+        List<Lease> out = new ArrayList<>(n);
+        for (int p = 0; p < n; p++) {
+          Response node = r.get(3 * p);
+          Response epoch = r.get(3 * p + 1);
+          Response exp = r.get(3 * p + 2);
+          out.add(new Lease(p, node == null ? null : Holder.nodeId(node.toString()),
+              epoch == null ? 0 : epoch.toLong(), exp == null ? 0 : exp.toLong()));
+        }
+        return out;
+      });
+    }
     List<Future<Lease>> all = new ArrayList<>(n);
     for (int p = 0; p < n; p++) {
       int part = p;
@@ -237,6 +255,25 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
     }
     checkLeaseMs(leaseMs);
     String nodeId = Holder.nodeId(holder);
+    if (!redisCluster && ps.length > 0) {
+      List<String> keys = new ArrayList<>(ps.length);
+      List<String> args = new ArrayList<>(ps.length + 2);
+      args.add(holder);
+      args.add(Long.toString(leaseMs));
+      for (int i = 0; i < ps.length; i++) {
+        checkPartition(ps[i]);
+        keys.add(leaseKey(ps[i]));
+        args.add(Long.toString(epochs[i]));
+      }
+      return link.eval(Script.LEASE_RENEW_ALL, keys, args, r -> {
+        List<Lease> out = new ArrayList<>(ps.length);
+        for (int i = 0; i < ps.length; i++) {
+          Response e = r.get(i);
+          out.add(e == null ? null : new Lease(ps[i], nodeId, epochs[i], e.toLong()));
+        }
+        return out;
+      });
+    }
     List<Future<Lease>> all = new ArrayList<>(ps.length);
     for (int i = 0; i < ps.length; i++) {
       int p = ps[i];
