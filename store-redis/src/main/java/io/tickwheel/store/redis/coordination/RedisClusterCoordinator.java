@@ -59,9 +59,11 @@ import java.util.function.Consumer;
  * Leases, membership and fences expire by that same clock, so node clocks do not matter.
  *
  * <h2>Calls</h2>
- * {@link #renew} and {@link #leases} are one script call for all the leases on a standalone Redis; on a Cluster (the
- * partitions' keys are in different slots, so one script could not cover them) they send one command per partition,
- * pipelined on the one connection: one round trip for all.
+ * {@link #renew} is one script call for all the leases on a standalone Redis (half the redis-server CPU of one
+ * {@code lease_renew.lua} call per lease: {@code bench/redis/coordinator_cost.py}); on a Cluster (the partitions'
+ * keys are in different slots, so one script could not cover them) it sends one call per partition, pipelined on the
+ * one connection: one round trip for all. {@link #leases} sends one {@code HMGET} per partition, pipelined, everywhere:
+ * the same reads inside one script cost Redis twice as much.
  * Failures as {@link RedisTimerStore}'s: {@code StoreUnavailableException} while Redis is unreachable (the link
  * reconnects by itself), {@code StoreFaultException} for other errors, {@link ClusterConfigException} from
  * {@link #join} and {@link #heartbeat} ({@link NodeIdInUseException}).
@@ -205,23 +207,6 @@ public final class RedisClusterCoordinator implements ClusterCoordinator {
   @Override
   public Future<List<Lease>> leases() {
     int n = partitions;
-    if (!redisCluster && n > 0) {
-      List<String> keys = new ArrayList<>(n);
-      for (int p = 0; p < n; p++) {
-        keys.add(leaseKey(p));
-      }
-      return link.eval(Script.LEASES, keys, List.of(), r -> {
-        List<Lease> out = new ArrayList<>(n);
-        for (int p = 0; p < n; p++) {
-          Response node = r.get(3 * p);
-          Response epoch = r.get(3 * p + 1);
-          Response exp = r.get(3 * p + 2);
-          out.add(new Lease(p, node == null ? null : Holder.nodeId(node.toString()),
-              epoch == null ? 0 : epoch.toLong(), exp == null ? 0 : exp.toLong()));
-        }
-        return out;
-      });
-    }
     List<Future<Lease>> all = new ArrayList<>(n);
     for (int p = 0; p < n; p++) {
       int part = p;

@@ -49,8 +49,6 @@ public enum Script {
   /** {@link #LEASE_RENEW} for many leases of one holder in one call (standalone Redis only: the keys span slots). */
   LEASE_RENEW_ALL("coordination/lease_renew_all.lua", true),
   LEASE_RELEASE("coordination/lease_release.lua", true),
-  /** Every lease in one call (standalone Redis only: the keys span slots). */
-  LEASES("coordination/leases.lua", false),
   /** Heartbeat (4 ARGV, writes); {@link #MEMBERS} is the same script called without ARGV. */
   HEARTBEAT("coordination/heartbeat.lua", true),
   /** The heartbeat script without ARGV: reads the live members only (so it never waits for replicas). */
