@@ -7,10 +7,7 @@ import io.tickwheel.core.store.DeliveryPage;
 import io.tickwheel.core.store.DeliveryTable;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.StoreFaultException;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -115,24 +112,9 @@ public final class RedisDeliveries implements DeliveryTable {
     } catch (ArithmeticException e) {
       cutoff = Long.MIN_VALUE;
     }
-    Context ctx = Vertx.currentContext();
-    Promise<Long> done = Promise.promise();
-    trimStep(List.of(Long.toString(retention.maxCount()), Long.toString(cutoff),
-        Integer.toString(DELIVERY_TRIM_BUDGET), Integer.toString(DELIVERY_AGE_CHECK_BUDGET)), 0, done);
-    return RedisSender.onContext(ctx, done.future());
-  }
-
-  private void trimStep(List<String> args, long removed, Promise<Long> done) {
-    send.writeScript(Script.TRIM_DELIVERIES, keys.trimDeliveriesKeys, args,
-        r -> new long[] {r.get(0).toLong(), r.get(1).toLong()}).onComplete(ar -> {
-          if (ar.failed()) {
-            done.fail(ar.cause());
-          } else if (ar.result()[1] == 1) {
-            trimStep(args, removed + ar.result()[0], done);
-          } else {
-            done.complete(removed + ar.result()[0]);
-          }
-        });
+    return send.writeScriptUntilDone(Script.TRIM_DELIVERIES, keys.trimDeliveriesKeys,
+        List.of(Long.toString(retention.maxCount()), Long.toString(cutoff), Integer.toString(DELIVERY_TRIM_BUDGET),
+            Integer.toString(DELIVERY_AGE_CHECK_BUDGET)));
   }
 
   @Override

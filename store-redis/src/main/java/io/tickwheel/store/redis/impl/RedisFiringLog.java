@@ -8,10 +8,7 @@ import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.StoreFaultException;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -167,23 +164,7 @@ public final class RedisFiringLog implements FiringLog {
     } catch (ArithmeticException e) {
       cutoff = Long.MIN_VALUE;
     }
-    Context ctx = Vertx.currentContext();
-    Promise<Long> done = Promise.promise();
-    trimStep(retention.maxCount(), cutoff, 0, done);
-    return RedisSender.onContext(ctx, done.future());
-  }
-
-  private void trimStep(long maxCount, long cutoff, long removed, Promise<Long> done) {
-    send.writeScript(Script.TRIM, keys.logKey, List.of(Long.toString(maxCount), Long.toString(cutoff),
-        Integer.toString(TRIM_BUDGET)), r -> new long[] {r.get(0).toLong(), r.get(1).toLong()})
-        .onComplete(ar -> {
-          if (ar.failed()) {
-            done.fail(ar.cause());
-          } else if (ar.result()[1] == 1) {
-            trimStep(maxCount, cutoff, removed + ar.result()[0], done);
-          } else {
-            done.complete(removed + ar.result()[0]);
-          }
-        });
+    return send.writeScriptUntilDone(Script.TRIM, keys.logKey, List.of(Long.toString(retention.maxCount()),
+        Long.toString(cutoff), Integer.toString(TRIM_BUDGET)));
   }
 }

@@ -167,6 +167,30 @@ public final class RedisSender {
   }
 
 
+  /**
+   * Sends {@code plain} (as {@link #writeScript}) again and again while its reply {@code {removed, more}} says there is
+   * more to do ({@code more} = 1): each call's work stays bounded and other clients run in between. Completes with the
+   * sum of {@code removed} on the caller's context, or fails with the first failed call.
+   */
+  Future<Long> writeScriptUntilDone(Script plain, List<String> keys, List<?> args) {
+    Context ctx = Vertx.currentContext();
+    Promise<Long> done = Promise.promise();
+    repeat(plain, keys, args, 0, done);
+    return onContext(ctx, done.future());
+  }
+
+  private void repeat(Script plain, List<String> keys, List<?> args, long removed, Promise<Long> done) {
+    writeScript(plain, keys, args, r -> new long[] {r.get(0).toLong(), r.get(1).toLong()}).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+      } else if (ar.result()[1] == 1) {
+        repeat(plain, keys, args, removed + ar.result()[0], done);
+      } else {
+        done.complete(removed + ar.result()[0]);
+      }
+    });
+  }
+
   /** {@code f}, completing on {@code ctx} when there is one. */
   public static <T> Future<T> onContext(Context ctx, Future<T> f) {
     if (ctx == null) {
