@@ -49,7 +49,7 @@ import java.util.Set;
  * While the hub has no subscriber the feed reads nothing: a hint only moves the hub's position on
  * ({@link FiringHub#skipTo}), so a node nobody listens to costs Redis no reads (each node used to read every firing
  * of every partition). A subscription made then starts from that position (live) or replays from its cursor through
- * {@link #read}; the reading resumes at the next hint or catch-up, from the last position.
+ * {@link #read}; the reading resumes at the next hint or sweep, from the last position.
  *
  * <h2>Bounds</h2>
  * At most one read per partition and {@code maxReadsInFlight} reads in all are in flight; each completes in its own
@@ -114,7 +114,7 @@ public final class ClusterFiringFeed implements FiringFeed {
   volatile long pushed;
 
   /**
-   * The feed of a cluster node, with the default catch-up period, read batch and reads in flight.
+   * The feed of a cluster node, with the default sweep period, read batch and reads in flight.
    *
    * @param joined completes once the node joined the cluster (the coordinator hands out partition readers only
    *               then): the hub's start waits for it
@@ -333,7 +333,7 @@ public final class ClusterFiringFeed implements FiringFeed {
   /**
    * A firing this node recorded in {@code p} ({@link ClusterFiringSink}): published at once when it follows what was
    * published for the partition (nobody subscribed: the position moves on); else a hint for its seq (a read fills
-   * the gap first). Before the hub is attached it is left to the catch-up reads.
+   * the gap first). Before the hub is attached it is left to the sweep.
    */
   void recorded(int p, Firing f) {
     if (hub == null || closed || p < 0 || p >= known.length || f.seq() <= known[p]) {
@@ -510,7 +510,7 @@ public final class ClusterFiringFeed implements FiringFeed {
 
   private void pump() {
     if (idle()) {
-      return;        // the queued partitions are read when a subscriber comes (next hint or catch-up)
+      return;        // the queued partitions are read when a subscriber comes (next hint or sweep)
     }
     while (hub != null && !closed && inFlight < maxReadsInFlight && !queue.isEmpty()) {
       int p = queue.poll();
@@ -530,7 +530,7 @@ public final class ClusterFiringFeed implements FiringFeed {
         }
         if (ar.failed()) {
           LOG.log(System.Logger.Level.DEBUG, "reading partition " + p + "'s firing log failed; retried at the "
-              + "next catch-up", ar.cause());
+              + "next sweep that finds it still behind", ar.cause());
         } else {
           List<Firing> batch = ar.result();
           for (Firing f : batch) {
