@@ -326,9 +326,15 @@ abstract class WriteOp<T> {
   }
 
   /**
-   * trimDeliveries: examines at most {@code maxScan} records in seq order from where the last call stopped
-   * ({@code cursor}; after reaching the end the next call starts from the oldest again), removing finished ones while more than {@code maxCount}
-   * finished are stored, and those changed before {@code now - maxAgeMs}. Pending ones are skipped.
+   * trimDeliveries, in two steps that share a budget of {@code maxScan} records per call:
+   * <ol>
+   *   <li>by count: while more than {@code maxCount} finished deliveries are stored, removes the oldest finished ones
+   *   (by seq; read from the succeeded and dead state indexes merged, so pending ones cost nothing), at most
+   *   {@code maxScan};</li>
+   *   <li>by age: with what is left of the budget, examines the records in seq order from where the last call's age
+   *   check stopped ({@code cursor}; after reaching the end the next call starts from the oldest again), removing
+   *   finished ones changed before {@code now - maxAgeMs}. Pending ones are skipped.</li>
+   * </ol>
    */
   static final class TrimDeliveries extends WriteOp<Long> {
     private final Retention retention;
@@ -360,13 +366,17 @@ abstract class WriteOp<T> {
       if (finished == 0) {
         return 0L;
       }
-      long removed = 0;
       guard.check();
+      long removed = finished > retention.maxCount() ? removeOldest(g, finished - retention.maxCount()) : 0;
+      int budget = (int) (maxScan - removed);
+      if (budget <= 0) {
+        return removed;
+      }
       long last = cursor.get();
       try (ReadOptions ro = new ReadOptions().setFillCache(false);
           RocksIterator it = g.db.db.newIterator(g.db.meta, ro)) {
         it.seek(Keys.delivery(last + 1));
-        for (int scanned = 0; scanned < maxScan; scanned++, it.next()) {
+        for (int scanned = 0; scanned < budget; scanned++, it.next()) {
           if (!it.isValid() || !Keys.isDelivery(it.key())) {
             it.status();
             last = 0; // the end: the next call starts from the oldest again
@@ -383,6 +393,37 @@ abstract class WriteOp<T> {
         }
       }
       cursor.set(last);
+      return removed;
+    }
+
+    /** Removes the {@code n} (at most {@code maxScan}) oldest finished deliveries; returns how many it removed. */
+    private long removeOldest(WriteGroup g, long n) throws RocksDBException {
+      int succeeded = DeliveryState.SUCCEEDED.ordinal();
+      int dead = DeliveryState.DEAD.ordinal();
+      long limit = Math.min(n, maxScan);
+      long removed = 0;
+      try (ReadOptions ro = new ReadOptions().setFillCache(false);
+          RocksIterator a = g.db.db.newIterator(g.db.meta, ro);
+          RocksIterator b = g.db.db.newIterator(g.db.meta, ro)) {
+        a.seek(Keys.deliveryStatePrefix(succeeded));
+        b.seek(Keys.deliveryStatePrefix(dead));
+        while (removed < limit) {
+          long sa = a.isValid() && Keys.isDeliveryState(a.key(), succeeded) ? Keys.seqOfDeliveryState(a.key()) : -1;
+          long sb = b.isValid() && Keys.isDeliveryState(b.key(), dead) ? Keys.seqOfDeliveryState(b.key()) : -1;
+          if (sa < 0 && sb < 0) {
+            break;
+          }
+          boolean fromA = sb < 0 || (sa >= 0 && sa < sb);
+          Delivery d = g.currentDelivery(fromA ? sa : sb);
+          if (d != null && d.state() != DeliveryState.PENDING) {
+            g.deleteDelivery(d);
+            removed++;
+          }
+          (fromA ? a : b).next();
+        }
+        a.status();
+        b.status();
+      }
       return removed;
     }
   }

@@ -3,6 +3,9 @@ package io.tickwheel.store.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tickwheel.core.delivery.Attempt;
+import io.tickwheel.core.delivery.Delivery;
+import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Kind;
 import io.tickwheel.core.model.Misfire;
@@ -11,6 +14,7 @@ import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
 import io.tickwheel.core.store.Retention;
 import io.tickwheel.core.store.StoreClosedException;
+import io.tickwheel.core.store.StoreFixtures;
 import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.StoreUnavailableException;
 import io.tickwheel.core.store.TimerCursor;
@@ -581,6 +585,63 @@ class RocksDbStoreBehaviourTest {
       assertThat(await(s.trimFirings(byAge, 5000))).as("the newest is kept").isEqualTo(4);
       assertThat(await(s.trimFirings(byAge, 5000))).isZero();
       assertThat(await(s.readFirings(0, 100))).extracting(Firing::seq).containsExactly(35L);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  // ---- deliveries ----
+
+  /**
+   * The count's excess goes from the oldest finished deliveries, wherever the bounded age check stopped: with a
+   * budget of 10 records per call, two trims that remove nothing leave the age check at seq 20, and the next trim by
+   * count must still remove seqs 1-5, not 21-25. Pending ones are never removed and cost no budget.
+   */
+  @Test
+  void trimByCountRemovesTheOldestFinishedDeliveriesWhereverTheAgeCheckStopped() {
+    RocksDbTimerStore s = open(options().setTrimMaxScan(10));
+    try {
+      List<Timer> ts = new ArrayList<>();
+      List<FiringRequest> reqs = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        Timer t = timer("d" + i, 100 + i);
+        ts.add(t);
+        reqs.add(StoreFixtures.fireWithHook(t, 1000, null));
+      }
+      await(s.putAll(ts));
+      List<Delivery> ds = new ArrayList<>();
+      for (FiringResult r : await(s.recordFirings(reqs))) {
+        ds.add(r.delivery());
+      }
+      for (Delivery d : ds) {
+        if (d.seq() % 4 != 0) { // every fourth stays pending
+          DeliveryState st = d.seq() % 2 == 0 ? DeliveryState.DEAD : DeliveryState.SUCCEEDED;
+          await(s.updateDelivery(d.after(new Attempt(1, 1000, 200, null, 1), st, 0, 2000)));
+        }
+      }
+      Retention keepAll = new Retention(1_000, 1_000);
+      assertThat(await(s.trimDeliveries(keepAll, 2_100))).isZero();
+      assertThat(await(s.trimDeliveries(keepAll, 2_100))).isZero();
+      // 30 finished: keep 26, so the 4 oldest finished go (seqs 1, 2, 3, 5; seq 4 is pending)
+      assertThat(await(s.trimDeliveries(new Retention(26, 1_000), 2_100))).isEqualTo(4);
+      for (long seq : new long[] {1, 2, 3, 5}) {
+        assertThat(await(s.getDelivery(seq))).as("seq %d, among the oldest finished", seq).isNull();
+      }
+      for (long seq = 4; seq <= 40; seq++) {
+        if (seq != 5) {
+          assertThat(await(s.getDelivery(seq))).as("seq %d", seq).isNotNull();
+        }
+      }
+      // 26 finished: keep 4, budget 10 a call: 10, 10, then the last 2; pending ones stay
+      assertThat(await(s.trimDeliveries(new Retention(4, 1_000), 2_100))).isEqualTo(10);
+      assertThat(await(s.trimDeliveries(new Retention(4, 1_000), 2_100))).isEqualTo(10);
+      assertThat(await(s.trimDeliveries(new Retention(4, 1_000), 2_100))).isEqualTo(2);
+      // the 4 newest finished stay: 35, 37, 39 (succeeded) and 38 (dead)
+      assertThat(await(s.listDeliveries(DeliveryState.SUCCEEDED, 0, 100)).items()).extracting(Delivery::seq)
+          .containsExactly(35L, 37L, 39L);
+      assertThat(await(s.listDeliveries(DeliveryState.DEAD, 0, 100)).items()).extracting(Delivery::seq)
+          .containsExactly(38L);
+      assertThat(await(s.countDeliveries(DeliveryState.PENDING))).isEqualTo(10);
     } finally {
       await(s.close());
     }
