@@ -104,7 +104,10 @@ final class Keys {
 
   /** Delivery records in the {@code meta} family: {@code "dlv:" + u64(seq)}. */
   static final byte[] DELIVERY = "dlv:".getBytes(StandardCharsets.US_ASCII);
-  /** The state index of deliveries: {@code "dlvs:" + state ordinal + u64(seq)}, empty values. */
+  /**
+   * The state index of deliveries: {@code "dlvs:" + state ordinal + u64(seq)} → the delivery's {@code updatedAt} as 8
+   * big-endian bytes ({@link #indexedUpdatedAt}; empty in databases written before it, read as unknown).
+   */
   static final byte[] DELIVERY_STATE = "dlvs:".getBytes(StandardCharsets.US_ASCII);
   /** Per-state delivery counts: {@code "dlvn:" + state ordinal}, u64 values. */
   static final byte[] DELIVERY_COUNT = "dlvn:".getBytes(StandardCharsets.US_ASCII);
@@ -147,6 +150,16 @@ final class Keys {
 
   static long seqOfDeliveryState(byte[] key) {
     return getLong(key, DELIVERY_STATE.length + 1);
+  }
+
+  /** The value of a delivery's state index entry: its {@code updatedAt}. */
+  static byte[] deliveryStateValue(long updatedAt) {
+    return u64(updatedAt);
+  }
+
+  /** The {@code updatedAt} a state index entry's value holds, or {@link Long#MIN_VALUE} for an older, empty one. */
+  static long indexedUpdatedAt(byte[] value) {
+    return value != null && value.length == 8 ? getLong(value, 0) : Long.MIN_VALUE;
   }
 
   static byte[] deliveryCount(int state) {

@@ -423,17 +423,35 @@ final class WriteGroup implements AutoCloseable {
       dCounts[old.state().ordinal()]--;
     }
     batch.put(db.meta, Keys.delivery(d.seq()), DeliveryJson.encode(d));
-    batch.put(db.meta, Keys.deliveryState(d.state().ordinal(), d.seq()), new byte[0]);
+    batch.put(db.meta, Keys.deliveryState(d.state().ordinal(), d.seq()), Keys.deliveryStateValue(d.updatedAt()));
     dCounts[d.state().ordinal()]++;
     dOpOverlay.put(d.seq(), d);
   }
 
   void deleteDelivery(Delivery old) throws RocksDBException {
+    deleteDelivery(old.seq(), old.state());
+  }
+
+  /** Deletes delivery {@code seq}, stored in {@code state} as this group sees it (its record and index entry). */
+  void deleteDelivery(long seq, DeliveryState state) throws RocksDBException {
     counts();
-    batch.delete(db.meta, Keys.delivery(old.seq()));
-    batch.delete(db.meta, Keys.deliveryState(old.state().ordinal(), old.seq()));
-    dCounts[old.state().ordinal()]--;
-    dOpOverlay.put(old.seq(), NO_DELIVERY);
+    batch.delete(db.meta, Keys.delivery(seq));
+    batch.delete(db.meta, Keys.deliveryState(state.ordinal(), seq));
+    dCounts[state.ordinal()]--;
+    dOpOverlay.put(seq, NO_DELIVERY);
+  }
+
+  /** Whether this group changed delivery {@code seq} (then the database does not show it as the group sees it). */
+  boolean deliveryChanged(long seq) {
+    return dOpOverlay.containsKey(seq) || dOverlay.containsKey(seq);
+  }
+
+  /**
+   * Gives an older state index entry of delivery {@code d} (stored as it is, finished) its {@code updatedAt}, so the
+   * next check of its age needs no read of the record.
+   */
+  void indexUpdatedAt(Delivery d) throws RocksDBException {
+    batch.put(db.meta, Keys.deliveryState(d.state().ordinal(), d.seq()), Keys.deliveryStateValue(d.updatedAt()));
   }
 
   /** The per-state delivery counts as of this group's writes. */

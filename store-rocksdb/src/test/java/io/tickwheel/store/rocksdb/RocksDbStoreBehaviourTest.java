@@ -594,31 +594,14 @@ class RocksDbStoreBehaviourTest {
 
   /**
    * The count's excess goes from the oldest finished deliveries, wherever the bounded age check stopped: with a
-   * budget of 10 records per call, two trims that remove nothing leave the age check at seq 20, and the next trim by
-   * count must still remove seqs 1-5, not 21-25. Pending ones are never removed and cost no budget.
+   * budget of 10 records per call, two trims that remove nothing leave the age check partway, and the next trim by
+   * count must still remove the oldest finished ones, not the ones after it. Pending ones are never removed.
    */
   @Test
   void trimByCountRemovesTheOldestFinishedDeliveriesWhereverTheAgeCheckStopped() {
     RocksDbTimerStore s = open(options().setTrimMaxScan(10));
     try {
-      List<Timer> ts = new ArrayList<>();
-      List<FiringRequest> reqs = new ArrayList<>();
-      for (int i = 0; i < 40; i++) {
-        Timer t = timer("d" + i, 100 + i);
-        ts.add(t);
-        reqs.add(StoreFixtures.fireWithHook(t, 1000, null));
-      }
-      await(s.putAll(ts));
-      List<Delivery> ds = new ArrayList<>();
-      for (FiringResult r : await(s.recordFirings(reqs))) {
-        ds.add(r.delivery());
-      }
-      for (Delivery d : ds) {
-        if (d.seq() % 4 != 0) { // every fourth stays pending
-          DeliveryState st = d.seq() % 2 == 0 ? DeliveryState.DEAD : DeliveryState.SUCCEEDED;
-          await(s.updateDelivery(d.after(new Attempt(1, 1000, 200, null, 1), st, 0, 2000)));
-        }
-      }
+      hookedDeliveries(s, 40, d -> d.seq() % 4 == 0 ? -1 : 2000); // every fourth stays pending
       Retention keepAll = new Retention(1_000, 1_000);
       assertThat(await(s.trimDeliveries(keepAll, 2_100))).isZero();
       assertThat(await(s.trimDeliveries(keepAll, 2_100))).isZero();
@@ -644,6 +627,95 @@ class RocksDbStoreBehaviourTest {
       assertThat(await(s.countDeliveries(DeliveryState.PENDING))).isEqualTo(10);
     } finally {
       await(s.close());
+    }
+  }
+
+  /**
+   * Fires {@code n} new timers with a callback, so {@code n} deliveries (seqs 1..n in a new store), and finishes each
+   * at {@code updatedAt.applyAsLong(it)} (odd seqs succeeded, even ones dead), or leaves it pending where that is -1.
+   */
+  private void hookedDeliveries(RocksDbTimerStore s, int n, java.util.function.ToLongFunction<Delivery> updatedAt) {
+    for (int from = 0; from < n; from += 1_000) {
+      List<Timer> ts = new ArrayList<>();
+      List<FiringRequest> reqs = new ArrayList<>();
+      for (int i = from; i < Math.min(n, from + 1_000); i++) {
+        Timer t = timer("d" + i, 100 + i);
+        ts.add(t);
+        reqs.add(StoreFixtures.fireWithHook(t, 1000, null));
+      }
+      await(s.putAll(ts));
+      List<Future<Boolean>> done = new ArrayList<>();
+      for (FiringResult r : await(s.recordFirings(reqs))) {
+        Delivery d = r.delivery();
+        long at = updatedAt.applyAsLong(d);
+        if (at >= 0) {
+          DeliveryState st = d.seq() % 2 == 0 ? DeliveryState.DEAD : DeliveryState.SUCCEEDED;
+          done.add(s.updateDelivery(d.after(new Attempt(1, 1000, 200, null, 1), st, 0, at)));
+        }
+      }
+      await(Future.all(done));
+    }
+  }
+
+  /**
+   * One call's age check examines a bounded number of finished deliveries (pending ones are not read): an old one
+   * behind more recent ones than that is removed by the next call, not by the first.
+   */
+  @Test
+  void oneTrimChecksTheAgeOfABoundedNumberOfFinishedDeliveriesAndTheNextGoesOn() {
+    RocksDbTimerStore s = open(options());
+    try {
+      int n = WriteOp.TrimDeliveries.AGE_CHECKS_PER_CALL + 1_000;
+      long oldSeq = WriteOp.TrimDeliveries.AGE_CHECKS_PER_CALL + 801; // past the first call's checks (1 in 7 pending)
+      hookedDeliveries(s, n, d -> d.seq() == oldSeq ? 500 : d.seq() % 7 == 0 ? -1 : 2_000);
+      Retention byAge = new Retention(1_000_000, 1_000);
+      assertThat(await(s.trimDeliveries(byAge, 2_100))).as("the first call does not get that far").isZero();
+      assertThat(await(s.getDelivery(oldSeq))).isNotNull();
+      assertThat(await(s.trimDeliveries(byAge, 2_100))).isEqualTo(1);
+      assertThat(await(s.getDelivery(oldSeq))).isNull();
+      assertThat(await(s.trimDeliveries(byAge, 2_100))).isZero();
+      assertThat(await(s.countDeliveries(DeliveryState.PENDING))).isEqualTo(n / 7);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  /**
+   * A database written before the state index carried each delivery's {@code updatedAt} (empty values): the age
+   * check reads those records instead, removes the old ones and gives the others their age.
+   */
+  @Test
+  void anIndexEntryWithoutTheAgeIsCheckedFromItsRecordAndGivenTheAge() throws Exception {
+    RocksDbTimerStore s = open(options());
+    hookedDeliveries(s, 6, d -> d.seq() <= 3 ? 500 : 2_000);
+    await(s.close());
+    Db db = Db.open(options());
+    try (org.rocksdb.WriteBatch b = new org.rocksdb.WriteBatch();
+        org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions()) {
+      for (long seq = 1; seq <= 6; seq++) {
+        int st = (seq % 2 == 0 ? DeliveryState.DEAD : DeliveryState.SUCCEEDED).ordinal();
+        assertThat(Keys.indexedUpdatedAt(db.db.get(db.meta, Keys.deliveryState(st, seq)))).isNotEqualTo(Long.MIN_VALUE);
+        b.put(db.meta, Keys.deliveryState(st, seq), new byte[0]);
+      }
+      db.db.write(wo, b);
+    } finally {
+      db.close();
+    }
+    s = open(options());
+    try {
+      assertThat(await(s.trimDeliveries(new Retention(1_000, 1_000), 2_100))).isEqualTo(3);
+      assertThat(await(s.listDeliveries(null, 0, 10)).items()).extracting(Delivery::seq).containsExactly(4L, 5L, 6L);
+    } finally {
+      await(s.close());
+    }
+    db = Db.open(options());
+    try {
+      for (long seq = 4; seq <= 6; seq++) {
+        int st = (seq % 2 == 0 ? DeliveryState.DEAD : DeliveryState.SUCCEEDED).ordinal();
+        assertThat(Keys.indexedUpdatedAt(db.db.get(db.meta, Keys.deliveryState(st, seq)))).isEqualTo(2_000);
+      }
+    } finally {
+      db.close();
     }
   }
 
