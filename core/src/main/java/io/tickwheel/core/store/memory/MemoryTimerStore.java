@@ -496,19 +496,34 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
       return closedFuture();
     }
     long cutoff = nowMs - retention.maxAgeMs();
-    NavigableSet<Long> finished = new TreeSet<>(deliveriesByState.get(DeliveryState.SUCCEEDED));
-    finished.addAll(deliveriesByState.get(DeliveryState.DEAD));
-    long excess = finished.size() - retention.maxCount();
-    long removed = 0;
-    for (Long seq : finished) {
+    NavigableSet<Long> succeeded = deliveriesByState.get(DeliveryState.SUCCEEDED);
+    NavigableSet<Long> dead = deliveriesByState.get(DeliveryState.DEAD);
+    long excess = succeeded.size() + dead.size() - retention.maxCount();
+    // the finished ones oldest first, the two state sets merged (no copy of either)
+    List<Delivery> gone = new ArrayList<>();
+    Iterator<Long> a = succeeded.iterator();
+    Iterator<Long> b = dead.iterator();
+    Long x = a.hasNext() ? a.next() : null;
+    Long y = b.hasNext() ? b.next() : null;
+    while (x != null || y != null) {
+      Long seq;
+      if (y == null || (x != null && x < y)) {
+        seq = x;
+        x = a.hasNext() ? a.next() : null;
+      } else {
+        seq = y;
+        y = b.hasNext() ? b.next() : null;
+      }
       Delivery d = deliveries.get(seq);
-      if (removed < excess || d.updatedAt() < cutoff) {
-        deliveries.remove(seq);
-        deliveriesByState.get(d.state()).remove(seq);
-        removed++;
+      if (gone.size() < excess || d.updatedAt() < cutoff) {
+        gone.add(d);
       }
     }
-    return Future.succeededFuture(removed);
+    for (Delivery d : gone) {
+      deliveries.remove(d.seq());
+      deliveriesByState.get(d.state()).remove(d.seq());
+    }
+    return Future.succeededFuture((long) gone.size());
   }
 
   @Override
