@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * days), then {@code calls} {@code trimDeliveries} calls one after the other. The server makes one such call every
  * 10 s; it runs on the store's writer thread, so every write (creates, firing records) waits behind it. Prints the
  * median and the highest wall time of one call and the process CPU per call (all threads), and checks that nothing
- * was removed. Run with
+ * was removed (fails otherwise). Run with
  * {@code java -cp bench/target/benchmarks.jar io.tickwheel.bench.store.RocksDbDeliveryTrimCost 100000 20}
  * (after {@code mvn -q -pl bench -am -DskipTests package}; args: finished deliveries, calls).
  */
@@ -87,6 +87,9 @@ public final class RocksDbDeliveryTrimCost {
           + " process CPU %,d us per call; removed %d (must be 0)%n", wallUs[calls / 2], wallUs[calls - 1],
           cpuUs / calls, removed);
       await(s.close());
+      if (removed != 0) {
+        throw new IllegalStateException("the trims removed " + removed + " recent deliveries: the figures are void");
+      }
     } finally {
       await(vertx.close());
       try (Stream<Path> w = Files.walk(dir)) {

@@ -124,17 +124,6 @@ final class Keys {
         DELIVERY.length);
   }
 
-  static long seqOfDelivery(byte[] key) {
-    return getLong(key, DELIVERY.length);
-  }
-
-  static byte[] deliveryStatePrefix(int state) {
-    byte[] k = new byte[DELIVERY_STATE.length + 1];
-    System.arraycopy(DELIVERY_STATE, 0, k, 0, DELIVERY_STATE.length);
-    k[DELIVERY_STATE.length] = (byte) state;
-    return k;
-  }
-
   static byte[] deliveryState(int state, long seq) {
     byte[] k = new byte[DELIVERY_STATE.length + 9];
     System.arraycopy(DELIVERY_STATE, 0, k, 0, DELIVERY_STATE.length);
