@@ -170,8 +170,9 @@ public final class RocksDbStoreOptions {
   }
 
   /**
-   * Bounded work of one {@code trimFirings} call when trimming by age: at most this many log entries are
-   * examined (the rest is trimmed by the next call). Default 100000.
+   * Bounded work of one trim call: {@code trimFirings} by age examines at most this many log entries, and
+   * {@code trimDeliveries} removes at most this many deliveries, in writes of 1,000 with other writes between them
+   * (the rest is trimmed by the next call). Default 100000.
    */
   public int getTrimMaxScan() {
     return trimMaxScan;

@@ -73,7 +73,8 @@ import java.util.function.Function;
  * At most {@code maxQueuedWrites} write calls and {@code maxQueuedReads} read calls wait; beyond that a call
  * fails at once with {@link StoreUnavailableException}. {@code loadAll} holds at most one batch at a time. A
  * {@code list} examines at most 100,000 index entries per call; a {@code trimFirings} by age at most
- * {@code trimMaxScan} log entries (by count it is a single range delete).
+ * {@code trimMaxScan} log entries (by count it is a single range delete); a {@code trimDeliveries} removes at most
+ * {@code trimMaxScan} deliveries, 1,000 per write.
  */
 public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport,
     io.tickwheel.core.store.DueIndex {
@@ -529,8 +530,22 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   @Override
   public Future<Long> trimDeliveries(Retention retention, long nowMs) {
     Objects.requireNonNull(retention, "retention");
-    return submit(new WriteOp.TrimDeliveries(callerContext(), retention, nowMs, trimMaxScan, deliveryTrimCursor,
-        guard));
+    return trimDeliveries(callerContext(), retention, nowMs, 0);
+  }
+
+  /**
+   * One write of at most {@link WriteOp.TrimDeliveries#REMOVALS_PER_WRITE} removals, repeated while a write removed
+   * all it could, up to {@code trimMaxScan} removals in all. The next write is queued once the last is applied, so
+   * the writes queued meanwhile (creates, firing records) go between them.
+   */
+  private Future<Long> trimDeliveries(Context ctx, Retention retention, long nowMs, long removedBefore) {
+    int max = (int) Math.min(WriteOp.TrimDeliveries.REMOVALS_PER_WRITE, trimMaxScan - removedBefore);
+    return submit(new WriteOp.TrimDeliveries(ctx, retention, nowMs, max, deliveryTrimCursor, guard))
+        .compose(removed -> {
+          long total = removedBefore + removed;
+          return removed < max || total >= trimMaxScan ? Future.succeededFuture(total)
+              : trimDeliveries(ctx, retention, nowMs, total);
+        });
   }
 
   @Override

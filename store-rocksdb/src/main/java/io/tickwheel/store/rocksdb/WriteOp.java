@@ -326,36 +326,41 @@ abstract class WriteOp<T> {
   }
 
   /**
-   * trimDeliveries, in two steps over the finished deliveries only ({@link FinishedDeliveries}: pending ones are
-   * never read), sharing a budget of {@code maxScan} index entries per call:
+   * One write of trimDeliveries, in two steps over the finished deliveries only ({@link FinishedDeliveries}: pending
+   * ones are never read), removing at most {@code maxRemovals}:
    * <ol>
-   *   <li>by count: while more than {@code maxCount} finished deliveries are stored, removes the oldest (by seq), at
-   *   most {@code maxScan};</li>
-   *   <li>by age: with what is left of the budget, at most {@value #AGE_CHECKS_PER_CALL}, examines the finished
-   *   deliveries after the one the previous call's age check stopped at ({@code cursor}; after the last the next call
+   *   <li>by count: while more than {@code maxCount} finished deliveries are stored, removes the oldest (by seq);</li>
+   *   <li>by age, unless the first step used up {@code maxRemovals}: examines at most {@value #AGE_CHECKS_PER_CALL}
+   *   finished deliveries after the one the previous age check stopped at ({@code cursor}; after the last the next
    *   starts from the oldest again) and removes those changed before {@code now - maxAgeMs}. The age comes from the
    *   index entry; an entry written before it carried the age is read from its record once and given it.</li>
    * </ol>
-   * A call with nothing to remove so reads at most {@value #AGE_CHECKS_PER_CALL} index entries and decodes no record
+   * A write with nothing to remove so reads at most {@value #AGE_CHECKS_PER_CALL} index entries and decodes no record
    * (the writer thread, which every write waits behind, is free again within milliseconds): an old record behind
-   * 100,000 recent ones is reached within 50 calls.
+   * 100,000 recent ones is reached within 50 calls. One that removes {@code maxRemovals} tells the store there may be
+   * more: it repeats the write, letting the writes queued meanwhile go first.
    */
   static final class TrimDeliveries extends WriteOp<Long> {
-    /** Most finished deliveries one call's age check examines. */
+    /** Most finished deliveries one write's age check examines. */
     static final int AGE_CHECKS_PER_CALL = 2_000;
+    /**
+     * Most deliveries one write removes: a trim call that has more to remove repeats the write (each holds the
+     * writer thread for some milliseconds; 100,000 in one write held it for over half a second).
+     */
+    static final int REMOVALS_PER_WRITE = 1_000;
 
     private final Retention retention;
     private final long nowMs;
-    private final int maxScan;
+    private final int maxRemovals;
     private final java.util.concurrent.atomic.AtomicLong cursor;
     private final EventLoopGuard guard;
 
-    TrimDeliveries(Context c, Retention retention, long nowMs, int maxScan,
+    TrimDeliveries(Context c, Retention retention, long nowMs, int maxRemovals,
         java.util.concurrent.atomic.AtomicLong cursor, EventLoopGuard guard) {
       super(c);
       this.retention = retention;
       this.nowMs = nowMs;
-      this.maxScan = maxScan;
+      this.maxRemovals = maxRemovals;
       this.cursor = cursor;
       this.guard = guard;
     }
@@ -375,15 +380,15 @@ abstract class WriteOp<T> {
       }
       guard.check();
       long removed = finished > retention.maxCount()
-          ? removeOldest(g, Math.min(finished - retention.maxCount(), maxScan)) : 0;
-      long budget = Math.min(maxScan - removed, AGE_CHECKS_PER_CALL);
-      if (budget <= 0) {
+          ? removeOldest(g, Math.min(finished - retention.maxCount(), maxRemovals)) : 0;
+      if (removed >= maxRemovals) {
         return removed;
       }
       long last = cursor.get();
       try (FinishedDeliveries it = new FinishedDeliveries(g.db, last)) {
         boolean more = false;
-        for (long examined = 0; examined < budget && (more = it.next()); examined++) {
+        for (long examined = 0; examined < AGE_CHECKS_PER_CALL && removed < maxRemovals && (more = it.next());
+            examined++) {
           last = it.seq();
           long updatedAt = it.updatedAt();
           if (!g.deliveryChanged(it.seq()) && updatedAt != Long.MIN_VALUE) {

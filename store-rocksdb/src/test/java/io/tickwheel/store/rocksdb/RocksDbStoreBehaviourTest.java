@@ -681,6 +681,42 @@ class RocksDbStoreBehaviourTest {
   }
 
   /**
+   * A trim with more to remove than one write takes goes in several writes, and a write queued meanwhile is applied
+   * between them rather than after all of them: 2,500 finished deliveries over the retained count take three writes;
+   * a put queued right after the trim (in the same event-loop task, so before its second write can be) is answered
+   * first.
+   */
+  @Test
+  void aLargeTrimGoesInSeveralWritesWithOtherWritesBetweenThem() {
+    RocksDbTimerStore s = open(options());
+    try {
+      int excess = 2 * WriteOp.TrimDeliveries.REMOVALS_PER_WRITE + 500;
+      hookedDeliveries(s, excess + 10, d -> 2_000);
+      List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Promise<Long> trimmed = Promise.promise();
+      Promise<Void> put = Promise.promise();
+      vertx.getOrCreateContext().runOnContext(v -> {
+        s.trimDeliveries(new Retention(10, 1_000_000), 2_100).onComplete(ar -> {
+          order.add("trim");
+          trimmed.handle(ar);
+        });
+        s.put(timer("between", 5_000)).onComplete(ar -> {
+          order.add("put");
+          put.handle(ar);
+        });
+      });
+      assertThat(await(trimmed.future())).isEqualTo(excess);
+      await(put.future());
+      assertThat(order).containsExactly("put", "trim");
+      assertThat(await(s.countDeliveries(DeliveryState.SUCCEEDED)) + await(s.countDeliveries(DeliveryState.DEAD)))
+          .isEqualTo(10);
+      assertThat(await(s.get("between"))).isNotNull();
+    } finally {
+      await(s.close());
+    }
+  }
+
+  /**
    * A database written before the state index carried each delivery's {@code updatedAt} (empty values): the age
    * check reads those records instead, removes the old ones and gives the others their age.
    */
