@@ -106,6 +106,8 @@ public final class DeliveryService {
   private long wakeTimer = -1;
   private long wakeAt = Long.MAX_VALUE;
   private long trimTimer = -1;
+  /** A periodic trim is under way: the next period skips its own (a large trim goes in many store writes). */
+  private boolean trimming;
   private boolean drainSoon;
   /**
    * Per lane: its attempts in flight and record writes not yet ended ({@link #begin}/{@link #end}), and who waits in
@@ -192,7 +194,7 @@ public final class DeliveryService {
       return Future.succeededFuture();
     }).onSuccess(n -> {
       if (autoWake && !stopped && trimTimer < 0) {
-        trimTimer = vertx.setPeriodic(opts.trimIntervalMs(), id -> trim());
+        trimTimer = vertx.setPeriodic(opts.trimIntervalMs(), id -> periodicTrim());
       }
       // this lane's dead ones join the gauge (the periodic trim recounts every lane): recounting all lanes here
       // would cost a cluster node that takes P partitions O(P²) store calls at start
@@ -733,6 +735,14 @@ public final class DeliveryService {
     }
     return chain.compose(v -> failure[0] == null ? Future.succeededFuture(removed[0])
         : Future.<Long>failedFuture(failure[0])).onComplete(ar -> countDead());
+  }
+
+  private void periodicTrim() {
+    if (trimming) {
+      return;
+    }
+    trimming = true;
+    trim().onComplete(ar -> trimming = false);
   }
 
   private void countDead() {

@@ -530,21 +530,23 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   @Override
   public Future<Long> trimDeliveries(Retention retention, long nowMs) {
     Objects.requireNonNull(retention, "retention");
-    return trimDeliveries(callerContext(), retention, nowMs, 0);
+    return trimDeliveries(callerContext(), retention, nowMs, 0, new java.util.concurrent.atomic.AtomicLong());
   }
 
   /**
    * One write of at most {@link WriteOp.TrimDeliveries#REMOVALS_PER_WRITE} removals, repeated while a write removed
    * all it could, up to {@code trimMaxScan} removals in all. The next write is queued once the last is applied, so
-   * the writes queued meanwhile (creates, firing records) go between them.
+   * the writes queued meanwhile (creates, firing records) go between them; it goes on by count from where the last
+   * stopped ({@code countCursor}), not over the deleted entries again.
    */
-  private Future<Long> trimDeliveries(Context ctx, Retention retention, long nowMs, long removedBefore) {
+  private Future<Long> trimDeliveries(Context ctx, Retention retention, long nowMs, long removedBefore,
+      java.util.concurrent.atomic.AtomicLong countCursor) {
     int max = (int) Math.min(WriteOp.TrimDeliveries.REMOVALS_PER_WRITE, trimMaxScan - removedBefore);
-    return submit(new WriteOp.TrimDeliveries(ctx, retention, nowMs, max, deliveryTrimCursor, guard))
+    return submit(new WriteOp.TrimDeliveries(ctx, retention, nowMs, max, deliveryTrimCursor, countCursor, guard))
         .compose(removed -> {
           long total = removedBefore + removed;
           return removed < max || total >= trimMaxScan ? Future.succeededFuture(total)
-              : trimDeliveries(ctx, retention, nowMs, total);
+              : trimDeliveries(ctx, retention, nowMs, total, countCursor);
         });
   }
 

@@ -353,15 +353,23 @@ abstract class WriteOp<T> {
     private final long nowMs;
     private final int maxRemovals;
     private final java.util.concurrent.atomic.AtomicLong cursor;
+    private final java.util.concurrent.atomic.AtomicLong countCursor;
     private final EventLoopGuard guard;
 
+    /**
+     * @param cursor where the previous age check stopped (the store's, across calls)
+     * @param countCursor the seq after which the removal by count goes on: 0 for a call's first write, then where
+     *     the previous write of the same call stopped, so that no write walks again over what those removed
+     */
     TrimDeliveries(Context c, Retention retention, long nowMs, int maxRemovals,
-        java.util.concurrent.atomic.AtomicLong cursor, EventLoopGuard guard) {
+        java.util.concurrent.atomic.AtomicLong cursor, java.util.concurrent.atomic.AtomicLong countCursor,
+        EventLoopGuard guard) {
       super(c);
       this.retention = retention;
       this.nowMs = nowMs;
       this.maxRemovals = maxRemovals;
       this.cursor = cursor;
+      this.countCursor = countCursor;
       this.guard = guard;
     }
 
@@ -380,7 +388,7 @@ abstract class WriteOp<T> {
       }
       guard.check();
       long removed = finished > retention.maxCount()
-          ? removeOldest(g, Math.min(finished - retention.maxCount(), maxRemovals)) : 0;
+          ? removeOldest(g, Math.min(finished - retention.maxCount(), maxRemovals), countCursor) : 0;
       if (removed >= maxRemovals) {
         return removed;
       }
@@ -417,11 +425,16 @@ abstract class WriteOp<T> {
       return removed;
     }
 
-    /** Removes the {@code n} oldest finished deliveries (fewer if fewer are stored); returns how many it removed. */
-    private static long removeOldest(WriteGroup g, long n) throws RocksDBException {
+    /**
+     * Removes the {@code n} oldest finished deliveries after {@code from} (fewer if fewer are stored), and moves
+     * {@code from} to the last seq it went over; returns how many it removed.
+     */
+    private static long removeOldest(WriteGroup g, long n, java.util.concurrent.atomic.AtomicLong from)
+        throws RocksDBException {
       long removed = 0;
-      try (FinishedDeliveries it = new FinishedDeliveries(g.db, 0)) {
+      try (FinishedDeliveries it = new FinishedDeliveries(g.db, from.get())) {
         while (removed < n && it.next()) {
+          from.set(it.seq());
           if (!g.deliveryChanged(it.seq())) {
             g.deleteDelivery(it.seq(), it.state());
             removed++;
