@@ -170,7 +170,8 @@ public final class RocksDbStoreOptions {
   }
 
   /**
-   * Bounded work of one trim call: {@code trimFirings} by age examines at most this many log entries, and
+   * Bounded work of one trim call: {@code trimFirings} by age examines at most this many log entries (10,000 per
+   * write), and
    * {@code trimDeliveries} removes at most this many deliveries, in writes of 1,000 with other writes between them
    * (the rest is trimmed by the next call). Default 100000.
    */

@@ -73,8 +73,8 @@ import java.util.function.Function;
  * At most {@code maxQueuedWrites} write calls and {@code maxQueuedReads} read calls wait; beyond that a call
  * fails at once with {@link StoreUnavailableException}. {@code loadAll} holds at most one batch at a time. A
  * {@code list} examines at most 100,000 index entries per call; a {@code trimFirings} by age at most
- * {@code trimMaxScan} log entries (by count it is a single range delete); a {@code trimDeliveries} removes at most
- * {@code trimMaxScan} deliveries, 1,000 per write.
+ * {@code trimMaxScan} log entries, 10,000 per write (by count it is a single range delete); a {@code trimDeliveries}
+ * removes at most {@code trimMaxScan} deliveries, 1,000 per write.
  */
 public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.store.TimerExport,
     io.tickwheel.core.store.DueIndex {
@@ -233,7 +233,20 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   @Override
   public Future<Long> trimFirings(Retention retention, long nowMs) {
     Objects.requireNonNull(retention, "retention");
-    return submit(new WriteOp.Trim(callerContext(), retention, nowMs, trimMaxScan, guard));
+    return trimFirings(callerContext(), retention, nowMs, 0);
+  }
+
+  /**
+   * One write examining at most {@link WriteOp.Trim#SCAN_PER_WRITE} entries by age, repeated while a write cut at
+   * least that many, up to {@code trimMaxScan} in all; the writes queued meanwhile go between them.
+   */
+  private Future<Long> trimFirings(Context ctx, Retention retention, long nowMs, long removedBefore) {
+    int max = (int) Math.min(WriteOp.Trim.SCAN_PER_WRITE, trimMaxScan - removedBefore);
+    return submit(new WriteOp.Trim(ctx, retention, nowMs, max, guard)).compose(removed -> {
+      long total = removedBefore + removed;
+      return removed < max || total >= trimMaxScan ? Future.succeededFuture(total)
+          : trimFirings(ctx, retention, nowMs, total);
+    });
   }
 
   @Override

@@ -590,6 +590,39 @@ class RocksDbStoreBehaviourTest {
     }
   }
 
+  /**
+   * A trim by age with more to cut than one write examines goes in several writes, and a write queued meanwhile is
+   * applied between them: 25,000 old firings (two and a half writes' worth) are cut in one call (the newest kept),
+   * after a put queued right after the trim (in the same event-loop task, so before its second write can be).
+   */
+  @Test
+  void aLargeTrimByAgeGoesInSeveralWritesWithOtherWritesBetweenThem() {
+    RocksDbTimerStore s = open(options());
+    try {
+      int n = 2 * WriteOp.Trim.SCAN_PER_WRITE + 5_000;
+      recordOnceFirings(s, n, 1000);
+      List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Promise<Long> trimmed = Promise.promise();
+      Promise<Void> put = Promise.promise();
+      vertx.getOrCreateContext().runOnContext(v -> {
+        s.trimFirings(new Retention(1_000_000, 0), 5000).onComplete(ar -> {
+          order.add("trim");
+          trimmed.handle(ar);
+        });
+        s.put(timer("between", 5_000)).onComplete(ar -> {
+          order.add("put");
+          put.handle(ar);
+        });
+      });
+      assertThat(await(trimmed.future())).isEqualTo(n - 1);
+      await(put.future());
+      assertThat(order).containsExactly("put", "trim");
+      assertThat(await(s.readFirings(0, 100))).extracting(Firing::seq).containsExactly((long) n);
+    } finally {
+      await(s.close());
+    }
+  }
+
   // ---- deliveries ----
 
   /**
