@@ -91,9 +91,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   private final LinkedBlockingQueue<WriteOp<?>> queue = new LinkedBlockingQueue<>();
   private final int maxQueuedWrites;
   private final int maxQueuedReads;
-  private final int trimMaxScan;
-  /** Where the last trimDeliveries stopped (writer thread). */
-  private final java.util.concurrent.atomic.AtomicLong deliveryTrimCursor = new java.util.concurrent.atomic.AtomicLong();
+  private final Trims trims;
   private final AtomicInteger queuedReads = new AtomicInteger();
   private final Set<Reads.TimerScan> scans = ConcurrentHashMap.newKeySet();
 
@@ -116,7 +114,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     this.db = db;
     this.maxQueuedWrites = o.getMaxQueuedWrites();
     this.maxQueuedReads = o.getMaxQueuedReads();
-    this.trimMaxScan = o.getTrimMaxScan();
+    this.trims = new Trims(this::submit, o.getTrimMaxScan(), guard);
     this.reads = new Reads(db, guard);
     long lastSeq;
     long firstRetained;
@@ -233,20 +231,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   @Override
   public Future<Long> trimFirings(Retention retention, long nowMs) {
     Objects.requireNonNull(retention, "retention");
-    return trimFirings(callerContext(), retention, nowMs, 0);
-  }
-
-  /**
-   * One write examining at most {@link WriteOp.Trim#SCAN_PER_WRITE} entries by age, repeated while a write cut at
-   * least that many, up to {@code trimMaxScan} in all; the writes queued meanwhile go between them.
-   */
-  private Future<Long> trimFirings(Context ctx, Retention retention, long nowMs, long removedBefore) {
-    int max = (int) Math.min(WriteOp.Trim.SCAN_PER_WRITE, trimMaxScan - removedBefore);
-    return submit(new WriteOp.Trim(ctx, retention, nowMs, max, guard)).compose(removed -> {
-      long total = removedBefore + removed;
-      return removed < max || total >= trimMaxScan ? Future.succeededFuture(total)
-          : trimFirings(ctx, retention, nowMs, total);
-    });
+    return trims.firings(callerContext(), retention, nowMs);
   }
 
   @Override
@@ -543,24 +528,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
   @Override
   public Future<Long> trimDeliveries(Retention retention, long nowMs) {
     Objects.requireNonNull(retention, "retention");
-    return trimDeliveries(callerContext(), retention, nowMs, 0, new java.util.concurrent.atomic.AtomicLong());
-  }
-
-  /**
-   * One write of at most {@link WriteOp.TrimDeliveries#REMOVALS_PER_WRITE} removals, repeated while a write removed
-   * all it could, up to {@code trimMaxScan} removals in all. The next write is queued once the last is applied, so
-   * the writes queued meanwhile (creates, firing records) go between them; it goes on by count from where the last
-   * stopped ({@code countCursor}), not over the deleted entries again.
-   */
-  private Future<Long> trimDeliveries(Context ctx, Retention retention, long nowMs, long removedBefore,
-      java.util.concurrent.atomic.AtomicLong countCursor) {
-    int max = (int) Math.min(WriteOp.TrimDeliveries.REMOVALS_PER_WRITE, trimMaxScan - removedBefore);
-    return submit(new WriteOp.TrimDeliveries(ctx, retention, nowMs, max, deliveryTrimCursor, countCursor, guard))
-        .compose(removed -> {
-          long total = removedBefore + removed;
-          return removed < max || total >= trimMaxScan ? Future.succeededFuture(total)
-              : trimDeliveries(ctx, retention, nowMs, total, countCursor);
-        });
+    return trims.deliveries(callerContext(), retention, nowMs);
   }
 
   @Override

@@ -6,15 +6,12 @@ import io.tickwheel.core.model.Firing;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
-import io.tickwheel.core.store.Retention;
 import io.vertx.core.Context;
 import io.vertx.core.Promise;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 
 /**
  * One queued write call. {@link #apply} runs on the writer thread inside a {@link WriteGroup} and computes
@@ -243,70 +240,6 @@ abstract class WriteOp<T> {
   }
 
   /**
-   * trimFirings: the retained log is always the contiguous range {@code [firstRetained, lastSeq]}, so trimming
-   * is one {@code deleteRange} of a prefix. By count the cut is computed; by age at most {@code maxScan}
-   * entries are examined (bounded work per write: a store call that may have more to cut repeats the write, see
-   * {@link #SCAN_PER_WRITE}). The newest firing is never cut.
-   */
-  static final class Trim extends WriteOp<Long> {
-    /**
-     * Most log entries one write examines by age: 100,000 held the writer thread 40-90 ms; a trim call whose write
-     * cut at least this many repeats it, with the writes queued meanwhile in between.
-     */
-    static final int SCAN_PER_WRITE = 10_000;
-
-    private final Retention retention;
-    private final long nowMs;
-    private final int maxScan;
-    private final EventLoopGuard guard;
-
-    Trim(Context c, Retention retention, long nowMs, int maxScan, EventLoopGuard guard) {
-      super(c);
-      this.retention = retention;
-      this.nowMs = nowMs;
-      this.maxScan = maxScan;
-      this.guard = guard;
-    }
-
-    @Override
-    Long apply(WriteGroup g) throws RocksDBException {
-      long first = g.firstRetained;
-      long last = g.lastSeq;
-      if (first >= last) {
-        return 0L; // empty, or only the newest firing left
-      }
-      long cut = Math.max(first, last - retention.maxCount() + 1);
-      long cutoff; // a firing fired before this is too old
-      try {
-        cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
-      } catch (ArithmeticException e) {
-        cutoff = Long.MIN_VALUE;
-      }
-      if (cut < last) {
-        guard.check();
-        try (ReadOptions ro = new ReadOptions().setFillCache(false);
-            RocksIterator it = g.db.db.newIterator(g.db.firings, ro)) {
-          it.seek(Keys.seq(cut));
-          for (int scanned = 0; it.isValid() && scanned < maxScan; scanned++, it.next()) {
-            long seq = Keys.seqOf(it.key());
-            if (seq >= last || Codec.decodeFiring(it.value()).firedAt() >= cutoff) {
-              break;
-            }
-            cut = seq + 1;
-          }
-          it.status();
-        }
-      }
-      if (cut <= first) {
-        return 0L;
-      }
-      g.batch.deleteRange(g.db.firings, Keys.seq(first), Keys.seq(cut));
-      g.firstRetained = cut;
-      return cut - first;
-    }
-  }
-
-  /**
    * updateDelivery: replaces a stored delivery (state index and counts in step) if it is in the expected state (any
    * when null); creates none. The check reads the group's own earlier writes, so two ops of one group compare in
    * order.
@@ -332,131 +265,6 @@ abstract class WriteOp<T> {
     }
   }
 
-  /**
-   * One write of trimDeliveries, in two steps over the finished deliveries only ({@link FinishedDeliveries}: pending
-   * ones are never read), removing at most {@code maxRemovals}:
-   * <ol>
-   *   <li>by count: while more than {@code maxCount} finished deliveries are stored, removes the oldest (by seq);</li>
-   *   <li>by age, unless the first step used up {@code maxRemovals}: examines at most {@value #AGE_CHECKS_PER_CALL}
-   *   finished deliveries after the one the previous age check stopped at ({@code cursor}; after the last the next
-   *   starts from the oldest again) and removes those changed before {@code now - maxAgeMs}. The age comes from the
-   *   index entry; an entry written before it carried the age is read from its record once and given it.</li>
-   * </ol>
-   * A write with nothing to remove so reads at most {@value #AGE_CHECKS_PER_CALL} index entries and decodes no record
-   * (the writer thread, which every write waits behind, is free again within milliseconds): an old record behind
-   * 100,000 recent ones is reached within 50 calls. One that removes {@code maxRemovals} tells the store there may be
-   * more: it repeats the write, letting the writes queued meanwhile go first.
-   */
-  static final class TrimDeliveries extends WriteOp<Long> {
-    /** Most finished deliveries one write's age check examines. */
-    static final int AGE_CHECKS_PER_CALL = 2_000;
-    /**
-     * Most deliveries one write removes: a trim call that has more to remove repeats the write (each holds the
-     * writer thread for some milliseconds; 100,000 in one write held it for over half a second).
-     */
-    static final int REMOVALS_PER_WRITE = 1_000;
-
-    private final Retention retention;
-    private final long nowMs;
-    private final int maxRemovals;
-    private final java.util.concurrent.atomic.AtomicLong cursor;
-    private final java.util.concurrent.atomic.AtomicLong countCursor;
-    private final EventLoopGuard guard;
-
-    /**
-     * @param cursor where the previous age check stopped (the store's, across calls)
-     * @param countCursor the seq after which the removal by count goes on: 0 for a call's first write, then where
-     *     the previous write of the same call stopped, so that no write walks again over what those removed
-     */
-    TrimDeliveries(Context c, Retention retention, long nowMs, int maxRemovals,
-        java.util.concurrent.atomic.AtomicLong cursor, java.util.concurrent.atomic.AtomicLong countCursor,
-        EventLoopGuard guard) {
-      super(c);
-      this.retention = retention;
-      this.nowMs = nowMs;
-      this.maxRemovals = maxRemovals;
-      this.cursor = cursor;
-      this.countCursor = countCursor;
-      this.guard = guard;
-    }
-
-    @Override
-    Long apply(WriteGroup g) throws RocksDBException {
-      long[] counts = g.counts();
-      long finished = counts[DeliveryState.SUCCEEDED.ordinal()] + counts[DeliveryState.DEAD.ordinal()];
-      if (finished == 0) {
-        return 0L;
-      }
-      long cutoff;
-      try {
-        cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
-      } catch (ArithmeticException e) {
-        cutoff = Long.MIN_VALUE;
-      }
-      guard.check();
-      long removed = finished > retention.maxCount()
-          ? removeOldest(g, Math.min(finished - retention.maxCount(), maxRemovals), countCursor) : 0;
-      if (removed >= maxRemovals) {
-        return removed;
-      }
-      long last = cursor.get();
-      try (FinishedDeliveries it = new FinishedDeliveries(g.db, last)) {
-        boolean more = false;
-        for (long examined = 0; examined < AGE_CHECKS_PER_CALL && removed < maxRemovals && (more = it.next());
-            examined++) {
-          last = it.seq();
-          long updatedAt = it.updatedAt();
-          if (!g.deliveryChanged(it.seq()) && updatedAt != Long.MIN_VALUE) {
-            if (updatedAt < cutoff) {
-              g.deleteDelivery(it.seq(), it.state());
-              removed++;
-            }
-            continue;
-          }
-          Delivery d = g.currentDelivery(it.seq());
-          if (d == null || d.state() == DeliveryState.PENDING) {
-            continue;
-          }
-          if (d.updatedAt() < cutoff) {
-            g.deleteDelivery(d);
-            removed++;
-          } else if (!g.deliveryChanged(d.seq())) {
-            g.indexUpdatedAt(d);
-          }
-        }
-        if (!more) {
-          last = 0; // the end: the next call starts from the oldest again
-        }
-      }
-      cursor.set(last);
-      return removed;
-    }
-
-    /**
-     * Removes the {@code n} oldest finished deliveries after {@code from} (fewer if fewer are stored), and moves
-     * {@code from} to the last seq it went over; returns how many it removed.
-     */
-    private static long removeOldest(WriteGroup g, long n, java.util.concurrent.atomic.AtomicLong from)
-        throws RocksDBException {
-      long removed = 0;
-      try (FinishedDeliveries it = new FinishedDeliveries(g.db, from.get())) {
-        while (removed < n && it.next()) {
-          from.set(it.seq());
-          if (!g.deliveryChanged(it.seq())) {
-            g.deleteDelivery(it.seq(), it.state());
-            removed++;
-            continue;
-          }
-          Delivery d = g.currentDelivery(it.seq());
-          if (d != null && d.state() != DeliveryState.PENDING) {
-            g.deleteDelivery(d);
-            removed++;
-          }
-        }
-      }
-      return removed;
-    }
-  }
 
   /** setTopicPaused: one {@code meta} key per paused topic, written or deleted (idempotent either way). */
   static final class SetTopicPaused extends WriteOp<Void> {

@@ -599,7 +599,7 @@ class RocksDbStoreBehaviourTest {
   void aLargeTrimByAgeGoesInSeveralWritesWithOtherWritesBetweenThem() {
     RocksDbTimerStore s = open(options());
     try {
-      int n = 2 * WriteOp.Trim.SCAN_PER_WRITE + 5_000;
+      int n = 2 * Trims.FiringLog.SCAN_PER_WRITE + 5_000;
       recordOnceFirings(s, n, 1000);
       List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
       Promise<Long> trimmed = Promise.promise();
@@ -698,8 +698,8 @@ class RocksDbStoreBehaviourTest {
   void oneTrimChecksTheAgeOfABoundedNumberOfFinishedDeliveriesAndTheNextGoesOn() {
     RocksDbTimerStore s = open(options());
     try {
-      int n = WriteOp.TrimDeliveries.AGE_CHECKS_PER_CALL + 1_000;
-      long oldSeq = WriteOp.TrimDeliveries.AGE_CHECKS_PER_CALL + 801; // past the first call's checks (1 in 7 pending)
+      int n = Trims.Deliveries.AGE_CHECKS_PER_CALL + 1_000;
+      long oldSeq = Trims.Deliveries.AGE_CHECKS_PER_CALL + 801; // past the first call's checks (1 in 7 pending)
       hookedDeliveries(s, n, d -> d.seq() == oldSeq ? 500 : d.seq() % 7 == 0 ? -1 : 2_000);
       Retention byAge = new Retention(1_000_000, 1_000);
       assertThat(await(s.trimDeliveries(byAge, 2_100))).as("the first call does not get that far").isZero();
@@ -723,7 +723,7 @@ class RocksDbStoreBehaviourTest {
   void aLargeTrimGoesInSeveralWritesWithOtherWritesBetweenThem() {
     RocksDbTimerStore s = open(options());
     try {
-      int excess = 2 * WriteOp.TrimDeliveries.REMOVALS_PER_WRITE + 500;
+      int excess = 2 * Trims.Deliveries.REMOVALS_PER_WRITE + 500;
       hookedDeliveries(s, excess + 10, d -> 2_000);
       List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
       Promise<Long> trimmed = Promise.promise();
