@@ -5,6 +5,7 @@ import io.tickwheel.core.delivery.DeliveryState;
 import io.tickwheel.core.store.Retention;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import org.rocksdb.ReadOptions;
@@ -42,7 +43,7 @@ final class Trims {
 
   /** trimFirings, in writes examining at most {@link FiringLog#SCAN_PER_WRITE} entries by age. */
   Future<Long> firings(Context ctx, Retention retention, long nowMs) {
-    return repeat(FiringLog.SCAN_PER_WRITE, max -> new FiringLog(ctx, retention, nowMs, max, guard), 0);
+    return repeat(FiringLog.SCAN_PER_WRITE, max -> new FiringLog(ctx, retention, nowMs, max, guard));
   }
 
   /**
@@ -52,16 +53,32 @@ final class Trims {
   Future<Long> deliveries(Context ctx, Retention retention, long nowMs) {
     AtomicLong countCursor = new AtomicLong();
     return repeat(Deliveries.REMOVALS_PER_WRITE,
-        max -> new Deliveries(ctx, retention, nowMs, max, deliveryAgeCursor, countCursor, guard), 0);
+        max -> new Deliveries(ctx, retention, nowMs, max, deliveryAgeCursor, countCursor, guard));
   }
 
-  /** One write allowed {@code min(perWrite, what the call has left)}; again while a write removed that many. */
-  private Future<Long> repeat(int perWrite, IntFunction<WriteOp<Long>> write, long removedBefore) {
+  private Future<Long> repeat(int perWrite, IntFunction<WriteOp<Long>> write) {
+    Promise<Long> done = Promise.promise();
+    next(perWrite, write, 0, done);
+    return done.future();
+  }
+
+  /**
+   * One write allowed {@code min(perWrite, what the call has left)}; again while a write removed that many. Each
+   * write's answer starts the next (one promise for the call, not a future nested per write).
+   */
+  private void next(int perWrite, IntFunction<WriteOp<Long>> write, long removedBefore, Promise<Long> done) {
     int max = (int) Math.min(perWrite, maxPerCall - removedBefore);
-    return submitter.submit(write.apply(max)).compose(removed -> {
-      long total = removedBefore + removed;
-      return removed < max || total >= maxPerCall ? Future.succeededFuture(total)
-          : repeat(perWrite, write, total);
+    submitter.submit(write.apply(max)).onComplete(ar -> {
+      if (ar.failed()) {
+        done.fail(ar.cause());
+        return;
+      }
+      long total = removedBefore + ar.result();
+      if (ar.result() < max || total >= maxPerCall) {
+        done.complete(total);
+      } else {
+        next(perWrite, write, total, done);
+      }
     });
   }
 
