@@ -25,6 +25,18 @@ public record Retention(long maxCount, long maxAgeMs) {
     }
   }
 
+  /**
+   * The time before which a record is too old at {@code nowMs}: {@code nowMs - maxAgeMs}, epoch ms, or
+   * {@link Long#MIN_VALUE} (nothing is too old) when that is below the range of a {@code long}.
+   */
+  public long cutoff(long nowMs) {
+    try {
+      return Math.subtractExact(nowMs, maxAgeMs);
+    } catch (ArithmeticException e) {
+      return Long.MIN_VALUE;
+    }
+  }
+
   /** {@link #DEFAULT_MAX_COUNT} firings, {@link #DEFAULT_MAX_AGE_MS}: one million firings, one day. */
   public static Retention defaults() {
     return new Retention(DEFAULT_MAX_COUNT, DEFAULT_MAX_AGE_MS);

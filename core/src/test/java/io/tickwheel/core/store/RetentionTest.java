@@ -29,4 +29,12 @@ class RetentionTest {
   void zeroAgeIsAllowedTheNewestFiringIsKeptAnyway() {
     assertThat(new Retention(1, 0).maxAgeMs()).isZero();
   }
+
+  @Test
+  void theCutoffIsNowMinusTheAgeAndNothingIsTooOldWhenThatOverflows() {
+    assertThat(new Retention(1, 1_000).cutoff(5_000)).isEqualTo(4_000);
+    assertThat(new Retention(1, 0).cutoff(5_000)).isEqualTo(5_000);
+    assertThat(new Retention(1, Long.MAX_VALUE).cutoff(-2)).isEqualTo(Long.MIN_VALUE);
+    assertThat(new Retention(1, 10).cutoff(Long.MIN_VALUE + 5)).isEqualTo(Long.MIN_VALUE);
+  }
 }

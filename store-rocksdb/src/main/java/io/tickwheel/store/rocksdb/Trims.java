@@ -115,12 +115,7 @@ final class Trims {
         return 0L; // empty, or only the newest firing left
       }
       long cut = Math.max(first, last - retention.maxCount() + 1);
-      long cutoff; // a firing fired before this is too old
-      try {
-        cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
-      } catch (ArithmeticException e) {
-        cutoff = Long.MIN_VALUE;
-      }
+      long cutoff = retention.cutoff(nowMs); // a firing fired before this is too old
       if (cut < last) {
         guard.check();
         try (ReadOptions ro = new ReadOptions().setFillCache(false);
@@ -200,12 +195,7 @@ final class Trims {
       if (finished == 0) {
         return 0L;
       }
-      long cutoff;
-      try {
-        cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
-      } catch (ArithmeticException e) {
-        cutoff = Long.MIN_VALUE;
-      }
+      long cutoff = retention.cutoff(nowMs);
       guard.check();
       long removed = finished > retention.maxCount()
           ? removeOldest(g, Math.min(finished - retention.maxCount(), maxRemovals), countCursor) : 0;

@@ -399,8 +399,9 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
       return closedFuture();
     }
     long removed = 0;
+    long cutoff = retention.cutoff(nowMs);
     while (log.size() > 1
-        && (log.size() > retention.maxCount() || log.firstEntry().getValue().firedAt() < nowMs - retention.maxAgeMs())) {
+        && (log.size() > retention.maxCount() || log.firstEntry().getValue().firedAt() < cutoff)) {
       log.pollFirstEntry();
       removed++;
     }
@@ -495,7 +496,7 @@ public final class MemoryTimerStore implements TimerStore, io.tickwheel.core.sto
     if (closed) {
       return closedFuture();
     }
-    long cutoff = nowMs - retention.maxAgeMs();
+    long cutoff = retention.cutoff(nowMs);
     NavigableSet<Long> succeeded = deliveriesByState.get(DeliveryState.SUCCEEDED);
     NavigableSet<Long> dead = deliveriesByState.get(DeliveryState.DEAD);
     long excess = succeeded.size() + dead.size() - retention.maxCount();

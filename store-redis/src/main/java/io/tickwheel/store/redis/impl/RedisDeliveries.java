@@ -106,12 +106,7 @@ public final class RedisDeliveries implements DeliveryTable {
 
   @Override
   public Future<Long> trimDeliveries(Retention retention, long nowMs) {
-    long cutoff;
-    try {
-      cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
-    } catch (ArithmeticException e) {
-      cutoff = Long.MIN_VALUE;
-    }
+    long cutoff = retention.cutoff(nowMs);
     return send.writeScriptUntilDone(Script.TRIM_DELIVERIES, keys.trimDeliveriesKeys,
         List.of(Long.toString(retention.maxCount()), Long.toString(cutoff), Integer.toString(DELIVERY_TRIM_BUDGET),
             Integer.toString(DELIVERY_AGE_CHECK_BUDGET)));

@@ -158,12 +158,7 @@ public final class RedisFiringLog implements FiringLog {
    */
   @Override
   public Future<Long> trimFirings(Retention retention, long nowMs) {
-    long cutoff;
-    try {
-      cutoff = Math.subtractExact(nowMs, retention.maxAgeMs());
-    } catch (ArithmeticException e) {
-      cutoff = Long.MIN_VALUE;
-    }
+    long cutoff = retention.cutoff(nowMs);
     return send.writeScriptUntilDone(Script.TRIM, keys.logKey, List.of(Long.toString(retention.maxCount()),
         Long.toString(cutoff), Integer.toString(TRIM_BUDGET)));
   }
