@@ -170,10 +170,9 @@ public final class RocksDbStoreOptions {
   }
 
   /**
-   * Bounded work of one trim call: {@code trimFirings} by age examines at most this many log entries (10,000 per
-   * write), and
-   * {@code trimDeliveries} removes at most this many deliveries, in writes of 1,000 with other writes between them
-   * (the rest is trimmed by the next call). Default 100000.
+   * Bounded work of one trim call: {@code trimFirings} by age examines at most this many log entries, in writes of
+   * 10,000, and {@code trimDeliveries} removes at most this many deliveries, in writes of 1,000; other writes go
+   * between them, and the rest is trimmed by the next call. Default 100000.
    */
   public int getTrimMaxScan() {
     return trimMaxScan;

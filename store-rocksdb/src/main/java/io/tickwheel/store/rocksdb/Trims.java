@@ -145,22 +145,22 @@ final class Trims {
    * ones are never read), removing at most {@code maxRemovals}:
    * <ol>
    *   <li>by count: while more than {@code maxCount} finished deliveries are stored, removes the oldest (by seq);</li>
-   *   <li>by age, unless the first step used up {@code maxRemovals}: examines at most {@value #AGE_CHECKS_PER_CALL}
+   *   <li>by age, unless the first step used up {@code maxRemovals}: examines at most {@value #AGE_CHECKS_PER_WRITE}
    *   finished deliveries after the one the previous age check stopped at ({@code cursor}; after the last the next
    *   starts from the oldest again) and removes those changed before {@code now - maxAgeMs}. The age comes from the
    *   index entry; an entry written before it carried the age is read from its record once and given it.</li>
    * </ol>
-   * A write with nothing to remove so reads at most {@value #AGE_CHECKS_PER_CALL} index entries and decodes no record
+   * A write with nothing to remove so reads at most {@value #AGE_CHECKS_PER_WRITE} index entries and decodes no record
    * (the writer thread, which every write waits behind, is free again within milliseconds): an old record behind
    * 100,000 recent ones is reached within 50 calls. One that removes {@code maxRemovals} tells the store there may be
    * more: it repeats the write, letting the writes queued meanwhile go first.
    */
   static final class Deliveries extends WriteOp<Long> {
     /** Most finished deliveries one write's age check examines. */
-    static final int AGE_CHECKS_PER_CALL = 2_000;
+    static final int AGE_CHECKS_PER_WRITE = 2_000;
     /**
      * Most deliveries one write removes: a trim call that has more to remove repeats the write (each holds the
-     * writer thread for some milliseconds; 100,000 in one write held it for over half a second).
+     * writer thread for some milliseconds; 100,000 in one write held it for 0.3-0.4 s).
      */
     static final int REMOVALS_PER_WRITE = 1_000;
 
@@ -205,7 +205,7 @@ final class Trims {
       long last = cursor.get();
       try (FinishedDeliveries it = new FinishedDeliveries(g.db, last)) {
         boolean more = false;
-        for (long examined = 0; examined < AGE_CHECKS_PER_CALL && removed < maxRemovals && (more = it.next());
+        for (long examined = 0; examined < AGE_CHECKS_PER_WRITE && removed < maxRemovals && (more = it.next());
             examined++) {
           last = it.seq();
           long updatedAt = it.updatedAt();

@@ -698,8 +698,8 @@ class RocksDbStoreBehaviourTest {
   void oneTrimChecksTheAgeOfABoundedNumberOfFinishedDeliveriesAndTheNextGoesOn() {
     RocksDbTimerStore s = open(options());
     try {
-      int n = Trims.Deliveries.AGE_CHECKS_PER_CALL + 1_000;
-      long oldSeq = Trims.Deliveries.AGE_CHECKS_PER_CALL + 801; // past the first call's checks (1 in 7 pending)
+      int n = Trims.Deliveries.AGE_CHECKS_PER_WRITE + 1_000;
+      long oldSeq = Trims.Deliveries.AGE_CHECKS_PER_WRITE + 801; // past the first call's checks (1 in 7 pending)
       hookedDeliveries(s, n, d -> d.seq() == oldSeq ? 500 : d.seq() % 7 == 0 ? -1 : 2_000);
       Retention byAge = new Retention(1_000_000, 1_000);
       assertThat(await(s.trimDeliveries(byAge, 2_100))).as("the first call does not get that far").isZero();
