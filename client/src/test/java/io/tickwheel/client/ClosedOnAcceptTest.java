@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A server that accepts the WebSocket upgrade and closes at once with 1001 (a node shutting down), the 101 answer and
- * the close frame in one TCP segment so the close is read before the client can attach its handlers. The client
- * must take that as a closed connection and connect again, for its commands and its subscriptions alike.
+ * the close frame in one TCP segment, on every connection. The client must take each as a closed connection and
+ * connect again, for its commands and its subscriptions alike: three upgrades are the first connection and two
+ * reconnections. (The client attaches its handlers on its own context as the upgrade completes, before a later frame
+ * is read; a client that attached them later would find the socket already closed and never reconnect.)
  */
 class ClosedOnAcceptTest {
 
@@ -88,12 +90,12 @@ class ClosedOnAcceptTest {
   @Test
   void a_subscription_whose_socket_is_closed_on_accept_connects_again() {
     client().subscribe(List.of("*"), null, f -> { });
-    Awaitility.await("a second upgrade").atMost(WAIT).until(() -> upgrades.get() >= 3);
+    Awaitility.await("two reconnections").atMost(WAIT).until(() -> upgrades.get() >= 3);
   }
 
   @Test
   void a_command_whose_socket_is_closed_on_accept_connects_again() {
     client().put(TimerRequest.builder().id("p").delayMs(60_000).build());
-    Awaitility.await("a second upgrade").atMost(WAIT).until(() -> upgrades.get() >= 3);
+    Awaitility.await("two reconnections").atMost(WAIT).until(() -> upgrades.get() >= 3);
   }
 }
