@@ -199,6 +199,63 @@ class DeliveryServiceTest {
   }
 
   @Test
+  void aPeriodicTrimStillRunningWhenTheNextPeriodComesMakesThatPeriodSkipItsOwn() {
+    DeliveryOptions d = DeliveryOptions.defaults();
+    DeliveryOptions every2ms = new DeliveryOptions(d.maxPending(), d.maxPendingBytes(), d.perHostConcurrency(),
+        d.perHostQueue(), d.postponeMs(), d.breakerFailures(), d.breakerOpenMs(), d.connectTimeoutMs(),
+        d.maxAttemptsPerTurn(), d.retention(), 2, d.maxIdleHosts());
+    on(ctx, () -> service.stop());
+    service = on(ctx, () -> Future.succeededFuture(new DeliveryService(vertx, ctx, store, clock::get, every2ms,
+        GuardedResolver.of(vertx, new AddressPolicy(true, List.of())), new WebhookSigner(secret),
+        new DeliveryMetrics(registry), new Random(seed)::nextDouble, true)));
+    // lane 0 trims at once; lane 1 holds its first trim until released: a periodic trim is lane 0 then lane 1
+    AtomicLong firstLaneTrims = new AtomicLong();
+    List<Promise<Long>> held = new ArrayList<>();
+    List<DeliveryLane> lanes = new ArrayList<>();
+    for (int p = 0; p < 2; p++) {
+      int partition = p;
+      MemoryTimerStore lane = new MemoryTimerStore();
+      DeliveryTable table = (DeliveryTable) Proxy.newProxyInstance(getClass().getClassLoader(),
+          new Class<?>[] {DeliveryTable.class}, (proxy, m, args) -> {
+            if (!m.getName().equals("trimDeliveries")) {
+              return m.invoke(lane, args);
+            }
+            if (partition == 0) {
+              firstLaneTrims.incrementAndGet();
+              return Future.succeededFuture(0L);
+            }
+            if (held.isEmpty()) {
+              Promise<Long> p1 = Promise.promise();
+              held.add(p1);
+              return p1.future();
+            }
+            return Future.succeededFuture(0L);
+          });
+      lanes.add(new DeliveryLane(p, table, () -> true));
+    }
+    // both lanes join in one task, before the trim timer (started by the first lane's recovery) can run
+    on(ctx, () -> {
+      service.recover(lanes.get(0));
+      return service.recover(lanes.get(1));
+    });
+    Awaitility.await("the first periodic trim reaches lane 1").atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(5)).until(() -> on(ctx, () -> Future.succeededFuture(held.size())) == 1);
+    // a timer due 50 ms from now on the same event loop runs after every period due before it (about 25 of them)
+    on(ctx, () -> {
+      Promise<Void> later = Promise.promise();
+      vertx.setTimer(50, id -> later.complete());
+      return later.future();
+    });
+    assertThat(firstLaneTrims.get()).as("trims started while the first one ran").isEqualTo(1);
+    on(ctx, () -> {
+      held.get(0).complete(0L);
+      return Future.succeededFuture();
+    });
+    Awaitility.await("a period after the trim ended trims again").atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(5)).until(() -> firstLaneTrims.get() >= 2);
+  }
+
+  @Test
   void fiveHundredThenTwoHundredIsTwoSignedAttemptsWithOneWebhookIdFiveSecondsApartWithinJitter() throws Exception {
     Receiver r = receiver((req, n) -> req.response().setStatusCode(n == 1 ? 500 : 200).end());
     Delivery d = fire(cb(r.url("/hook?a=1"), 8));
