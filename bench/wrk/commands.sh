@@ -11,7 +11,8 @@
 # loop, store, compaction, GC, JIT); the
 # part of it spent by the JIT compiler threads is shown beside it (a fresh JVM still compiles the hot paths for tens
 # of seconds on a busy 2-core machine: the warm-up runs every load before any is measured), and on redis the
-# redis-server's CPU per operation. The medians over the rounds come last.
+# redis-server's CPU per operation. Under each row, the JVM's CPU per operation split by thread kind (event loops,
+# the store's own threads, RocksDB's flushes and compactions, JIT, GC, the rest). The medians over the rounds come last.
 #
 # Usage: bench/wrk/commands.sh [--rounds 3] [--stores "rocksdb redis"] [--warmup 8] [--duration 8]
 #          [--jar server/target/tickwheel.jar]
@@ -53,6 +54,25 @@ jit() {
     [[ $(cat "$t/comm" 2>/dev/null) == C[12]\ CompilerThre* ]] && sum=$((sum + $(awk '{ print $14 + $15 }' "$t/stat")))
   done
   echo "$sum"
+}
+
+# CPU ticks of the JVM's threads by kind, in the order of KINDS: the event loops, the store's own threads (RocksDB
+# writer and readers: their names share the first 15 characters Linux keeps), RocksDB's flush and compaction threads,
+# the JIT compilers, the garbage collector, the rest (Netty's and Vert.x's other threads, the JVM's own)
+KINDS="loop store rocksdb-bg jit gc other"
+by_kind() {
+  local t
+  for t in /proc/$1/task/*; do
+    printf '%s\t%s\n' "$(cat "$t/comm" 2>/dev/null)" "$(awk '{ print $14 + $15 }' "$t/stat" 2>/dev/null)"
+  done | awk -F'\t' '$2 != "" {
+    k = "other"
+    if ($1 ~ /^vert\.x-eventloo/) k = "loop"
+    else if ($1 ~ /^tickwheel-rocks/) k = "store"
+    else if ($1 ~ /^rocksdb:/) k = "rocksdb-bg"
+    else if ($1 ~ /^C[12] CompilerThre/) k = "jit"
+    else if ($1 ~ /^(GC Thread|G1 )/) k = "gc"
+    t[k] += $2
+  } END { printf "%d %d %d %d %d %d\n", t["loop"], t["store"], t["rocksdb-bg"], t["jit"], t["gc"], t["other"] }'
 }
 
 # run LOAD SECONDS URL: prints "ops/s ops" (operations answered 2xx)
@@ -116,12 +136,17 @@ for store in $STORES; do
     done
     for load in ws post batch; do
       settle "$PID" $RPID
-      c0=$(cpu "$PID") j0=$(jit "$PID") r0=$(cpu "$RPID")
+      c0=$(cpu "$PID") j0=$(jit "$PID") r0=$(cpu "$RPID") k0=$(by_kind "$PID")
       read -r rate n < <(run "$load" "$DURATION" "$url")
       settle "$PID" $RPID
-      c1=$(cpu "$PID") j1=$(jit "$PID") r1=$(cpu "$RPID")
+      c1=$(cpu "$PID") j1=$(jit "$PID") r1=$(cpu "$RPID") k1=$(by_kind "$PID")
       jvm=$(us_per_op $((c1 - c0)) "$n") jt=$(us_per_op $((j1 - j0)) "$n") red=$(us_per_op $((r1 - r0)) "$n")
       printf '%-8s %-6s %-6s %10.0f %12s %12s %12s\n' "$store" "$r" "$load" "$rate" "$jvm" "$jt" "$red"
+      # threads which died during the load (none on the hot paths) drop out of k1: "other" may then come out low
+      awk -v a="$k0" -v b="$k1" -v kinds="$KINDS" -v n="$n" -v tck="$TCK" 'BEGIN {
+        split(a, x, " "); split(b, y, " "); split(kinds, k, " "); line = "  jvm-us/op by thread:"
+        for (i = 1; i <= 6; i++) line = line sprintf(" %s %.2f", k[i], n > 0 ? (y[i] - x[i]) * 1e6 / tck / n : 0)
+        print line }'
       echo "$store $load $rate $jvm $jt $red" >>"$WORK/rows"
     done
     kill "$PID"; wait "$PID" 2>/dev/null || true; PID=
