@@ -75,6 +75,11 @@ public record DeliveryOptions(int maxPending, long maxPendingBytes, int perHostC
         connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, maxIdleHosts);
   }
 
+  public DeliveryOptions withTrimIntervalMs(long ms) {
+    return new DeliveryOptions(maxPending, maxPendingBytes, perHostConcurrency, perHostQueue, postponeMs,
+        breakerFailures, breakerOpenMs, connectTimeoutMs, maxAttemptsPerTurn, retention, ms, maxIdleHosts);
+  }
+
   public DeliveryOptions withMaxIdleHosts(int n) {
     return new DeliveryOptions(maxPending, maxPendingBytes, perHostConcurrency, perHostQueue, postponeMs,
         breakerFailures, breakerOpenMs, connectTimeoutMs, maxAttemptsPerTurn, retention, trimIntervalMs, n);

@@ -83,11 +83,16 @@ class DeliveryServiceTest {
   }
 
   DeliveryService newService(DeliveryOptions opts, AddressPolicy policy) {
+    return newService(opts, policy, false);
+  }
+
+  /** @param autoWake whether the service sets its own timers (wake-ups, the periodic trim) */
+  DeliveryService newService(DeliveryOptions opts, AddressPolicy policy, boolean autoWake) {
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Random r = new Random(seed);
     return on(ctx, () -> Future.succeededFuture(new DeliveryService(vertx, ctx, store, clock::get, opts,
         GuardedResolver.of(vertx, policy), new WebhookSigner(secret), new DeliveryMetrics(registry), r::nextDouble,
-        false)));
+        autoWake)));
   }
 
   @AfterEach
@@ -200,14 +205,8 @@ class DeliveryServiceTest {
 
   @Test
   void aPeriodicTrimStillRunningWhenTheNextPeriodComesMakesThatPeriodSkipItsOwn() {
-    DeliveryOptions d = DeliveryOptions.defaults();
-    DeliveryOptions every2ms = new DeliveryOptions(d.maxPending(), d.maxPendingBytes(), d.perHostConcurrency(),
-        d.perHostQueue(), d.postponeMs(), d.breakerFailures(), d.breakerOpenMs(), d.connectTimeoutMs(),
-        d.maxAttemptsPerTurn(), d.retention(), 2, d.maxIdleHosts());
     on(ctx, () -> service.stop());
-    service = on(ctx, () -> Future.succeededFuture(new DeliveryService(vertx, ctx, store, clock::get, every2ms,
-        GuardedResolver.of(vertx, new AddressPolicy(true, List.of())), new WebhookSigner(secret),
-        new DeliveryMetrics(registry), new Random(seed)::nextDouble, true)));
+    service = newService(DeliveryOptions.defaults().withTrimIntervalMs(2), new AddressPolicy(true, List.of()), true);
     // lane 0 trims at once; lane 1 holds its first trim until released: a periodic trim is lane 0 then lane 1
     AtomicLong firstLaneTrims = new AtomicLong();
     List<Promise<Long>> held = new ArrayList<>();

@@ -114,7 +114,7 @@ public final class RocksDbTimerStore implements TimerStore, io.tickwheel.core.st
     this.db = db;
     this.maxQueuedWrites = o.getMaxQueuedWrites();
     this.maxQueuedReads = o.getMaxQueuedReads();
-    this.trims = new Trims(this::submit, o.getTrimMaxScan(), guard);
+    this.trims = new Trims(this::submit, o.getTrimMaxScan());
     this.reads = new Reads(db, guard);
     long lastSeq;
     long firstRetained;

@@ -31,19 +31,17 @@ final class Trims {
 
   private final Submitter submitter;
   private final int maxPerCall;
-  private final EventLoopGuard guard;
   /** Where the last delivery age check stopped (writer thread). */
   private final AtomicLong deliveryAgeCursor = new AtomicLong();
 
-  Trims(Submitter submitter, int maxPerCall, EventLoopGuard guard) {
+  Trims(Submitter submitter, int maxPerCall) {
     this.submitter = submitter;
     this.maxPerCall = maxPerCall;
-    this.guard = guard;
   }
 
   /** trimFirings, in writes examining at most {@link FiringLog#SCAN_PER_WRITE} entries by age. */
   Future<Long> firings(Context ctx, Retention retention, long nowMs) {
-    return repeat(FiringLog.SCAN_PER_WRITE, max -> new FiringLog(ctx, retention, nowMs, max, guard));
+    return repeat(FiringLog.SCAN_PER_WRITE, max -> new FiringLog(ctx, retention, nowMs, max));
   }
 
   /**
@@ -53,7 +51,7 @@ final class Trims {
   Future<Long> deliveries(Context ctx, Retention retention, long nowMs) {
     AtomicLong countCursor = new AtomicLong();
     return repeat(Deliveries.REMOVALS_PER_WRITE,
-        max -> new Deliveries(ctx, retention, nowMs, max, deliveryAgeCursor, countCursor, guard));
+        max -> new Deliveries(ctx, retention, nowMs, max, deliveryAgeCursor, countCursor));
   }
 
   private Future<Long> repeat(int perWrite, IntFunction<WriteOp<Long>> write) {
@@ -97,14 +95,12 @@ final class Trims {
     private final Retention retention;
     private final long nowMs;
     private final int maxScan;
-    private final EventLoopGuard guard;
 
-    FiringLog(Context c, Retention retention, long nowMs, int maxScan, EventLoopGuard guard) {
+    FiringLog(Context c, Retention retention, long nowMs, int maxScan) {
       super(c);
       this.retention = retention;
       this.nowMs = nowMs;
       this.maxScan = maxScan;
-      this.guard = guard;
     }
 
     @Override
@@ -117,7 +113,7 @@ final class Trims {
       long cut = Math.max(first, last - retention.maxCount() + 1);
       long cutoff = retention.cutoff(nowMs); // a firing fired before this is too old
       if (cut < last) {
-        guard.check();
+        g.guard.check();
         try (ReadOptions ro = new ReadOptions().setFillCache(false);
             RocksIterator it = g.db.db.newIterator(g.db.firings, ro)) {
           it.seek(Keys.seq(cut));
@@ -169,23 +165,20 @@ final class Trims {
     private final int maxRemovals;
     private final AtomicLong cursor;
     private final AtomicLong countCursor;
-    private final EventLoopGuard guard;
 
     /**
      * @param cursor where the previous age check stopped (the store's, across calls)
      * @param countCursor the seq after which the removal by count goes on: 0 for a call's first write, then where
      *     the previous write of the same call stopped, so that no write walks again over what those removed
      */
-    Deliveries(Context c, Retention retention, long nowMs, int maxRemovals,
-        AtomicLong cursor, AtomicLong countCursor,
-        EventLoopGuard guard) {
+    Deliveries(Context c, Retention retention, long nowMs, int maxRemovals, AtomicLong cursor,
+        AtomicLong countCursor) {
       super(c);
       this.retention = retention;
       this.nowMs = nowMs;
       this.maxRemovals = maxRemovals;
       this.cursor = cursor;
       this.countCursor = countCursor;
-      this.guard = guard;
     }
 
     @Override
@@ -196,7 +189,7 @@ final class Trims {
         return 0L;
       }
       long cutoff = retention.cutoff(nowMs);
-      guard.check();
+      g.guard.check();
       long removed = finished > retention.maxCount()
           ? removeOldest(g, Math.min(finished - retention.maxCount(), maxRemovals), countCursor) : 0;
       if (removed >= maxRemovals) {

@@ -34,7 +34,8 @@ final class WriteGroup implements AutoCloseable {
 
   final Db db;
   final WriteBatch batch = new WriteBatch();
-  private final EventLoopGuard guard;
+  /** Checked before every native call a write makes, the group's own and its ops' ({@link Trims}). */
+  final EventLoopGuard guard;
   private final RecentTimers recent;
   private Map<String, Timer> overlay = new HashMap<>();
   private Map<String, Timer> opOverlay = new HashMap<>();
