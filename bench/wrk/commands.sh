@@ -47,18 +47,10 @@ TCK=$(getconf CLK_TCK)
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cpu() { [[ -z "$1" ]] && { echo 0; return; }; awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-# CPU ticks of the JVM's JIT compiler threads (part of cpu): what warm-up still costs
-jit() {
-  local t sum=0
-  for t in /proc/$1/task/*; do
-    [[ $(cat "$t/comm" 2>/dev/null) == C[12]\ CompilerThre* ]] && sum=$((sum + $(awk '{ print $14 + $15 }' "$t/stat")))
-  done
-  echo "$sum"
-}
-
 # CPU ticks of the JVM's threads by kind, in the order of KINDS: the event loops, the store's own threads (RocksDB
 # writer and readers: their names share the first 15 characters Linux keeps), RocksDB's flush and compaction threads,
-# the JIT compilers, the garbage collector, the rest (Netty's and Vert.x's other threads, the JVM's own)
+# the JIT compilers (what warm-up still costs; the jit-us/op column), the garbage collector, the rest (Netty's and
+# Vert.x's other threads, the JVM's own)
 KINDS="loop store rocksdb-bg jit gc other"
 by_kind() {
   local t
@@ -136,11 +128,11 @@ for store in $STORES; do
     done
     for load in ws post batch; do
       settle "$PID" $RPID
-      c0=$(cpu "$PID") j0=$(jit "$PID") r0=$(cpu "$RPID") k0=$(by_kind "$PID")
+      c0=$(cpu "$PID") r0=$(cpu "$RPID") k0=$(by_kind "$PID")
       read -r rate n < <(run "$load" "$DURATION" "$url")
       settle "$PID" $RPID
-      c1=$(cpu "$PID") j1=$(jit "$PID") r1=$(cpu "$RPID") k1=$(by_kind "$PID")
-      jvm=$(us_per_op $((c1 - c0)) "$n") jt=$(us_per_op $((j1 - j0)) "$n") red=$(us_per_op $((r1 - r0)) "$n")
+      c1=$(cpu "$PID") r1=$(cpu "$RPID") k1=$(by_kind "$PID")
+      jvm=$(us_per_op $((c1 - c0)) "$n") jt=$(us_per_op $(($(cut -d" " -f4 <<<"$k1") - $(cut -d" " -f4 <<<"$k0"))) "$n") red=$(us_per_op $((r1 - r0)) "$n")
       printf '%-8s %-6s %-6s %10.0f %12s %12s %12s\n' "$store" "$r" "$load" "$rate" "$jvm" "$jt" "$red"
       # threads which died during the load (none on the hot paths) drop out of k1: "other" may then come out low
       awk -v a="$k0" -v b="$k1" -v kinds="$KINDS" -v n="$n" -v tck="$TCK" 'BEGIN {
