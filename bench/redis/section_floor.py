@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Where a lone firing's redis-server instructions go, counted by valgrind (callgrind): the floor of a firing record.
+
+A cluster node at 10,000 firings/s over 256 partitions records about one firing per partition per turn, so nearly
+every firing is a section of its own in a write_multi.lua call (bench/redis/script_cost.py, 256 partitions). This
+takes such a call apart, each step a variant of this checkout's scripts measured on one redis-server:
+
+  full          8 firings a call, each its own partition's section (as script_cost.py measures create+fire)
+  no fire body  the same with fire.lua's lone path returning at once: the call, the arguments, write_multi's
+                section frame (argument tables, the lease read, pcall, the reply)
+  no sections   write_multi returning at once: the call and its arguments only
+  no XADD       the full call without the firing's log entry (what one stream entry costs)
+
+and, apart, an EVALSHA of `return 1` with 1 and with 171 arguments: what one argument costs Redis (parsed, made a
+Lua string, collected). Per firing, the differences give: the call and its arguments, the section frame, the body
+(its redis.calls and Lua), and the XADD.
+
+Usage: bench/redis/section_floor.py [--turns 300]
+Needs: valgrind, redis-server, python3; run from the repository root (hold /tmp/tickwheel-measure.lock: valgrind
+counts do not depend on the machine's load, but its CPU use disturbs other measurements).
+"""
+import argparse, os, shutil, socket, subprocess, sys, tempfile, time
+
+import script_cost as sc
+
+PER_CALL = 8
+PARTS = 256
+
+
+def variant(src, dst, file, old, new):
+    """A copy of the script directory `src` in `dst` with `old` replaced by `new` in `file` (which must hold it)."""
+    shutil.copytree(src, dst)
+    p = os.path.join(dst, file)
+    with open(p) as fh:
+        s = fh.read()
+    if old not in s:
+        sys.exit('%s no longer holds the text this variant replaces: %r' % (file, old[:60]))
+    with open(p, 'w') as fh:
+        fh.write(s.replace(old, new, 1))
+    return dst
+
+
+def lone_firings(c, vpid, body, turns):
+    """Instructions per firing: `turns` calls of PER_CALL firings, each its own partition's section."""
+    c.call('FLUSHALL')
+    sha = c.call('SCRIPT', 'LOAD', body)
+    now = int(time.time() * 1000)
+    for p in range(PARTS):
+        c.call('HSET', sc.pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
+    plan = []
+    for t in range(turns):
+        by = {}
+        for i in range(PER_CALL):
+            by.setdefault((t * PER_CALL + i) * 7919 % PARTS, []).append('t%d_%d' % (t, i))
+        plan.append((now + t, by))
+        for p, ids in by.items():
+            sc.multi(c, sha, [sc.create_section(p, ids, now + t, now)])
+
+    def work():
+        for due, by in plan:
+            keys, argv = [], [len(by)]
+            for ks, a in [sc.fire_section(p, ids, due) for p, ids in by.items()]:
+                keys += ks
+                argv += a
+            c.call('EVALSHA', sha, len(keys), *keys, *argv)    # the variants' replies are not checked
+    return sc.instructions(vpid, work) / (turns * PER_CALL)
+
+
+def per_argument(c, vpid, calls=300):
+    sha = c.call('SCRIPT', 'LOAD', 'return 1')
+
+    def run(n):
+        args = ['{tw:p:%d}:timers' % i for i in range(n)]
+
+        def work():
+            for _ in range(calls):
+                c.call('EVALSHA', sha, 0, *args)
+        return sc.instructions(vpid, work) / calls
+    one, many = run(1), run(171)
+    return one, (many - one) / 170
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--turns', type=int, default=300)
+    a = ap.parse_args()
+    src = os.path.join(sc.ROOT, sc.SCRIPTS)
+    tmp = tempfile.mkdtemp(prefix='tickwheel-section-floor.')
+    no_body = variant(src, os.path.join(tmp, 'no-body'), 'fire.lua', "if n == 1 then\n",
+                      "if n == 1 then\n  do return {0, '', ''} end\n")
+    no_sections = variant(src, os.path.join(tmp, 'no-sections'), 'write_multi.lua', "local t = redis.call('TIME')",
+                          "do return {} end\nlocal t = redis.call('TIME')")
+    no_xadd = variant(src, os.path.join(tmp, 'no-xadd'), 'fire.lua',
+                      "    redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[4], 't', t, 'p', pseg)\n"
+                      "    if ARGV[7]", "    if ARGV[7]")
+    sc.OUT = os.path.join(tmp, 'callgrind.out')
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    v = subprocess.Popen(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + sc.OUT, 'redis-server', '--port',
+                          str(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        c = None
+        for _ in range(300):
+            try:
+                c = sc.Conn(port)
+                c.call('PING')
+                break
+            except (OSError, RuntimeError):
+                c = None
+                time.sleep(0.1)
+        if c is None:
+            sys.exit('redis-server under valgrind did not answer on port %d' % port)
+        base, arg = per_argument(c, v.pid)
+        r = {}
+        for name, d in (('full', src), ('no fire body', no_body), ('no sections', no_sections),
+                        ('no XADD', no_xadd)):
+            r[name] = lone_firings(c, v.pid, sc.multi_body(d), a.turns)
+        print('redis-server instructions (valgrind), %d calls of %d lone firings, %d partitions; %s' % (
+            a.turns, PER_CALL, PARTS, subprocess.run(['redis-server', '--version'], capture_output=True,
+                                                     text=True).stdout.split(' ')[2]))
+        print('EVALSHA of "return 1": %.0f with one argument, %.0f per further argument' % (base, arg))
+        for name in r:
+            print('%-14s %9.0f per firing' % (name, r[name]))
+        print('per firing: call and arguments %.0f, section frame %.0f, fire body %.0f (its XADD %.0f)' % (
+            r['no sections'], r['no fire body'] - r['no sections'], r['full'] - r['no fire body'],
+            r['full'] - r['no XADD']))
+    finally:
+        v.terminate()
+        v.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()
