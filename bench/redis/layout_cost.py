@@ -21,7 +21,7 @@ timer of a batch falls in a key of its own.
 Usage: bench/redis/layout_cost.py [--timers 10000000] [--calls 100]
 Needs: redis-server, valgrind (apt-get install valgrind), python3; run from the repository root.
 """
-import argparse, glob, os, socket, subprocess, sys, tempfile, time
+import argparse, os, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -130,27 +130,6 @@ return n
 }
 
 
-def start(valgrind, tmp):
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    cmd = ['redis-server', '--port', str(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-           '--dir', tmp]
-    if valgrind:
-        cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + script_cost.OUT] + cmd
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(300):
-        try:
-            c = script_cost.Conn(port)
-            c.call('PING')
-            return proc, c
-        except (OSError, RuntimeError):
-            time.sleep(0.1)
-    proc.kill()
-    sys.exit('redis-server did not answer on port %d' % port)
-
-
 def fill(c, layout, total, now, step=10000):
     sha = c.call('SCRIPT', 'LOAD', FILL[layout])
     for first in range(0, total, step):
@@ -168,13 +147,12 @@ def main():
     ap.add_argument('--calls', type=int, default=100)
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix='tickwheel-layout-cost.')
-    script_cost.OUT = os.path.join(tmp, 'callgrind.out')
     now = int(time.time() * 1000)
     print('%s; %d timers due over 48 h, ids like r1k2a-sp-1234567, records of ~50 bytes' % (
         subprocess.run(['redis-server', '--version'], capture_output=True, text=True).stdout.split(' ')[2],
         a.timers))
     mem = {}
-    proc, c = start(False, tmp)
+    proc, c = script_cost.start_redis(tmp, valgrind=False)
     try:
         for layout in FILL:
             c.call('FLUSHALL')
@@ -185,7 +163,7 @@ def main():
         proc.terminate()
         proc.wait()
     cost = {}
-    proc, c = start(True, tmp)
+    proc, c = script_cost.start_redis(tmp)
     try:
         for layout in CREATE:
             c.call('FLUSHALL')

@@ -213,6 +213,32 @@ def trim_deliveries_cost(c, vpid, body, finished=20000, calls=20):
     return instructions(vpid, work) / calls
 
 
+def start_redis(tmp, valgrind=True):
+    """A redis-server on a free loopback port (no persistence, its files in `tmp`), under valgrind's callgrind unless
+    `valgrind` is false (its dumps in `tmp`, read by instructions()), and a connection to it once it answers:
+    (process, Conn)."""
+    global OUT
+    OUT = os.path.join(tmp, 'callgrind.out')
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    port = s.getsockname()[1]
+    s.close()
+    cmd = ['redis-server', '--port', str(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+           '--dir', tmp]
+    if valgrind:
+        cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + OUT] + cmd
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            c = Conn(port)
+            c.call('PING')
+            return proc, c
+        except (OSError, RuntimeError):
+            time.sleep(0.1)
+    proc.kill()
+    sys.exit('redis-server did not answer on port %d' % port)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--turns', type=int, default=300)
@@ -230,27 +256,8 @@ def main():
         subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
         dirs.insert(0, (a.against, os.path.join(ref, SCRIPTS)))
     bodies = [(name, multi_body(d)) for name, d in dirs]
-    global OUT
-    OUT = os.path.join(tmp, 'callgrind.out')
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    v = subprocess.Popen(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + OUT, 'redis-server', '--port',
-                          str(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    v, c = start_redis(tmp)
     try:
-        c = None
-        for _ in range(300):
-            try:
-                c = Conn(port)
-                c.call('PING')
-                break
-            except (OSError, RuntimeError):
-                c = None
-                time.sleep(0.1)
-        if c is None:
-            sys.exit('redis-server under valgrind did not answer on port %d' % port)
         print('redis-server instructions per timer (valgrind), %d turns of %d timers; %s' % (
             a.turns, a.per_turn, subprocess.run(['redis-server', '--version'], capture_output=True,
                                                 text=True).stdout.split(' ')[2]))

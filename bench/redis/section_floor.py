@@ -19,7 +19,7 @@ Usage: bench/redis/section_floor.py [--turns 300]
 Needs: valgrind, redis-server, python3; run from the repository root (hold /tmp/tickwheel-measure.lock: valgrind
 counts do not depend on the machine's load, but its CPU use disturbs other measurements).
 """
-import argparse, os, shutil, socket, subprocess, sys, tempfile, time
+import argparse, os, shutil, subprocess, sys, tempfile, time
 
 import script_cost as sc
 
@@ -93,26 +93,8 @@ def main():
     no_xadd = variant(src, os.path.join(tmp, 'no-xadd'), 'fire.lua',
                       "    redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[4], 't', t, 'p', pseg)\n"
                       "    if ARGV[7]", "    if ARGV[7]")
-    sc.OUT = os.path.join(tmp, 'callgrind.out')
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    v = subprocess.Popen(['valgrind', '--tool=callgrind', '--callgrind-out-file=' + sc.OUT, 'redis-server', '--port',
-                          str(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    v, c = sc.start_redis(tmp)
     try:
-        c = None
-        for _ in range(300):
-            try:
-                c = sc.Conn(port)
-                c.call('PING')
-                break
-            except (OSError, RuntimeError):
-                c = None
-                time.sleep(0.1)
-        if c is None:
-            sys.exit('redis-server under valgrind did not answer on port %d' % port)
         base, arg = per_argument(c, v.pid)
         r = {}
         for name, d in (('full', src), ('no fire body', no_body), ('no sections', no_sections),
