@@ -5,7 +5,7 @@ A cluster node at 10,000 firings/s over 256 partitions records about one firing 
 every firing is a section of its own in a write_multi.lua call (bench/redis/script_cost.py, 256 partitions). This
 takes such a call apart, each step a variant of this checkout's scripts measured on one redis-server:
 
-  full          8 firings a call, each its own partition's section (as script_cost.py measures create+fire)
+  full          8 firings a call, each its own partition's section (script_cost.py's create+fire less its create)
   no fire body  the same with fire.lua's lone path returning at once: the call, the arguments, write_multi's
                 section frame (argument tables, the lease read, pcall, the reply)
   no sections   write_multi returning at once: the call and its arguments only
@@ -19,7 +19,7 @@ Usage: bench/redis/section_floor.py [--turns 300]
 Needs: valgrind, redis-server, python3; run from the repository root (hold /tmp/tickwheel-measure.lock: valgrind
 counts do not depend on the machine's load, but its CPU use disturbs other measurements).
 """
-import argparse, os, shutil, subprocess, sys, tempfile, time
+import argparse, os, shutil, subprocess, sys, tempfile
 
 import script_cost as sc
 
@@ -41,29 +41,10 @@ def variant(src, dst, file, old, new):
 
 
 def lone_firings(c, vpid, body, turns):
-    """Instructions per firing: `turns` calls of PER_CALL firings, each its own partition's section."""
-    c.call('FLUSHALL')
-    sha = c.call('SCRIPT', 'LOAD', body)
-    now = int(time.time() * 1000)
-    for p in range(PARTS):
-        c.call('HSET', sc.pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
-    plan = []
-    for t in range(turns):
-        by = {}
-        for i in range(PER_CALL):
-            by.setdefault((t * PER_CALL + i) * 7919 % PARTS, []).append('t%d_%d' % (t, i))
-        plan.append((now + t, by))
-        for p, ids in by.items():
-            sc.multi(c, sha, [sc.create_section(p, ids, now + t, now)])
-
-    def work():
-        for due, by in plan:
-            keys, argv = [], [len(by)]
-            for ks, a in [sc.fire_section(p, ids, due) for p, ids in by.items()]:
-                keys += ks
-                argv += a
-            c.call('EVALSHA', sha, len(keys), *keys, *argv)    # the variants' replies are not checked
-    return sc.instructions(vpid, work) / (turns * PER_CALL)
+    """Instructions per firing: script_cost's create+fire less its create, PER_CALL firings a call, each its own
+    partition's section."""
+    return (sc.measure(c, vpid, body, PARTS, PER_CALL, turns, 'fire')
+            - sc.measure(c, vpid, body, PARTS, PER_CALL, turns, None))
 
 
 def per_argument(c, vpid, calls=300):
