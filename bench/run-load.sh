@@ -41,7 +41,7 @@ case "${1:-}" in
   --compare) shift; PRESET=(--server-jar server/target/tickwheel.jar
              --target tickwheel,quartz-jdbc,db-scheduler,redisson-delayed-queue --store rocksdb,redis
              --redis redis://127.0.0.1:6379 --jdbc-url jdbc:postgresql://127.0.0.1:5432/test
-             --scenario throughput,lateness,burst --timers 200000 --warmup 200000 --warmup-ms 8000 --throughput-ms 5000
+             --scenario throughput,lateness,burst --timers 200000 --warmup 200000 --warmup-ms 20000 --throughput-ms 5000
              --concurrency 64 --batch-size 1000
              --batch-concurrency 2 --pending 20000 --firing-rate 500 --window-ms 10000 --burst 5000
              --csv bench/results/compare.csv --chart bench/results/compare.svg)

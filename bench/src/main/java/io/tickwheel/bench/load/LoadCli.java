@@ -52,7 +52,8 @@ final class LoadCli {
   private int warmup;
 
   @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "0",
-      description = "throughput: end the warm-up after this long, 0 = count only (default ${DEFAULT-VALUE})")
+      description = "throughput: warm up this long, in passes of --warmup single schedules and a batch pass,"
+          + " the last cut here; a peer may drop each pass's timers; 0 = one pass by count (default ${DEFAULT-VALUE})")
   private int warmupMs;
 
   @Option(names = "--throughput-ms", paramLabel = "MS", defaultValue = "0",

@@ -12,9 +12,10 @@ import java.util.List;
  * own default, the machine's services). {@code --csv FILE} gets every value and, with more than one target, the
  * ratio rows of {@link Comparison}; {@code --chart FILE.svg} the chart of {@link SvgChart}.
  *
- * <p>Throughput caps by time, so that one preset is fair to targets thousands of times apart: {@code --warmup-ms W}
- * ends the single-schedule warm-up after W ms even if fewer than {@code --warmup} were sent, and
- * {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
+ * <p>Throughput by time, so that one preset is fair to targets thousands of times apart: {@code --warmup-ms W} makes
+ * the warm-up last W ms, in passes of up to {@code --warmup} single schedules and a batch pass each, the last one cut
+ * at W (a slow peer's single pass is cut at W; between passes a peer may drop the pass's timers,
+ * {@link TimerTarget#dropWarmup}); without it the warm-up is one pass by count. {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
  * (batch: 4 × timers) were sent; the rate is then over what was sent. 0 (the default): counts only.
  *
  * <p>{@code --lateness-warmup-ms W} (default 3000): the unmeasured warm-up of the lateness stream, and of the
