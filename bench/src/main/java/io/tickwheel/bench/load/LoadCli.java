@@ -98,7 +98,7 @@ final class LoadCli {
   private int windowMs;
 
   @Option(names = "--lateness-warmup-ms", paramLabel = "MS", defaultValue = "3000",
-      description = "lateness and heartbeat: unmeasured warm-up (default ${DEFAULT-VALUE})")
+      description = "lateness, heartbeat and burst: unmeasured warm-up (default ${DEFAULT-VALUE})")
   private int latenessWarmupMs;
 
   @Option(names = "--burst", paramLabel = "N", defaultValue = "20000",

@@ -15,11 +15,13 @@ import java.util.List;
  * <p>Throughput by time, so that one preset is fair to targets thousands of times apart: {@code --warmup-ms W} makes
  * the warm-up last W ms, in passes of up to {@code --warmup} single schedules and a batch pass each, the last one cut
  * at W (a slow peer's single pass is cut at W; between passes a peer may drop the pass's timers,
- * {@link TimerTarget#dropWarmup}); without it the warm-up is one pass by count. {@code --throughput-ms T} ends each measured run (single, batch) after T ms even if fewer than {@code --timers}
- * (batch: 4 × timers) were sent; the rate is then over what was sent. 0 (the default): counts only.
+ * {@link TimerTarget#dropWarmup}); without it the warm-up is one pass by count. {@code --throughput-ms T} ends each
+ * measured run (single, batch) after T ms even if fewer than {@code --timers} (batch: 4 × timers) were sent; the rate
+ * is then over what was sent. 0 (the default): counts only.
  *
- * <p>{@code --lateness-warmup-ms W} (default 3000): the unmeasured warm-up of the lateness stream, and of the
- * heartbeat's touch path (touches of a separate set of keys at the heartbeat's rate).
+ * <p>{@code --lateness-warmup-ms W} (default 3000): the unmeasured warm-up of the lateness stream, of the
+ * heartbeat's touch path (touches of a separate set of keys at the heartbeat's rate), and of the burst (bursts of as
+ * many other timers, each awaited, for W ms).
  *
  * <p>{@code --client-loops N} (default: the client's cores, at most 2): event loops of tickwheel's HTTP client, each
  * with its own pool; they share the {@code --concurrency} connections, so tickwheel never gets more requests in flight
