@@ -46,6 +46,11 @@ public final class FiringTracker implements FiringSink {
     return this;
   }
 
+  /** What every tracked id starts with (timer {@code i} is this followed by {@code i}). */
+  public String prefix() {
+    return prefix;
+  }
+
   /** The id of timer {@code i}. */
   public String id(int i) {
     return prefix + i;

@@ -512,7 +512,7 @@ public final class Scenarios {
     FiringTracker tracker = new FiringTracker(runId + "-b-", n);
     current.set(tracker);
     long due = System.currentTimeMillis() + 2000 + n / 20; // schedules at >= 20k/s leave time to spare
-    Run r = batches(tracker.id(0).substring(0, tracker.id(0).length() - 1), n, i -> due, MAX(cfg), cfg.batchConcurrency(), tracker);
+    Run r = burstOf(tracker, n, due);
     long scheduledBy = System.currentTimeMillis();
     checkErrors(sc, "batch", r);
     put(sc, "timers", n);
@@ -525,6 +525,11 @@ public final class Scenarios {
     put(sc, "due to last firing ms", tracker.received() == 0 ? "NaN" : String.valueOf(tracker.lastReceivedAt() - due));
     firingRows(sc, tracker);
     target.reset();
+  }
+
+  /** Schedules {@code t}'s {@code n} timers, all due at {@code dueMs}, in batch creates. */
+  private Run burstOf(FiringTracker t, int n, long dueMs) throws Exception {
+    return batches(t.prefix(), n, i -> dueMs, MAX(cfg), cfg.batchConcurrency(), t);
   }
 
   /**
@@ -545,8 +550,7 @@ public final class Scenarios {
       FiringTracker warm = new FiringTracker(runId + "-bw" + bursts + "-", n);
       current.set(warm);
       long due = System.currentTimeMillis() + 500 + n / 20;
-      Run r = batches(warm.id(0).substring(0, warm.id(0).length() - 1), n, i -> due, MAX(cfg),
-          cfg.batchConcurrency(), warm);
+      Run r = burstOf(warm, n, due);
       if (r.errors > 0 && errors == 0) {
         System.err.println(sc + ": warm-up batch failed; first: " + r.firstError);
       }
