@@ -11,27 +11,38 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * The RocksDB store's compact binary encoding of {@link Timer} and {@link Firing} (a version byte, fixed-width
- * numbers, length-prefixed UTF-8 strings). Decoding a record written by a newer, unknown version throws
- * {@link IllegalArgumentException}. Thread safe (stateless).
+ * The RocksDB store's compact binary encoding of {@link Timer} and {@link Firing} (a version byte, then the fields).
+ * Decoding a record written by a newer, unknown version throws {@link IllegalArgumentException}. Thread safe
+ * (stateless).
  *
  * <h2>Versions</h2>
- * Both versions are written today and both are read, so data directories of earlier releases keep working and a
- * plain timer costs what it always did:
+ * Timers are written in version 4 and firings in version 3; every version is read, so data directories of earlier releases keep working
+ * (a record is rewritten in version 4 when its timer next changes). A release before version 4 refuses a data
+ * directory this one wrote to (it names the unknown version).
  * <ul>
- *   <li>Timer version 1: a timer without {@link Timer#extras()}. Version 2: the version 1 body, then the extras:
+ *   <li>Timer version 4: the version, kind and misfire bytes (the misfire byte's top bit set when the extras
+ *       follow), {@code nextDueAt} as 8 big-endian bytes (so that a re-arm writes it in place), then as zigzag
+ *       base-128 varints {@code firings}, {@code generation}, {@code delayMs}, {@code periodMs}, {@code maxFirings},
+ *       {@code createdAt}; the topic (a varint length, then UTF-8); the payload (a varint of its length + 1, 0 for
+ *       none, then UTF-8); then the extras as in version 2 (flags, and only the fields they announce) with every number
+ *       a zigzag varint and every string varint-length-prefixed. The id is not repeated: it is the record's key.
+ *       A plain timer with a short payload takes about 40 bytes instead of version 1's ~110, which is what RocksDB's
+ *       memtables, WAL, flushes and compactions handle per timer.</li>
+ *   <li>Timer version 1: a timer without {@link Timer#extras()}: kind and misfire bytes, seven 8-byte numbers,
+ *       then id, topic and payload with 4-byte lengths. Version 2: the version 1 body, then the extras:
  *       a flags byte ({@link #HAS_CRON}, {@link #PAUSED}, {@link #HAS_END}, {@link #HAS_JITTER}), then only the
  *       fields the flags announce: the cron expression, zone id, gap and overlap policies as configured (wire names,
  *       {@code auto} included) as strings; {@code endAt}; {@code jitterMs} and {@code nominalAt}; the callback
  *       ({@link #HAS_CALLBACK}): its URL as a string, {@code timeoutMs} and {@code maxAttempts} as ints, and with
- *       {@link #HAS_BACKOFF} {@code minBackoffMs} and {@code maxBackoffMs} as longs. Records written before callbacks
- *       existed have neither flag and read as before. Version 3: version 2 with a callback; the version differs
- *       only so that a release that knows version 2 alone refuses such a record instead of dropping the callback
- *       (it would ignore the flags it does not know).</li>
- *   <li>Firing version 1: a firing whose nominal time is its due time (decoded with {@code nominalAt = dueAt}).
- *       Version 2: the version 1 body, then {@code nominalAt}.</li>
+ *       {@link #HAS_BACKOFF} {@code minBackoffMs} and {@code maxBackoffMs} as longs. Version 3: version 2 with a
+ *       callback.</li>
+ *   <li>Firing version 3 ({@link #encodeFiring}): varints, the seq left to the key. Version 1: the seq, firing
+ *       count, {@code dueAt} and {@code firedAt} as 8-byte numbers, then id, topic and payload with 4-byte lengths, for
+ *       a firing whose nominal time is its due time (decoded with {@code nominalAt = dueAt}). Version 2: the version
+ *       1 body, then {@code nominalAt}.</li>
  * </ul>
  */
 final class Codec {
@@ -39,8 +50,10 @@ final class Codec {
   private static final byte TIMER_V1 = 1;
   private static final byte TIMER_V2 = 2;
   private static final byte TIMER_V3 = 3;
+  private static final byte TIMER_V4 = 4;
   private static final byte FIRING_V1 = 1;
   private static final byte FIRING_V2 = 2;
+  private static final byte FIRING_V3 = 3;
   /** Extras flags (timer version 2). */
   static final int HAS_CRON = 1;
   static final int PAUSED = 2;
@@ -73,84 +86,108 @@ final class Codec {
     return made;
   }
 
-  /** Encodes a timer, payload and extras included (version 1 without extras, 3 with a callback, else 2). */
+  /** Encodes a timer, payload and extras included, in version 4 (the id is the record's key, not in it). */
   static byte[] encodeTimer(Timer t) {
-    byte[] id = utf8(t.id());
     byte[] topic = utf8(t.topic());
     byte[] payload = t.payload() == null ? null : utf8(t.payload());
     Timer.Extras x = t.extras();
-    int flags = 0;
-    byte[][] cron = null;
-    byte[] url = null;
-    int extraLen = 0;
+    byte[][] cron = x != null && x.cron() != null ? calendarBytes(x.cron()) : null;
+    byte[] url = x != null && x.callback() != null ? utf8(x.callback().url()) : null;
+    int bound = V4_HEAD + 6 * MAX_VARLONG + MAX_VARINT + topic.length + MAX_VARINT
+        + (payload == null ? 0 : payload.length);
     if (x != null) {
-      extraLen = 1;
-      ZonedCron c = x.cron();
-      if (c != null) {
-        flags |= HAS_CRON;
-        cron = calendarBytes(c);
-        for (byte[] s : cron) {
-          extraLen += 4 + s.length;
+      bound += 1 + 3 * MAX_VARLONG;
+      if (cron != null) {
+        for (byte[] c : cron) {
+          bound += MAX_VARINT + c.length;
         }
       }
-      if (x.paused()) {
-        flags |= PAUSED;
-      }
-      if (x.endAt() != Timer.NO_END) {
-        flags |= HAS_END;
-        extraLen += 8;
-      }
-      if (x.jitterMs() > 0) {
-        flags |= HAS_JITTER;
-        extraLen += 16;
-      }
-      Callback cb = x.callback();
-      if (cb != null) {
-        flags |= HAS_CALLBACK;
-        url = utf8(cb.url());
-        extraLen += 4 + url.length + 8;
-        if (cb.hasBackoff()) {
-          flags |= HAS_BACKOFF;
-          extraLen += 16;
-        }
+      if (url != null) {
+        bound += MAX_VARINT + url.length + 4 * MAX_VARLONG;
       }
     }
-    ByteBuffer b = ByteBuffer.allocate(1 + 1 + 1 + 8 * 7 + 4 + id.length + 4 + topic.length + 4
-        + (payload == null ? 0 : payload.length) + extraLen);
-    byte version = x == null ? TIMER_V1 : x.callback() == null ? TIMER_V2 : TIMER_V3;
-    b.put(version).put((byte) t.kind().ordinal()).put((byte) t.misfire().ordinal());
-    b.putLong(t.delayMs()).putLong(t.periodMs()).putLong(t.maxFirings()).putLong(t.createdAt())
-        .putLong(t.nextDueAt()).putLong(t.firings()).putLong(t.generation());
-    putBytes(b, id);
-    putBytes(b, topic);
-    putBytes(b, payload);
+    byte[] out = new byte[bound];
+    out[0] = TIMER_V4;
+    out[1] = (byte) t.kind().ordinal();
+    out[2] = (byte) (t.misfire().ordinal() | (x != null ? V4_EXTRAS : 0));
+    putLong(out, V4_DUE_AT, t.nextDueAt());
+    int at = putVarLong(out, V4_HEAD, t.firings());
+    at = putVarLong(out, at, t.generation());
+    at = putVarLong(out, at, t.delayMs());
+    at = putVarLong(out, at, t.periodMs());
+    at = putVarLong(out, at, t.maxFirings());
+    at = putVarLong(out, at, t.createdAt());
+    at = putVarBytes(out, at, topic);
+    if (payload == null) {
+      at = putVarInt(out, at, 0);
+    } else {
+      at = putVarInt(out, at, payload.length + 1);
+      System.arraycopy(payload, 0, out, at, payload.length);
+      at += payload.length;
+    }
     if (x != null) {
-      b.put((byte) flags);
+      int flags = (cron != null ? HAS_CRON : 0) | (x.paused() ? PAUSED : 0) | (x.endAt() != Timer.NO_END ? HAS_END : 0)
+          | (x.jitterMs() > 0 ? HAS_JITTER : 0) | (url != null ? HAS_CALLBACK : 0)
+          | (url != null && x.callback().hasBackoff() ? HAS_BACKOFF : 0);
+      out[at++] = (byte) flags;
       if (cron != null) {
-        for (byte[] s : cron) {
-          putBytes(b, s);
+        for (byte[] c : cron) {
+          at = putVarBytes(out, at, c);
         }
       }
       if ((flags & HAS_END) != 0) {
-        b.putLong(x.endAt());
+        at = putVarLong(out, at, x.endAt());
       }
       if ((flags & HAS_JITTER) != 0) {
-        b.putLong(x.jitterMs()).putLong(x.nominalAt());
+        at = putVarLong(out, at, x.jitterMs());
+        at = putVarLong(out, at, x.nominalAt());
       }
       if (url != null) {
         Callback cb = x.callback();
-        putBytes(b, url);
-        b.putInt(cb.timeoutMs()).putInt(cb.maxAttempts());
+        at = putVarBytes(out, at, url);
+        at = putVarLong(out, at, cb.timeoutMs());
+        at = putVarLong(out, at, cb.maxAttempts());
         if ((flags & HAS_BACKOFF) != 0) {
-          b.putLong(cb.minBackoffMs()).putLong(cb.maxBackoffMs());
+          at = putVarLong(out, at, cb.minBackoffMs());
+          at = putVarLong(out, at, cb.maxBackoffMs());
         }
       }
     }
-    return b.array();
+    return at == out.length ? out : Arrays.copyOf(out, at);
   }
 
-  /** Decodes what {@link #encodeTimer} wrote, in either version. */
-  static Timer decodeTimer(byte[] bytes) {
+  /**
+   * Decodes what {@link #encodeTimer} wrote, in any version.
+   *
+   * @param key   the record's key in {@code timers} (the id as UTF-8; version 4 records do not repeat it)
+   * @param bytes the record
+   */
+  static Timer decodeTimer(byte[] key, byte[] bytes) {
+    return decodeTimer(bytes[0] == TIMER_V4 ? new String(key, StandardCharsets.UTF_8) : null, bytes);
+  }
+
+  /**
+   * Decodes what {@link #encodeTimer} wrote, in any version.
+   *
+   * @param id    the record's id (its key); records before version 4 hold it themselves, and theirs is returned
+   * @param bytes the record
+   */
+  static Timer decodeTimer(String id, byte[] bytes) {
+    if (bytes[0] == TIMER_V4) {
+      Reader r = new Reader(bytes, V4_HEAD);
+      long due = getLong(bytes, V4_DUE_AT);
+      long firings = r.varLong();
+      long gen = r.varLong();
+      long delay = r.varLong();
+      long period = r.varLong();
+      long max = r.varLong();
+      long created = r.varLong();
+      String topic = Topics.canonical(r.string());
+      String payload = r.nullableString();
+      Timer.Extras extras = (bytes[2] & V4_EXTRAS) != 0 ? r.extras() : null;
+      return new Timer(id, topic, KINDS[bytes[1]], delay, period, max, MISFIRES[bytes[2] & ~V4_EXTRAS & 0xFF], payload,
+          created, due, firings, gen, extras);
+    }
     ByteBuffer b = timerRecord(bytes);
     Kind kind = KINDS[b.get()];
     Misfire misfire = MISFIRES[b.get()];
@@ -178,61 +215,59 @@ final class Codec {
     }
   }
 
-  /** Byte offsets of the fields a firing changes, the same in every timer version. */
+  /** Byte offsets of the fields a firing changes in versions 1 to 3. */
   private static final int DUE_AT = 3 + 4 * 8;
   private static final int FIRINGS_AT = DUE_AT + 8;
   private static final int GENERATION_AT = FIRINGS_AT + 8;
-  private static final int STRINGS_AT = GENERATION_AT + 8;
+  /** Version 4: the due time's offset (fixed width, so that a re-arm writes it in place) and the variable part's. */
+  private static final int V4_DUE_AT = 3;
+  private static final int V4_HEAD = V4_DUE_AT + 8;
+  /** Version 4: the bit of the misfire byte that says the extras follow the payload. */
+  private static final int V4_EXTRAS = 0x80;
+  private static final int MAX_VARINT = 5;
+  private static final int MAX_VARLONG = 10;
 
   /**
    * The record of {@code next}, a firing's re-armed state of the timer stored as {@code stored}, made by copying
-   * {@code stored} and writing the three fields a firing changes (due time, firing count and, with jitter, the
-   * nominal time) instead of encoding every string again; or {@code null} when {@code stored} is not simply
-   * {@code next} one firing earlier (another kind, generation, pause state or jitter: encode it instead).
-   * A periodic timer's record is written back on every firing, so this is most of what re-arming it costs the writer.
+   * {@code stored} with the two fields a firing changes (due time and firing count) written anew instead of encoding
+   * every string again; or {@code null} when {@code stored} is not simply {@code next} one firing earlier (another
+   * kind, generation, pause state), when a jitter changes its nominal time too, or when it is a record of a version
+   * before 4 (encode it instead, in version 4). A periodic timer's record is written back on every firing, so this
+   * is most of what re-arming it costs the writer.
    */
   static byte[] rearmed(byte[] stored, Timer next) {
-    byte v = stored[0];
-    if (!isTimerVersion(v) || stored[1] != next.kind().ordinal()
-        || getLong(stored, GENERATION_AT) != next.generation()) {
+    if (stored[0] != TIMER_V4 || stored[1] != next.kind().ordinal()) {
+      return null;
+    }
+    Reader r = new Reader(stored, V4_HEAD);
+    r.varLong();                                  // firings
+    int afterFirings = r.at;
+    if (r.varLong() != next.generation()) {
       return null;
     }
     Timer.Extras x = next.extras();
-    int nominalAt = -1;
-    if (v == TIMER_V1) {
+    if ((stored[2] & V4_EXTRAS) == 0) {
       if (x != null && !x.equals(Timer.Extras.NONE)) {
         return null;
       }
     } else {
-      int at = STRINGS_AT;
-      for (int k = 0; k < 3; k++) {          // id, topic, payload
-        at = skipString(stored, at);
+      for (int k = 0; k < 4; k++) {               // delay, period, max, created
+        r.varLong();
       }
-      int flags = stored[at++];
-      if (x == null || ((flags & PAUSED) != 0) != x.paused() || ((flags & HAS_JITTER) != 0) != (x.jitterMs() > 0)) {
+      r.skipString();                             // topic
+      r.skipNullableString();                     // payload
+      int flags = stored[r.at];
+      if (x == null || ((flags & PAUSED) != 0) != x.paused() || (flags & HAS_JITTER) != 0 || x.jitterMs() > 0) {
         return null;
       }
-      if ((flags & HAS_JITTER) != 0) {
-        if ((flags & HAS_CRON) != 0) {
-          for (int k = 0; k < 4; k++) {
-            at = skipString(stored, at);
-          }
-        }
-        if ((flags & HAS_END) != 0) {
-          at += 8;
-        }
-        if (getLong(stored, at) != x.jitterMs()) {
-          return null;
-        }
-        nominalAt = at + 8;
-      }
     }
-    byte[] out = stored.clone();
-    putLong(out, DUE_AT, next.nextDueAt());
-    putLong(out, FIRINGS_AT, next.firings());
-    if (nominalAt >= 0) {
-      putLong(out, nominalAt, x.nominalAt());
-    }
+    byte[] firings = new byte[MAX_VARLONG];
+    int n = putVarLong(firings, 0, next.firings());
+    byte[] out = new byte[V4_HEAD + n + stored.length - afterFirings];
+    System.arraycopy(stored, 0, out, 0, V4_DUE_AT);
+    putLong(out, V4_DUE_AT, next.nextDueAt());
+    System.arraycopy(firings, 0, out, V4_HEAD, n);
+    System.arraycopy(stored, afterFirings, out, V4_HEAD + n, stored.length - afterFirings);
     return out;
   }
 
@@ -240,7 +275,7 @@ final class Codec {
     return v == TIMER_V1 || v == TIMER_V2 || v == TIMER_V3;
   }
 
-  /** A timer record to read, past its version byte; refuses a version this release does not know. */
+  /** A timer record before version 4 to read, past its version byte; refuses a version this release does not know. */
   private static ByteBuffer timerRecord(byte[] bytes) {
     if (!isTimerVersion(bytes[0])) {
       throw new IllegalArgumentException("unknown timer record version " + bytes[0]);
@@ -248,21 +283,12 @@ final class Codec {
     return ByteBuffer.wrap(bytes).position(1);
   }
 
-  private static int skipString(byte[] b, int at) {
-    int len = (int) readBigEndian(b, at, 4);
-    return at + 4 + Math.max(len, 0);
-  }
-
   private static long getLong(byte[] b, int at) {
-    return readBigEndian(b, at, 8);
-  }
-
-  private static long readBigEndian(byte[] b, int at, int n) {
     long v = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < 8; i++) {
       v = (v << 8) | (b[at + i] & 0xff);
     }
-    return n == 4 ? (int) v : v;
+    return v;
   }
 
   private static void putLong(byte[] b, int at, long v) {
@@ -272,14 +298,169 @@ final class Codec {
     }
   }
 
-  /** The {@link Head} of what {@link #encodeTimer} wrote, in any version. */
-  static Head decodeHead(byte[] bytes) {
+  /** Writes {@code v} zigzag-encoded as a base-128 varint (1 byte for -64..63, 6 for an epoch time in ms). */
+  private static int putVarLong(byte[] b, int at, long v) {
+    long z = (v << 1) ^ (v >> 63);
+    while ((z & ~0x7FL) != 0) {
+      b[at++] = (byte) ((z & 0x7F) | 0x80);
+      z >>>= 7;
+    }
+    b[at++] = (byte) z;
+    return at;
+  }
+
+  /** Writes {@code v} (not negative) as a base-128 varint. */
+  private static int putVarInt(byte[] b, int at, int v) {
+    while ((v & ~0x7F) != 0) {
+      b[at++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    b[at++] = (byte) v;
+    return at;
+  }
+
+  private static int putVarBytes(byte[] b, int at, byte[] s) {
+    at = putVarInt(b, at, s.length);
+    System.arraycopy(s, 0, b, at, s.length);
+    return at + s.length;
+  }
+
+  /** Reads a version 4 record from an offset on; a record cut short throws {@link IllegalArgumentException}. */
+  private static final class Reader {
+    private final byte[] b;
+    int at;
+
+    Reader(byte[] b, int at) {
+      if (b.length < at) {
+        throw new IllegalArgumentException("record cut short: " + b.length + " bytes");
+      }
+      this.b = b;
+      this.at = at;
+    }
+
+    private byte next() {
+      if (at >= b.length) {
+        throw new IllegalArgumentException("record cut short at byte " + at + " of " + b.length);
+      }
+      return b[at++];
+    }
+
+    long varLong() {
+      long z = 0;
+      for (int shift = 0; shift < 64; shift += 7) {
+        byte x = next();
+        z |= (long) (x & 0x7F) << shift;
+        if (x >= 0) {
+          return (z >>> 1) ^ -(z & 1);
+        }
+      }
+      throw new IllegalArgumentException("record has an overlong number at byte " + at);
+    }
+
+    int varInt() {
+      int v = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        byte x = next();
+        v |= (x & 0x7F) << shift;
+        if (x >= 0) {
+          if (v < 0) {
+            break;
+          }
+          return v;
+        }
+      }
+      throw new IllegalArgumentException("record has a bad length at byte " + at);
+    }
+
+    private String string(int len) {
+      if (len > b.length - at) {
+        throw new IllegalArgumentException("record cut short: a string of " + len + " bytes at byte " + at);
+      }
+      String s = new String(b, at, len, StandardCharsets.UTF_8);
+      at += len;
+      return s;
+    }
+
+    String string() {
+      return string(varInt());
+    }
+
+    /** A string written with its length + 1, 0 for {@code null}. */
+    String nullableString() {
+      int n = varInt();
+      return n == 0 ? null : string(n - 1);
+    }
+
+    void skipString() {
+      int n = varInt();
+      at += n;
+    }
+
+    void skipNullableString() {
+      int n = varInt();
+      at += Math.max(n - 1, 0);
+    }
+
+    Timer.Extras extras() {
+      int flags = next();
+      ZonedCron cron = null;
+      if ((flags & HAS_CRON) != 0) {
+        cron = calendar(string(), string(), string(), string());
+      }
+      long endAt = (flags & HAS_END) != 0 ? varLong() : Timer.NO_END;
+      long jitter = 0;
+      long nominal = 0;
+      if ((flags & HAS_JITTER) != 0) {
+        jitter = varLong();
+        nominal = varLong();
+      }
+      Callback callback = null;
+      if ((flags & HAS_CALLBACK) != 0) {
+        String url = string();
+        int timeout = (int) varLong();
+        int attempts = (int) varLong();
+        long min = Callback.NO_BACKOFF;
+        long max = Callback.NO_BACKOFF;
+        if ((flags & HAS_BACKOFF) != 0) {
+          min = varLong();
+          max = varLong();
+        }
+        callback = new Callback(url, timeout, attempts, min, max);
+      }
+      return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal, callback);
+    }
+  }
+
+  /**
+   * The {@link Head} of what {@link #encodeTimer} wrote, in any version.
+   *
+   * @param id the record's id (its key); records before version 4 hold it themselves, and theirs is returned
+   */
+  static Head decodeHead(String id, byte[] bytes) {
+    if (bytes[0] == TIMER_V4) {
+      Reader r = new Reader(bytes, V4_HEAD);
+      long due = getLong(bytes, V4_DUE_AT);
+      long firings = r.varLong();
+      long gen = r.varLong();
+      for (int k = 0; k < 4; k++) {               // delay, period, max, created
+        r.varLong();
+      }
+      String topic = Topics.canonical(r.string());
+      String payload = r.nullableString();
+      boolean paused = (bytes[2] & V4_EXTRAS) != 0 && (r.next() & PAUSED) != 0;
+      return new Head(id, topic, payload, due, firings, gen, paused, bytes);
+    }
     ByteBuffer b = timerRecord(bytes);
     b.position(b.position() + 2 + 4 * 8);      // kind, misfire; delay, period, max, created
     return readHead(b, bytes);
   }
 
-  /** Reads the head fields, from the due time on (where {@code b} is), of the record {@code bytes}. */
+  /** {@link #decodeHead(String, byte[])} with the id as the record's key. */
+  static Head decodeHead(byte[] key, byte[] bytes) {
+    return decodeHead(bytes[0] == TIMER_V4 ? new String(key, StandardCharsets.UTF_8) : null, bytes);
+  }
+
+  /** Reads the head fields, from the due time on (where {@code b} is), of the record {@code bytes} (versions 1-3). */
   private static Head readHead(ByteBuffer b, byte[] bytes) {
     long due = b.getLong();
     long firings = b.getLong();
@@ -295,12 +476,7 @@ final class Codec {
     int flags = b.get();
     ZonedCron cron = null;
     if ((flags & HAS_CRON) != 0) {
-      String expr = getString(b);
-      String zone = getString(b);
-      String gap = getString(b);
-      String overlap = getString(b);
-      cron = ZonedCron.stored(expr, zone, wire(DstGap.fromWire(gap), "dstGap", gap),
-          wire(DstOverlap.fromWire(overlap), "dstOverlap", overlap));
+      cron = calendar(getString(b), getString(b), getString(b), getString(b));
     }
     long endAt = (flags & HAS_END) != 0 ? b.getLong() : Timer.NO_END;
     long jitter = 0;
@@ -325,6 +501,11 @@ final class Codec {
     return new Timer.Extras(cron, endAt, jitter, (flags & PAUSED) != 0, nominal, callback);
   }
 
+  private static ZonedCron calendar(String expr, String zone, String gap, String overlap) {
+    return ZonedCron.stored(expr, zone, wire(DstGap.fromWire(gap), "dstGap", gap),
+        wire(DstOverlap.fromWire(overlap), "dstOverlap", overlap));
+  }
+
   private static <T> T wire(T value, String field, String name) {
     if (value == null) {
       throw new IllegalArgumentException("unknown " + field + " \"" + name + "\" in a timer record");
@@ -332,27 +513,52 @@ final class Codec {
     return value;
   }
 
-  /** Encodes a firing, seq and payload included (version 1 when its nominal time is its due time, else 2). */
+  /**
+   * Encodes a firing in version 3 (its seq is the record's key, not in it): the version byte, then as zigzag varints
+   * the firing count, {@code dueAt}, {@code firedAt - dueAt} and {@code nominalAt - dueAt}; then id, topic and payload
+   * as in a version 4 timer record.
+   */
   static byte[] encodeFiring(Firing f) {
     byte[] id = utf8(f.id());
     byte[] topic = utf8(f.topic());
     byte[] payload = f.payload() == null ? null : utf8(f.payload());
-    boolean nominal = f.nominalAt() != f.dueAt();
-    ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 4 + id.length + 4 + topic.length + 4
-        + (payload == null ? 0 : payload.length) + (nominal ? 8 : 0));
-    b.put(nominal ? FIRING_V2 : FIRING_V1).putLong(f.seq()).putLong(f.firing()).putLong(f.dueAt())
-        .putLong(f.firedAt());
-    putBytes(b, id);
-    putBytes(b, topic);
-    putBytes(b, payload);
-    if (nominal) {
-      b.putLong(f.nominalAt());
+    byte[] out = new byte[1 + 4 * MAX_VARLONG + 3 * MAX_VARINT + id.length + topic.length
+        + (payload == null ? 0 : payload.length)];
+    out[0] = FIRING_V3;
+    int at = putVarLong(out, 1, f.firing());
+    at = putVarLong(out, at, f.dueAt());
+    at = putVarLong(out, at, f.firedAt() - f.dueAt());
+    at = putVarLong(out, at, f.nominalAt() - f.dueAt());
+    at = putVarBytes(out, at, id);
+    at = putVarBytes(out, at, topic);
+    if (payload == null) {
+      at = putVarInt(out, at, 0);
+    } else {
+      at = putVarInt(out, at, payload.length + 1);
+      System.arraycopy(payload, 0, out, at, payload.length);
+      at += payload.length;
     }
-    return b.array();
+    return at == out.length ? out : Arrays.copyOf(out, at);
   }
 
-  /** Decodes what {@link #encodeFiring} wrote, in either version. */
-  static Firing decodeFiring(byte[] bytes) {
+  /**
+   * Decodes what {@link #encodeFiring} wrote, in any version.
+   *
+   * @param key   the record's key in {@code firings} (its seq; records before version 3 hold it themselves)
+   * @param bytes the record
+   */
+  static Firing decodeFiring(byte[] key, byte[] bytes) {
+    if (bytes.length > 0 && bytes[0] == FIRING_V3) {
+      Reader r = new Reader(bytes, 1);
+      long n = r.varLong();
+      long due = r.varLong();
+      long fired = due + r.varLong();
+      long nominal = due + r.varLong();
+      String id = r.string();
+      String topic = r.string();
+      String payload = r.nullableString();
+      return new Firing(Keys.seqOf(key), id, topic, n, due, fired, payload, nominal);
+    }
     ByteBuffer b = ByteBuffer.wrap(bytes);
     byte v = b.get();
     if (v != FIRING_V1 && v != FIRING_V2) {
@@ -368,16 +574,22 @@ final class Codec {
     return new Firing(seq, id, topic, n, due, fired, payload, v == FIRING_V2 ? b.getLong() : due);
   }
 
-  private static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
+  /** The {@code firedAt} of a firing record, in any version, without decoding its strings. */
+  static long firedAtOf(byte[] bytes) {
+    if (bytes.length > 0 && bytes[0] == FIRING_V3) {
+      Reader r = new Reader(bytes, 1);
+      r.varLong();
+      long due = r.varLong();
+      return due + r.varLong();
+    }
+    if (bytes.length < 33 || (bytes[0] != FIRING_V1 && bytes[0] != FIRING_V2)) {
+      throw new IllegalArgumentException("unknown firing record version " + (bytes.length > 0 ? bytes[0] : -1));
+    }
+    return getLong(bytes, 25);
   }
 
-  private static void putBytes(ByteBuffer b, byte[] bytes) {
-    if (bytes == null) {
-      b.putInt(-1);
-    } else {
-      b.putInt(bytes.length).put(bytes);
-    }
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
   }
 
   private static String getString(ByteBuffer b) {

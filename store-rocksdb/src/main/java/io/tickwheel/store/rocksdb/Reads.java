@@ -37,7 +37,7 @@ final class Reads {
   Timer get(String id) throws RocksDBException {
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));
-    return v == null ? null : Codec.decodeTimer(v);
+    return v == null ? null : Codec.decodeTimer(id, v);
   }
 
   /**
@@ -97,7 +97,7 @@ final class Reads {
         for (int i = 0; i < values.size(); i++) {
           byte[] v = values.get(i);
           if (v != null) {
-            Timer t = Codec.decodeTimer(v);
+            Timer t = Codec.decodeTimer(ids.get(i), v);
             // an entry left behind by a createAll of an id that was stored after all: not this timer's place
             if (t.nextDueAt() == dues.get(i)) {
               timers.add(t);
@@ -155,7 +155,7 @@ final class Reads {
         for (int i = 0; i < values.size(); i++) {
           byte[] v = values.get(i);
           if (v != null) {
-            Timer t = Codec.decodeTimer(v);
+            Timer t = Codec.decodeTimer(ids.get(i), v);
             if (t.nextDueAt() == dues[i]) {   // else an entry left behind by a createAll: not this timer's place
               timers.add(t);
             }
@@ -212,7 +212,7 @@ final class Reads {
     try (ReadOptions ro = new ReadOptions().setReadaheadSize(4L << 20).setFillCache(false);
         RocksIterator it = db.db.newIterator(db.timers, ro)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        Codec.Head h = Codec.decodeHead(it.value());
+        Codec.Head h = Codec.decodeHead(it.key(), it.value());
         byTopic.computeIfAbsent(h.topic(), k -> new long[1])[0]++;
         if (h.paused()) {
           paused++;
@@ -268,7 +268,7 @@ final class Reads {
     try (RocksIterator it = db.db.newIterator(db.firings)) {
       it.seek(Keys.seq(Math.max(0, afterSeq + 1)));
       for (; it.isValid() && out.size() < limit; it.next()) {
-        out.add(Codec.decodeFiring(it.value()));
+        out.add(Codec.decodeFiring(it.key(), it.value()));
       }
       it.status();
     }
@@ -384,7 +384,7 @@ final class Reads {
       guard.check();
       List<Timer> batch = new ArrayList<>(Math.min(n, 4096));
       for (; it.isValid() && batch.size() < n; it.next()) {
-        batch.add(Codec.decodeTimer(it.value()));
+        batch.add(Codec.decodeTimer(it.key(), it.value()));
       }
       it.status();
       return batch;

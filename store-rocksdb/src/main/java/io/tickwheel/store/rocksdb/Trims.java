@@ -119,7 +119,7 @@ final class Trims {
           it.seek(Keys.seq(cut));
           for (int scanned = 0; it.isValid() && scanned < maxScan; scanned++, it.next()) {
             long seq = Keys.seqOf(it.key());
-            if (seq >= last || Codec.decodeFiring(it.value()).firedAt() >= cutoff) {
+            if (seq >= last || Codec.firedAtOf(it.value()) >= cutoff) {
               break;
             }
             cut = seq + 1;

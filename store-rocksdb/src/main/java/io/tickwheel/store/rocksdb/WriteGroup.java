@@ -239,7 +239,7 @@ final class WriteGroup implements AutoCloseable {
     }
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));
-    return v == null ? null : Codec.decodeTimer(v);
+    return v == null ? null : Codec.decodeTimer(id, v);
   }
 
   /**
@@ -254,7 +254,7 @@ final class WriteGroup implements AutoCloseable {
    * The stored records of those of {@code ids} this group has not touched and the writer did not write recently
    * ({@link RecentTimers}), one {@code multiGet}, decoded.
    */
-  private <T> Map<String, T> untouched(List<String> ids, java.util.function.Function<byte[], T> decode)
+  private <T> Map<String, T> untouched(List<String> ids, java.util.function.BiFunction<String, byte[], T> decode)
       throws RocksDBException {
     List<String> wanted = new ArrayList<>(ids.size());
     List<byte[]> keys = new ArrayList<>(ids.size());
@@ -272,7 +272,8 @@ final class WriteGroup implements AutoCloseable {
     List<byte[]> values = db.db.multiGetAsList(Collections.nCopies(keys.size(), db.timers), keys);
     for (int i = 0; i < wanted.size(); i++) {
       byte[] v = values.get(i);
-      out.put(wanted.get(i), v == null ? null : decode.apply(v));
+      String id = wanted.get(i);
+      out.put(id, v == null ? null : decode.apply(id, v));
     }
     return out;
   }
@@ -304,7 +305,7 @@ final class WriteGroup implements AutoCloseable {
     }
     guard.check();
     byte[] v = db.db.get(db.timers, Keys.id(id));
-    return v == null ? null : Codec.decodeHead(v);
+    return v == null ? null : Codec.decodeHead(id, v);
   }
 
   /**

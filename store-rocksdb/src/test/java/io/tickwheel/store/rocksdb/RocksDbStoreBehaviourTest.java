@@ -25,6 +25,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -384,6 +385,53 @@ class RocksDbStoreBehaviourTest {
       }
       assertThat(refused).isPositive();
       assertThat(await(s.loadAll(1000, b -> Future.succeededFuture()))).isEqualTo(accepted);
+    } finally {
+      await(s.close());
+    }
+  }
+
+  // ---- records of earlier releases ----
+
+  /** {@code periodic("old", 100, 50)} in timer record version 1, which releases before version 4 wrote. */
+  private static final String OLD_PERIODIC_V1_HEX = "010101" + "0000000000000032" + "0000000000000032"
+      + "0000000000000000" + "0000000000000001" + "0000000000000064" + "0000000000000000" + "0000000000000001"
+      + "000000036f6c64" + "000000027432" + "000000035b315d";
+  /** Its first firing, {@code new Firing(1, "old", "t2", 1, 100, 101, "[1]")}, in firing record version 1. */
+  private static final String OLD_FIRING_V1_HEX = "010000000000000001000000000000000100000000000000640000000000000065000000036f6c64000000027432000000035b315d";
+
+  @Test
+  void aDataDirectoryOfAnEarlierReleaseReadsFiresAndIsRewrittenInTheCurrentVersion() throws Exception {
+    Timer old = periodic("old", 100, 50);
+    RocksDbTimerStore s = open(options());
+    await(s.put(old));
+    await(s.close());
+    Db raw = Db.open(options());
+    try {
+      raw.db.put(raw.timers, Keys.id("old"), HexFormat.of().parseHex(OLD_PERIODIC_V1_HEX));
+    } finally {
+      raw.close();
+    }
+    s = open(options());
+    try {
+      assertThat(await(s.get("old"))).isEqualTo(old);
+      assertThat(await(s.list(null, null, 10)).timers()).containsExactly(old);
+      FiringResult r = await(s.recordFirings(List.of(fire(old, 101, old.fired(150))))).get(0);
+      assertThat(r.applied()).isTrue();
+      assertThat(await(s.get("old"))).isEqualTo(old.fired(150));
+    } finally {
+      await(s.close());
+    }
+    raw = Db.open(options());
+    try {
+      assertThat(raw.db.get(raw.timers, Keys.id("old"))[0]).as("re-armed in version 4").isEqualTo((byte) 4);
+      assertThat(raw.db.get(raw.firings, Keys.seq(1))[0]).as("firing version 3").isEqualTo((byte) 3);
+      raw.db.put(raw.firings, Keys.seq(1), HexFormat.of().parseHex(OLD_FIRING_V1_HEX));
+    } finally {
+      raw.close();
+    }
+    s = open(options());
+    try {
+      assertThat(await(s.readFirings(0, 10))).containsExactly(new Firing(1, "old", "t2", 1, 100, 101, "[1]"));
     } finally {
       await(s.close());
     }
