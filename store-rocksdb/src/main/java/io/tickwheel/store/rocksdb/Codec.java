@@ -11,7 +11,6 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The RocksDB store's compact binary encoding of {@link Timer} and {@link Firing} (a version byte, then the fields).
@@ -93,20 +92,32 @@ final class Codec {
     Timer.Extras x = t.extras();
     byte[][] cron = x != null && x.cron() != null ? calendarBytes(x.cron()) : null;
     byte[] url = x != null && x.callback() != null ? utf8(x.callback().url()) : null;
-    int bound = V4_HEAD + 6 * MAX_VARLONG + MAX_VARINT + topic.length + MAX_VARINT
-        + (payload == null ? 0 : payload.length);
+    int size = V4_HEAD + varLongSize(t.firings()) + varLongSize(t.generation()) + varLongSize(t.delayMs())
+        + varLongSize(t.periodMs()) + varLongSize(t.maxFirings()) + varLongSize(t.createdAt())
+        + varIntSize(topic.length) + topic.length
+        + (payload == null ? 1 : varIntSize(payload.length + 1) + payload.length);
     if (x != null) {
-      bound += 1 + 3 * MAX_VARLONG;
+      size += 1;
       if (cron != null) {
         for (byte[] c : cron) {
-          bound += MAX_VARINT + c.length;
+          size += varIntSize(c.length) + c.length;
         }
       }
+      if (x.endAt() != Timer.NO_END) {
+        size += varLongSize(x.endAt());
+      }
+      if (x.jitterMs() > 0) {
+        size += varLongSize(x.jitterMs()) + varLongSize(x.nominalAt());
+      }
       if (url != null) {
-        bound += MAX_VARINT + url.length + 4 * MAX_VARLONG;
+        Callback cb = x.callback();
+        size += varIntSize(url.length) + url.length + varLongSize(cb.timeoutMs()) + varLongSize(cb.maxAttempts());
+        if (cb.hasBackoff()) {
+          size += varLongSize(cb.minBackoffMs()) + varLongSize(cb.maxBackoffMs());
+        }
       }
     }
-    byte[] out = new byte[bound];
+    byte[] out = new byte[size];
     out[0] = TIMER_V4;
     out[1] = (byte) t.kind().ordinal();
     out[2] = (byte) (t.misfire().ordinal() | (x != null ? V4_EXTRAS : 0));
@@ -153,7 +164,8 @@ final class Codec {
         }
       }
     }
-    return at == out.length ? out : Arrays.copyOf(out, at);
+    assert at == size;
+    return out;
   }
 
   /**
@@ -224,7 +236,6 @@ final class Codec {
   private static final int V4_HEAD = V4_DUE_AT + 8;
   /** Version 4: the bit of the misfire byte that says the extras follow the payload. */
   private static final int V4_EXTRAS = 0x80;
-  private static final int MAX_VARINT = 5;
   private static final int MAX_VARLONG = 10;
 
   /**
@@ -307,6 +318,17 @@ final class Codec {
     }
     b[at++] = (byte) z;
     return at;
+  }
+
+  /** The bytes {@link #putVarLong} writes for {@code v}. */
+  static int varLongSize(long v) {
+    long z = (v << 1) ^ (v >> 63);
+    return (63 - Long.numberOfLeadingZeros(z | 1)) / 7 + 1;
+  }
+
+  /** The bytes {@link #putVarInt} writes for {@code v} (not negative). */
+  static int varIntSize(int v) {
+    return (31 - Integer.numberOfLeadingZeros(v | 1)) / 7 + 1;
   }
 
   /** Writes {@code v} (not negative) as a base-128 varint. */
@@ -522,8 +544,10 @@ final class Codec {
     byte[] id = utf8(f.id());
     byte[] topic = utf8(f.topic());
     byte[] payload = f.payload() == null ? null : utf8(f.payload());
-    byte[] out = new byte[1 + 4 * MAX_VARLONG + 3 * MAX_VARINT + id.length + topic.length
-        + (payload == null ? 0 : payload.length)];
+    int size = 1 + varLongSize(f.firing()) + varLongSize(f.dueAt()) + varLongSize(f.firedAt() - f.dueAt())
+        + varLongSize(f.nominalAt() - f.dueAt()) + varIntSize(id.length) + id.length + varIntSize(topic.length)
+        + topic.length + (payload == null ? 1 : varIntSize(payload.length + 1) + payload.length);
+    byte[] out = new byte[size];
     out[0] = FIRING_V3;
     int at = putVarLong(out, 1, f.firing());
     at = putVarLong(out, at, f.dueAt());
@@ -538,7 +562,8 @@ final class Codec {
       System.arraycopy(payload, 0, out, at, payload.length);
       at += payload.length;
     }
-    return at == out.length ? out : Arrays.copyOf(out, at);
+    assert at == size;
+    return out;
   }
 
   /**
