@@ -95,7 +95,7 @@ final class Codec {
     int size = V4_HEAD + varLongSize(t.firings()) + varLongSize(t.generation()) + varLongSize(t.delayMs())
         + varLongSize(t.periodMs()) + varLongSize(t.maxFirings()) + varLongSize(t.createdAt())
         + varIntSize(topic.length) + topic.length
-        + (payload == null ? 1 : varIntSize(payload.length + 1) + payload.length);
+        + nullableSize(payload);
     if (x != null) {
       size += 1;
       if (cron != null) {
@@ -129,13 +129,7 @@ final class Codec {
     at = putVarLong(out, at, t.maxFirings());
     at = putVarLong(out, at, t.createdAt());
     at = putVarBytes(out, at, topic);
-    if (payload == null) {
-      at = putVarInt(out, at, 0);
-    } else {
-      at = putVarInt(out, at, payload.length + 1);
-      System.arraycopy(payload, 0, out, at, payload.length);
-      at += payload.length;
-    }
+    at = putNullableBytes(out, at, payload);
     if (x != null) {
       int flags = (cron != null ? HAS_CRON : 0) | (x.paused() ? PAUSED : 0) | (x.endAt() != Timer.NO_END ? HAS_END : 0)
           | (x.jitterMs() > 0 ? HAS_JITTER : 0) | (url != null ? HAS_CALLBACK : 0)
@@ -339,6 +333,21 @@ final class Codec {
     }
     b[at++] = (byte) v;
     return at;
+  }
+
+  /** Writes {@code s} (or {@code null}) as a varint of its length + 1 (0 for {@code null}), then its bytes. */
+  private static int putNullableBytes(byte[] b, int at, byte[] s) {
+    if (s == null) {
+      return putVarInt(b, at, 0);
+    }
+    at = putVarInt(b, at, s.length + 1);
+    System.arraycopy(s, 0, b, at, s.length);
+    return at + s.length;
+  }
+
+  /** The bytes {@link #putNullableBytes} writes for {@code s}. */
+  private static int nullableSize(byte[] s) {
+    return s == null ? 1 : varIntSize(s.length + 1) + s.length;
   }
 
   private static int putVarBytes(byte[] b, int at, byte[] s) {
@@ -546,7 +555,7 @@ final class Codec {
     byte[] payload = f.payload() == null ? null : utf8(f.payload());
     int size = 1 + varLongSize(f.firing()) + varLongSize(f.dueAt()) + varLongSize(f.firedAt() - f.dueAt())
         + varLongSize(f.nominalAt() - f.dueAt()) + varIntSize(id.length) + id.length + varIntSize(topic.length)
-        + topic.length + (payload == null ? 1 : varIntSize(payload.length + 1) + payload.length);
+        + topic.length + nullableSize(payload);
     byte[] out = new byte[size];
     out[0] = FIRING_V3;
     int at = putVarLong(out, 1, f.firing());
@@ -555,13 +564,7 @@ final class Codec {
     at = putVarLong(out, at, f.nominalAt() - f.dueAt());
     at = putVarBytes(out, at, id);
     at = putVarBytes(out, at, topic);
-    if (payload == null) {
-      at = putVarInt(out, at, 0);
-    } else {
-      at = putVarInt(out, at, payload.length + 1);
-      System.arraycopy(payload, 0, out, at, payload.length);
-      at += payload.length;
-    }
+    at = putNullableBytes(out, at, payload);
     assert at == size;
     return out;
   }
