@@ -22,9 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
  * real jar starts on it, and every timer, the topics, the webhook secret and every firing of the log (with its seq
  * and cursor) must be what the release that wrote it answered. A change of the stored format must keep this green,
  * by reading the old format or migrating it at start, and say which in CHANGELOG.md.
+ *
+ * <p>The fixtures' firings were recorded the day they were written, so the server keeps its firing log by age for
+ * {@link #LOG_RETENTION_MS}: with the default day, the log's first trim (at a random moment of its interval after
+ * start) removed them whenever it came before the read.
  */
 class UpgradeIT {
   private static final Duration START = Duration.ofSeconds(60);
+  /** Longer than any fixture's age: 100 years, ms. */
+  static final long LOG_RETENTION_MS = 100L * 365 * 24 * 3600 * 1000;
 
   @TempDir
   Path tmp;
@@ -56,7 +62,7 @@ class UpgradeIT {
   static ServerProcess.Launcher jar() {
     return ServerProcess.fromJar(ServerProcess.jarFromProperty())
         .jvmArgs("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
-        .args("--port", "0", "--host", "127.0.0.1");
+        .args("--port", "0", "--host", "127.0.0.1", "--log-retention-ms", Long.toString(LOG_RETENTION_MS));
   }
 
   private static void assertSameState(Path fixture, JsonObject now) throws IOException {
