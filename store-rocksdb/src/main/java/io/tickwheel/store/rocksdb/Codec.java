@@ -181,18 +181,10 @@ final class Codec {
   static Timer decodeTimer(String id, byte[] bytes) {
     if (bytes[0] == TIMER_V4) {
       Reader r = new Reader(bytes, V4_HEAD);
-      long due = getLong(bytes, V4_DUE_AT);
-      long firings = r.varLong();
-      long gen = r.varLong();
-      long delay = r.varLong();
-      long period = r.varLong();
-      long max = r.varLong();
-      long created = r.varLong();
-      String topic = Topics.canonical(r.string());
-      String payload = r.nullableString();
+      V4Fields f = V4Fields.read(r, bytes);
       Timer.Extras extras = (bytes[2] & V4_EXTRAS) != 0 ? r.extras() : null;
-      return new Timer(id, topic, KINDS[bytes[1]], delay, period, max, MISFIRES[bytes[2] & ~V4_EXTRAS & 0xFF], payload,
-          created, due, firings, gen, extras);
+      return new Timer(id, f.topic, KINDS[bytes[1]], f.delay, f.period, f.max, MISFIRES[bytes[2] & ~V4_EXTRAS & 0xFF],
+          f.payload, f.created, f.due, f.firings, f.generation, extras);
     }
     ByteBuffer b = timerRecord(bytes);
     Kind kind = KINDS[b.get()];
@@ -315,13 +307,13 @@ final class Codec {
   }
 
   /** The bytes {@link #putVarLong} writes for {@code v}. */
-  static int varLongSize(long v) {
+  private static int varLongSize(long v) {
     long z = (v << 1) ^ (v >> 63);
     return (63 - Long.numberOfLeadingZeros(z | 1)) / 7 + 1;
   }
 
   /** The bytes {@link #putVarInt} writes for {@code v} (not negative). */
-  static int varIntSize(int v) {
+  private static int varIntSize(int v) {
     return (31 - Integer.numberOfLeadingZeros(v | 1)) / 7 + 1;
   }
 
@@ -354,6 +346,16 @@ final class Codec {
     at = putVarInt(b, at, s.length);
     System.arraycopy(s, 0, b, at, s.length);
     return at + s.length;
+  }
+
+  /** A version 4 record's fields before its extras, read by the full decode and the head decode alike. */
+  private record V4Fields(long due, long firings, long generation, long delay, long period, long max, long created,
+      String topic, String payload) {
+    /** Reads them with {@code r} (at {@link #V4_HEAD}), leaving it at the extras. */
+    static V4Fields read(Reader r, byte[] bytes) {
+      return new V4Fields(getLong(bytes, V4_DUE_AT), r.varLong(), r.varLong(), r.varLong(), r.varLong(), r.varLong(),
+          r.varLong(), Topics.canonical(r.string()), r.nullableString());
+    }
   }
 
   /** Reads a version 4 record from an offset on; a record cut short throws {@link IllegalArgumentException}. */
@@ -470,16 +472,9 @@ final class Codec {
   static Head decodeHead(String id, byte[] bytes) {
     if (bytes[0] == TIMER_V4) {
       Reader r = new Reader(bytes, V4_HEAD);
-      long due = getLong(bytes, V4_DUE_AT);
-      long firings = r.varLong();
-      long gen = r.varLong();
-      for (int k = 0; k < 4; k++) {               // delay, period, max, created
-        r.varLong();
-      }
-      String topic = Topics.canonical(r.string());
-      String payload = r.nullableString();
+      V4Fields f = V4Fields.read(r, bytes);
       boolean paused = (bytes[2] & V4_EXTRAS) != 0 && (r.next() & PAUSED) != 0;
-      return new Head(id, topic, payload, due, firings, gen, paused, bytes);
+      return new Head(id, f.topic, f.payload, f.due, f.firings, f.generation, paused, bytes);
     }
     ByteBuffer b = timerRecord(bytes);
     b.position(b.position() + 2 + 4 * 8);      // kind, misfire; delay, period, max, created

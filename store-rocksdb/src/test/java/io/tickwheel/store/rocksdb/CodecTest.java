@@ -60,7 +60,7 @@ class CodecTest {
   }
 
   @Test
-  void aRecordCutShortIsRefusedNamingWhere() {
+  void aRecordCutShortIsRefused() {
     byte[] bytes = Codec.encodeTimer(timer);
     for (int n = 3; n < bytes.length; n++) {
       byte[] cut = java.util.Arrays.copyOf(bytes, n);
