@@ -33,6 +33,8 @@ def multi_body(d):
         with open(os.path.join(d, f)) as fh:
             return fh.read()
     counts = res('counts.lua')
+    if os.path.exists(os.path.join(d, 'sections.lua')):    # and the shared parts of the sections once
+        counts += res('fire_one.lua') + res('sections.lua')
     if 'tc_reset' in counts:        # counts.lua once, each section resets it
         b = counts + "local write_one = {}\n"
         for f in SECTION_FILES:
@@ -120,6 +122,27 @@ def fire_section(p, ids, due):
     return ks, ['fire', '1', len(ks) - 1, len(args)] + args
 
 
+def fire_multi_body(d):
+    """fire_multi.lua as Script.FIRE_MULTI puts it together, or None for scripts without it."""
+    if not os.path.exists(os.path.join(d, 'fire_multi.lua')):
+        return None
+    return ''.join(open(os.path.join(d, f)).read()
+                   for f in ('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
+
+
+def fire_multi(c, sha, sections):
+    """Lone firing sections as WriteGroup sends them: one fire_multi.lua call (per section its epoch, then fire.lua's
+    7 arguments)."""
+    keys, argv = [], [len(sections)]
+    for ks, a in sections:
+        keys += ks
+        argv += [a[1]] + a[4:]
+    r = c.call('EVALSHA', sha, len(keys), *keys, *argv)
+    for status in r[0::2]:
+        if status != b'OK':
+            raise RuntimeError(status.decode())
+
+
 def multi(c, sha, sections):
     keys, argv = [], [len(sections)]
     for ks, a in sections:
@@ -153,9 +176,12 @@ def instructions(vpid, work):
     raise RuntimeError('no summary in ' + f)
 
 
-def measure(c, vpid, body, parts, per_turn, turns, then):
+def measure(c, vpid, body, parts, per_turn, turns, then, fire_body=None):
+    """Instructions per timer; with fire_body (fire_multi.lua), a turn's firing sections of one request each go as one
+    fire_multi.lua call, as WriteGroup sends them."""
     c.call('FLUSHALL')
     sha = c.call('SCRIPT', 'LOAD', body)
+    fsha = c.call('SCRIPT', 'LOAD', fire_body) if fire_body else None
     now = int(time.time() * 1000)
     for p in range(parts):
         c.call('HSET', pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
@@ -172,7 +198,11 @@ def measure(c, vpid, body, parts, per_turn, turns, then):
             if then == 'touch':
                 multi(c, sha, [touch_section(p, ids, due, now) for p, ids in by.items()])
             elif then == 'fire':
-                multi(c, sha, [fire_section(p, ids, due) for p, ids in by.items()])
+                fs = [fire_section(p, ids, due) for p, ids in by.items()]
+                if fsha and len(fs) > 1 and all(len(ids) == 1 for ids in by.values()):
+                    fire_multi(c, fsha, fs)
+                else:
+                    multi(c, sha, fs)
     return instructions(vpid, work) / (turns * per_turn)
 
 
@@ -255,7 +285,7 @@ def main():
         arch = subprocess.run(['git', '-C', ROOT, 'archive', a.against, SCRIPTS], capture_output=True, check=True)
         subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
         dirs.insert(0, (a.against, os.path.join(ref, SCRIPTS)))
-    bodies = [(name, multi_body(d)) for name, d in dirs]
+    bodies = [(name, multi_body(d), fire_multi_body(d)) for name, d in dirs]
     v, c = start_redis(tmp)
     try:
         print('redis-server instructions per timer (valgrind), %d turns of %d timers; %s' % (
@@ -263,10 +293,10 @@ def main():
                                                 text=True).stdout.split(' ')[2]))
         print('%-12s %-16s %14s %14s %14s' % ('partitions', 'scripts', 'create', 'create+touch', 'create+fire'))
         for parts in ([] if a.trims_only else [int(x) for x in a.partitions.split(',')]):
-            for name, body in bodies:
+            for name, body, fbody in bodies:
                 cr = measure(c, v.pid, body, parts, a.per_turn, a.turns, None)
                 touch = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'touch')
-                fire = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'fire')
+                fire = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'fire', fbody)
                 print('%-12d %-16s %14.0f %14.0f %14.0f' % (parts, name, cr, touch, fire))
         print('trim.lua, one call on a 2,000-entry firing log with nothing to trim (instructions per call):')
         for name, d in dirs:

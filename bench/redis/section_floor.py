@@ -2,8 +2,9 @@
 """Where a lone firing's redis-server instructions go, counted by valgrind (callgrind): the floor of a firing record.
 
 A cluster node at 10,000 firings/s over 256 partitions records about one firing per partition per turn, so nearly
-every firing is a section of its own in a write_multi.lua call (bench/redis/script_cost.py, 256 partitions). This
-takes such a call apart, each step a variant of this checkout's scripts measured on one redis-server:
+every firing is a section of its own (bench/redis/script_cost.py, 256 partitions). The store sends a call of such
+sections only as fire_multi.lua, without write_multi.lua's section frame; this takes a write_multi.lua call of them
+apart (what the frame costs), each step a variant of this checkout's scripts measured on one redis-server:
 
   full          8 firings a call, each its own partition's section (script_cost.py's create+fire less its create)
   no fire body  the same with fire.lua's lone path returning at once: the call, the arguments, write_multi's
@@ -71,9 +72,9 @@ def main():
                       "if n == 1 then\n  do return {0, '', ''} end\n")
     no_sections = variant(src, os.path.join(tmp, 'no-sections'), 'write_multi.lua', "local t = redis.call('TIME')",
                           "do return {} end\nlocal t = redis.call('TIME')")
-    no_xadd = variant(src, os.path.join(tmp, 'no-xadd'), 'fire.lua',
-                      "    redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[4], 't', t, 'p', pseg)\n"
-                      "    if ARGV[7]", "    if ARGV[7]")
+    no_xadd = variant(src, os.path.join(tmp, 'no-xadd'), 'fire_one.lua',
+                      "    redis.call('XADD', log, string.format('%d-0', seq), 'f', A[o + 4], 't', t, 'p', pseg)\n"
+                      "    if A[o + 7]", "    if A[o + 7]")
     v, c = sc.start_redis(tmp)
     try:
         base, arg = per_argument(c, v.pid)

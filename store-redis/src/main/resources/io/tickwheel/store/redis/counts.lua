@@ -41,21 +41,40 @@ local function tc_replace(old, new)
   local t, p = tc_of(new)
   tc_add(t, p, 1)
 end
+-- one topic's count changed by d at once: the field removed and the name unlisted when it drops to 0, listed when it
+-- rises from 0
+local function tc_incr(counts, names, t, d)
+  local n = redis.call('HINCRBY', counts, t, d)
+  if n <= 0 then
+    redis.call('HDEL', counts, t)
+    redis.call('ZREM', names, t)
+  elseif n - d <= 0 then
+    redis.call('ZADD', names, 0, t)      -- listed while its count is above 0: only when it rises from 0
+  end
+end
 local function tc_apply(counts, names)
   for i = 1, #tc_topics do
     local t = tc_topics[i]
     local d = tc_delta[t]
     if d ~= 0 then
-      local n = redis.call('HINCRBY', counts, t, d)
-      if n <= 0 then
-        redis.call('HDEL', counts, t)
-        redis.call('ZREM', names, t)
-      elseif n - d <= 0 then
-        redis.call('ZADD', names, 0, t)      -- listed while its count is above 0: only when it rises from 0
-      end
+      tc_incr(counts, names, t, d)
     end
   end
   if tc_paused ~= 0 then
     redis.call('HINCRBY', counts, '*paused', tc_paused)
+  end
+end
+-- one stored record replaced at once (a lone write, without the tables): the old record's topic ot and pause state op
+-- counted out, the new one's (nt nil: removed) counted in
+local function tc_move(counts, names, ot, op, nt, np)
+  if ot ~= nt then
+    tc_incr(counts, names, ot, -1)
+    if nt then
+      tc_incr(counts, names, nt, 1)
+    end
+  end
+  local dp = (np and 1 or 0) - (op and 1 or 0)
+  if dp ~= 0 then
+    redis.call('HINCRBY', counts, '*paused', dp)
   end
 end

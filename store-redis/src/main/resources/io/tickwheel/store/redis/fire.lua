@@ -20,53 +20,8 @@ local CHUNK = 1000
 local dlv, dpend, dall = KEYS[5], KEYS[6], KEYS[7]
 local n = #ARGV / 7
 if n == 1 then
-  -- one request (a cluster partition's usual share of a turn): the same steps without the batch's tables
-  local id = ARGV[1]
-  local old = redis.call('HGET', timers, id)
-  if not old then
-    return {0, '', ''}
-  end
-  local g, f, h, t = string.match(old, '^(%S+) (%S+) (%S+) (%S+) ')
-  if g ~= ARGV[2] or f ~= ARGV[3] then
-    return {0, '', ''}
-  end
-  local pseg = string.sub(old, string.find(old, '\n', 1, true) + 1)
-  local st, topic, out_pseg = -1, '', ''
-  if ARGV[4] ~= '' then
-    local seq = redis.pcall('INCR', seqk)    -- refused, writing nothing, when the counter is not a number
-    if type(seq) == 'table' then
-      return redis.error_reply('ERR seq counter ' .. seqk .. ' is not a number')
-    end
-    redis.call('XADD', log, string.format('%d-0', seq), 'f', ARGV[4], 't', t, 'p', pseg)
-    if ARGV[7] ~= '' then
-      redis.call('HSET', dlv, seq, 'N\n' .. ARGV[7] .. '\n' .. t .. '\n' .. pseg)
-      redis.call('ZADD', dpend, seq, seq)
-      redis.call('ZADD', dall, seq, seq)
-    end
-    st, topic, out_pseg = seq, t, pseg
-  end
-  tc_add(t, tc_paused_in(old), -1)
-  local om = h .. id
-  if ARGV[5] == '' then
-    redis.call('HDEL', timers, id)
-    redis.call('ZREM', due, om)
-  else
-    local hdr = ARGV[6]
-    if string.byte(hdr, 1) == 43 then    -- '+'
-      local g2, f2, h2 = string.match(hdr, '^%+(%S+) (%S+) (%S+)$')
-      hdr = g2 .. ' ' .. f2 .. ' ' .. h2 .. ' ' .. string.match(old, '^%S+ %S+ %S+ ([^\n]*)')
-    end
-    local nt, np = tc_of(hdr)
-    tc_add(nt, np, 1)
-    local m = string.match(hdr, '^%S+ %S+ (%S+) ') .. id
-    if m ~= om then
-      redis.call('ZREM', due, om)
-      redis.call('ZADD', due, 0, m)
-    end
-    redis.call('HSET', timers, id, hdr .. '\n' .. pseg)
-  end
-  tc_apply(KEYS[8], KEYS[9])
-  return {st, topic, out_pseg}
+  -- one request (a cluster partition's usual share of a turn): fire_one.lua, without the batch's tables
+  return fire_one(timers, due, seqk, log, dlv, dpend, dall, KEYS[8], KEYS[9], ARGV, 0)
 end
 local cur = redis.call('GET', seqk)
 local seq = 0

@@ -1,7 +1,7 @@
 -- The fenced writes of several partition stores in one call (a standalone Redis; on a Redis Cluster, partitions whose
--- keys share one hash slot). Runs after counts.lua and the bodies of the scripts it can run, each wrapped as a
--- function of (KEYS, ARGV) that starts with tc_reset(), and the table write_one of them by name (see
--- Script.WRITE_MULTI).
+-- keys share one hash slot). Runs after counts.lua, fire_one.lua, sections.lua and the bodies of the scripts it can
+-- run, each wrapped as a function of (KEYS, ARGV) that starts with tc_reset(), and the table write_one of them by name
+-- (see Script.WRITE_MULTI).
 -- ARGV[1] = the number of sections; then per section: its script's name, the writer's lease epoch, k (its keys), n
 -- (its args), then the n args (as the script's ARGV). KEYS: per section its k keys (as the script's KEYS), then the
 -- partition's lease hash.
@@ -15,7 +15,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local sections = tonumber(ARGV[1])
 local res = {}
-local leases = {}  -- lease hash -> its {epoch, exp}, read once per call (no section writes a lease)
+local leases = {}  -- see section_fence
 local a = 2
 local kb = 0
 for s = 1, sections do
@@ -29,28 +29,14 @@ for s = 1, sections do
     args[i] = ARGV[a + i - 1]
   end
   a = a + n
-  local l = leases[lease]
-  if not l then
-    l = redis.call('HMGET', lease, 'epoch', 'exp')
-    l[3] = l[2] and tonumber(l[2]) > now    -- not expired
-    leases[lease] = l
-  end
   local run = write_one[name]
-  local status, reply = 'OK', false    -- false: a nil would end the array
-  if l[1] ~= epoch or not l[3] then
-    status = 'FENCED lease epoch ' .. epoch .. ' is not current (stored ' .. tostring(l[1]) .. ', expires '
-      .. tostring(l[2]) .. ', now ' .. now .. ')'
+  local status, reply = section_fence(leases, lease, epoch, now), false
+  if status then
+    -- refused by its fence, having written nothing
   elseif not run then
     status = 'ERR no script ' .. tostring(name) .. ' in write_multi'
   else
-    local ok, out = pcall(run, keys, args)
-    if not ok then
-      status = 'ERR ' .. (type(out) == 'table' and tostring(out.err) or tostring(out))
-    elseif type(out) == 'table' and out.err then
-      status = 'ERR ' .. tostring(out.err)
-    elseif out ~= nil then
-      reply = out
-    end
+    status, reply = section_run(run, keys, args)
   end
   res[2 * s - 1] = status
   res[2 * s] = reply

@@ -36,12 +36,21 @@ public enum Script {
   FIRE_FENCED("fire.lua", true, true),
   /**
    * The fenced writes of several partition stores in one call, each section behind its own fence (see
-   * {@code write_multi.lua}): {@code counts.lua} once, then every script {@link #multiName() that can be a section}
-   * wrapped as a function in the table {@code write_one} under its section name, which starts with
+   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua} and {@code sections.lua} once, then every
+   * script {@link #multiName() that can be a section} wrapped as a function in the table {@code write_one} under its
+   * section name, which starts with
    * {@code tc_reset()} (so each section keeps and applies its own counts, with the count functions defined once
    * per call rather than once per section), then the loop.
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
+  /**
+   * The firing records of several partition stores in one call, one request each, each behind its own fence (see
+   * {@code fire_multi.lua}): {@code write_multi.lua} for such sections without a section's frame. {@code counts.lua},
+   * {@code fire_one.lua} (the steps of one request, which {@code fire.lua} runs too) and {@code sections.lua} (the
+   * fence and the outcome of a section, as in {@code write_multi.lua}), then the loop.
+   */
+  FIRE_MULTI("fire_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("sections.lua")
+      + resource("fire_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -88,7 +97,8 @@ public enum Script {
     this.file = fenced ? "fenced " + file : file;
     this.writes = writes;
     String counts = counted(file) ? resource("counts.lua") : "";
-    this.body = fenced ? resource("fence.lua") + counts + resource(file) : counts + resource(file);
+    String own = prelude(file) + resource(file);
+    this.body = fenced ? resource("fence.lua") + counts + own : counts + own;
     this.sha = sha1(body);
   }
 
@@ -99,7 +109,8 @@ public enum Script {
   }
 
   private static String multiBody() {
-    StringBuilder b = new StringBuilder(resource("counts.lua")).append("local write_one = {}\n");
+    StringBuilder b = new StringBuilder(resource("counts.lua")).append(resource("fire_one.lua"))
+        .append(resource("sections.lua")).append("local write_one = {}\n");
     for (String f : Multi.FILES) {
       b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\ntc_reset()\n")
           .append(resource(f)).append("\nend\n");
@@ -138,6 +149,11 @@ public enum Script {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** What {@code file} runs after the counts and before its own text: {@code fire.lua} runs {@code fire_one.lua}. */
+  private static String prelude(String file) {
+    return file.equals("fire.lua") ? resource("fire_one.lua") : "";
   }
 
   /** Whether {@code file} writes timers, so keeps the per-topic counts with {@code counts.lua} prepended. */

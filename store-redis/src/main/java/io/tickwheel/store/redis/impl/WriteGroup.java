@@ -21,7 +21,8 @@ import java.util.Map;
  * script calls as the keys allow: on a standalone Redis {@code write_multi.lua} calls over many partitions (each
  * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
- * call as without the group).
+ * call as without the group). A call whose sections are all firing records of one request each (a cluster node's
+ * usual turn) goes as {@code fire_multi.lua}, which does the same without a section's frame.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
@@ -58,6 +59,10 @@ public final class WriteGroup {
   static final int PACED_ARGS = 16_384;
   /** Most paced calls in flight. */
   static final int PACED_IN_FLIGHT = 2;
+  /** fire.lua's arguments per request. */
+  private static final int FIRE_REQUEST_ARGS = 7;
+  /** fire.lua's keys. */
+  private static final int FIRE_KEYS = 9;
 
   /** One partition store's write waiting for the flush. */
   private record Section(Script script, int partition, long epoch, List<String> keys, String leaseKey, List<?> args,
@@ -288,6 +293,9 @@ public final class WriteGroup {
         }
       });
     }
+    if (call.stream().allMatch(WriteGroup::loneFiring)) {
+      return sendFirings(call);
+    }
     int keyc = 0;
     int argc = 1;
     for (Section s : call) {
@@ -306,20 +314,42 @@ public final class WriteGroup {
       args.add(Integer.toString(s.args.size()));
       args.addAll(s.args);
     }
-    return link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> {
-      for (int i = 0; i < call.size(); i++) {
-        Section s = call.get(i);
-        if (ar.failed()) {
-          complete(s, Future.failedFuture(ar.cause()));
-          continue;
-        }
-        complete(s, section(s, ar.result(), i));
+    return link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
+  }
+
+  /** A firing record of one request (fire.lua's keys and 7 arguments): it can go in a {@code fire_multi.lua} call. */
+  private static boolean loneFiring(Section s) {
+    return s.script == Script.FIRE && s.args.size() == FIRE_REQUEST_ARGS && s.keys.size() == FIRE_KEYS;
+  }
+
+  /** Sends {@code call}, firing records of one request each, as one {@code fire_multi.lua} call. */
+  private Future<?> sendFirings(List<Section> call) {
+    List<String> keys = new ArrayList<>(call.size() * (FIRE_KEYS + 1));
+    List<Object> args = new ArrayList<>(1 + call.size() * (FIRE_REQUEST_ARGS + 1));
+    args.add(Integer.toString(call.size()));
+    for (Section s : call) {
+      keys.addAll(s.keys);
+      keys.add(s.leaseKey);
+      args.add(Long.toString(s.epoch));
+      args.addAll(s.args);
+    }
+    return link.evalNow(Script.FIRE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
+  }
+
+  /** Completes each section of {@code call} from the reply of its script call (one flat array, see section). */
+  private void completeAll(List<Section> call, AsyncResult<Response> ar) {
+    for (int i = 0; i < call.size(); i++) {
+      Section s = call.get(i);
+      if (ar.failed()) {
+        complete(s, Future.failedFuture(ar.cause()));
+        continue;
       }
-    });
+      complete(s, section(s, ar.result(), i));
+    }
   }
 
   /**
-   * Section {@code i}'s outcome in {@code write_multi.lua}'s reply: a flat array, per section its status, then its
+   * Section {@code i}'s outcome in {@code write_multi.lua}'s (or {@code fire_multi.lua}'s) reply: a flat array, per section its status, then its
    * reply (which may be nil).
    */
   private Future<Response> section(Section s, Response reply, int i) {

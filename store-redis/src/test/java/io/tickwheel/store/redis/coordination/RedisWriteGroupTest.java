@@ -13,6 +13,7 @@ import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.store.DueIndex;
 import io.tickwheel.core.store.FiringRequest;
 import io.tickwheel.core.store.FiringResult;
+import io.tickwheel.core.store.StoreFaultException;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.testkit.RedisServerProcess;
@@ -46,6 +47,7 @@ class RedisWriteGroupTest {
   private static Vertx vertx;
   private RedisClusterCoordinator a;
   private RedisClusterCoordinator b;
+  private String prefix;
 
   @BeforeAll
   static void start() {
@@ -63,7 +65,7 @@ class RedisWriteGroupTest {
 
   @BeforeEach
   void twoNodes() {
-    String prefix = "group" + N.incrementAndGet();
+    prefix = "group" + N.incrementAndGet();
     RedisStoreOptions o = new RedisStoreOptions().setConnectionString(redis.uri()).setKeyPrefix(prefix);
     a = await(RedisClusterCoordinator.open(vertx, o));
     b = await(RedisClusterCoordinator.open(vertx, o));
@@ -143,6 +145,34 @@ class RedisWriteGroupTest {
     assertThat(await(reader.readFirings(0, 10))).isEmpty();
     assertThat(await(s3.lastSeq())).isEqualTo(1);
     assertThat(await(s5.lastSeq())).isEqualTo(1);
+  }
+
+  @Test
+  void loneFiringsOfSeveralPartitionsInOneCallEachGetTheirOwnOutcome() {
+    TimerStore s6 = owned(5);
+    TimerStore s7 = owned(6);
+    TimerStore s8 = owned(7);
+    await(s6.put(timer("u", 100)));
+    await(s7.put(timer("v", 100)));
+    await(s8.put(timer("w", 100)));
+    redis.command("SET", "{" + prefix + ":p:7}:seq", "not-a-number");
+
+    long before = evalshaCalls();
+    List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
+        s6.recordFirings(List.of(new FiringRequest("u", 1, 0, true, 100, 101, null))),
+        s7.recordFirings(List.of(new FiringRequest("v", 2, 0, true, 100, 101, null))),
+        s8.recordFirings(List.of(new FiringRequest("w", 1, 0, true, 100, 101, null)))));
+    assertThat(evalshaCalls() - before).as("script calls for the turn").isEqualTo(1);
+
+    assertThat(await(out.get(0)).get(0).firing().id()).isEqualTo("u");
+    assertThat(await(s6.get("u"))).isNull();
+    assertThat(await(((DueIndex) s6).timerCount())).isZero();
+    assertThat(await(out.get(1)).get(0).applied()).as("generation 2 asked, 1 stored: stale").isFalse();
+    assertThat(await(s7.get("v")).nextDueAt()).isEqualTo(100);
+    assertThat(await(s7.lastSeq())).as("a stale request takes no seq").isZero();
+    assertThat(failure(out.get(2))).isInstanceOf(StoreFaultException.class).hasMessageContaining("not a number");
+    assertThat(await(s8.get("w")).nextDueAt()).as("the failed section wrote nothing").isEqualTo(100);
+    assertThat(await(((DueIndex) s8).timerCount())).isEqualTo(1);
   }
 
   @Test
