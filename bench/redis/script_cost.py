@@ -131,12 +131,12 @@ def fire_multi_body(d):
 
 
 def fire_multi(c, sha, sections):
-    """Lone firing sections as WriteGroup sends them: one fire_multi.lua call (per section its epoch, then fire.lua's
-    7 arguments)."""
+    """Firing sections of a few requests as WriteGroup sends them: one fire_multi.lua call (per section its epoch, its
+    request count, then fire.lua's 7 arguments a request)."""
     keys, argv = [], [len(sections)]
     for ks, a in sections:
         keys += ks
-        argv += [a[1]] + a[4:]
+        argv += [a[1], len(a[4:]) // 7] + a[4:]
     r = c.call('EVALSHA', sha, len(keys), *keys, *argv)
     for status in r[0::2]:
         if status != b'OK':
@@ -199,7 +199,7 @@ def measure(c, vpid, body, parts, per_turn, turns, then, fire_body=None):
                 multi(c, sha, [touch_section(p, ids, due, now) for p, ids in by.items()])
             elif then == 'fire':
                 fs = [fire_section(p, ids, due) for p, ids in by.items()]
-                if fsha and len(fs) > 1 and all(len(ids) == 1 for ids in by.values()):
+                if fsha and len(fs) > 1 and all(len(ids) <= 4 for ids in by.values()):
                     fire_multi(c, fsha, fs)
                 else:
                     multi(c, sha, fs)

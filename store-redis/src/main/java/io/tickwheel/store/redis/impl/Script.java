@@ -44,7 +44,7 @@ public enum Script {
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
   /**
-   * The firing records of several partition stores in one call, one request each, each behind its own fence (see
+   * The firing records of several partition stores in one call, a few requests each, each behind its own fence (see
    * {@code fire_multi.lua}): {@code write_multi.lua} for such sections without a section's frame. {@code counts.lua},
    * {@code fire_one.lua} (the steps of one request, which {@code fire.lua} runs too) and {@code sections.lua} (the
    * fence and the outcome of a section, as in {@code write_multi.lua}), then the loop.

@@ -21,7 +21,7 @@ import java.util.Map;
  * script calls as the keys allow: on a standalone Redis {@code write_multi.lua} calls over many partitions (each
  * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
- * call as without the group). A call whose sections are all firing records of one request each (a cluster node's
+ * call as without the group). A call whose sections are all firing records of a few requests each (a cluster node's
  * usual turn) goes as {@code fire_multi.lua}, which does the same without a section's frame.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
@@ -63,6 +63,11 @@ public final class WriteGroup {
   private static final int FIRE_REQUEST_ARGS = 7;
   /** fire.lua's keys. */
   private static final int FIRE_KEYS = 9;
+  /**
+   * Most requests of a firing record sent in a {@code fire_multi.lua} call: a larger one goes in a
+   * {@code write_multi.lua} call, where fire.lua's batch path shares its reads and writes among them.
+   */
+  static final int FIRE_MULTI_REQUESTS = 4;
 
   /** One partition store's write waiting for the flush. */
   private record Section(Script script, int partition, long epoch, List<String> keys, String leaseKey, List<?> args,
@@ -293,7 +298,7 @@ public final class WriteGroup {
         }
       });
     }
-    if (call.stream().allMatch(WriteGroup::loneFiring)) {
+    if (call.stream().allMatch(WriteGroup::fewFirings)) {
       return sendFirings(call);
     }
     int keyc = 0;
@@ -317,20 +322,29 @@ public final class WriteGroup {
     return link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
   }
 
-  /** A firing record of one request (fire.lua's keys and 7 arguments): it can go in a {@code fire_multi.lua} call. */
-  private static boolean loneFiring(Section s) {
-    return s.script == Script.FIRE && s.args.size() == FIRE_REQUEST_ARGS && s.keys.size() == FIRE_KEYS;
+  /**
+   * A firing record of at most {@value #FIRE_MULTI_REQUESTS} requests (fire.lua's keys, 7 arguments a request): it can
+   * go in a {@code fire_multi.lua} call, which applies each request as fire.lua applies a lone one.
+   */
+  private static boolean fewFirings(Section s) {
+    return s.script == Script.FIRE && s.keys.size() == FIRE_KEYS && s.args.size() % FIRE_REQUEST_ARGS == 0
+        && s.args.size() <= FIRE_MULTI_REQUESTS * FIRE_REQUEST_ARGS;
   }
 
-  /** Sends {@code call}, firing records of one request each, as one {@code fire_multi.lua} call. */
+  /** Sends {@code call}, firing records of a few requests each, as one {@code fire_multi.lua} call. */
   private Future<?> sendFirings(List<Section> call) {
+    int argc = 1;
+    for (Section s : call) {
+      argc += 2 + s.args.size();
+    }
     List<String> keys = new ArrayList<>(call.size() * (FIRE_KEYS + 1));
-    List<Object> args = new ArrayList<>(1 + call.size() * (FIRE_REQUEST_ARGS + 1));
+    List<Object> args = new ArrayList<>(argc);
     args.add(Integer.toString(call.size()));
     for (Section s : call) {
       keys.addAll(s.keys);
       keys.add(s.leaseKey);
       args.add(Long.toString(s.epoch));
+      args.add(Integer.toString(s.args.size() / FIRE_REQUEST_ARGS));
       args.addAll(s.args);
     }
     return link.evalNow(Script.FIRE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));

@@ -153,20 +153,24 @@ class RedisWriteGroupTest {
     TimerStore s7 = owned(6);
     TimerStore s8 = owned(7);
     await(s6.put(timer("u", 100)));
+    await(s6.put(periodic("u2", 100, 50)));
     await(s7.put(timer("v", 100)));
     await(s8.put(timer("w", 100)));
     redis.command("SET", "{" + prefix + ":p:7}:seq", "not-a-number");
 
     long before = evalshaCalls();
     List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
-        s6.recordFirings(List.of(new FiringRequest("u", 1, 0, true, 100, 101, null))),
+        s6.recordFirings(List.of(new FiringRequest("u", 1, 0, true, 100, 101, null),
+            new FiringRequest("u2", 1, 0, true, 100, 102, periodic("u2", 100, 50).fired(150)))),
         s7.recordFirings(List.of(new FiringRequest("v", 2, 0, true, 100, 101, null))),
         s8.recordFirings(List.of(new FiringRequest("w", 1, 0, true, 100, 101, null)))));
     assertThat(evalshaCalls() - before).as("script calls for the turn").isEqualTo(1);
 
-    assertThat(await(out.get(0)).get(0).firing().id()).isEqualTo("u");
+    assertThat(await(out.get(0))).extracting(r -> r.firing().id() + "@" + r.firing().seq())
+        .as("a section of two requests, applied in order").containsExactly("u@1", "u2@2");
     assertThat(await(s6.get("u"))).isNull();
-    assertThat(await(((DueIndex) s6).timerCount())).isZero();
+    assertThat(await(s6.get("u2")).nextDueAt()).as("re-armed").isEqualTo(150);
+    assertThat(await(((DueIndex) s6).timerCount())).isEqualTo(1);
     assertThat(await(out.get(1)).get(0).applied()).as("generation 2 asked, 1 stored: stale").isFalse();
     assertThat(await(s7.get("v")).nextDueAt()).isEqualTo(100);
     assertThat(await(s7.lastSeq())).as("a stale request takes no seq").isZero();
