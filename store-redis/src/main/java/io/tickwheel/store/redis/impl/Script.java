@@ -38,9 +38,8 @@ public enum Script {
    * The fenced writes of several partition stores in one call, each section behind its own fence (see
    * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua} and {@code sections.lua} once, then every
    * script {@link #multiName() that can be a section} wrapped as a function in the table {@code write_one} under its
-   * section name, which starts with
-   * {@code tc_reset()} (so each section keeps and applies its own counts, with the count functions defined once
-   * per call rather than once per section), then the loop.
+   * section name, which starts with {@code tc_reset()} (so each section keeps and applies its own counts, with the
+   * count functions defined once per call rather than once per section), then the loop.
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
   /**
