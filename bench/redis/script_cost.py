@@ -11,7 +11,8 @@ partition. Columns: create alone; create and touch; create and fire.
 
 The scripts come from a resource directory (default: this checkout's store-redis); --against REF also measures the
 scripts of a git ref in the same run, so the two are compared on one redis-server. The write_multi body is put together
-as Script.multiBody() does (kept in step by hand: this file is a benchmark, not a test).
+as Script.multiBody() does, and a call goes as lone_multi.lua when WriteGroup would send it so (fire_multi.lua, firing
+records only, for a ref of 2026-11-29; kept in step by hand: this file is a benchmark, not a test).
 
 Last, one trim.lua call (the firing log's trim, every 10 s per partition) on a log with nothing old enough to go, and
 one trim_deliveries.lua call (the callbacks' delivery records' trim, every 10 s per partition) on 20,000 finished
@@ -122,25 +123,39 @@ def fire_section(p, ids, due):
     return ks, ['fire', '1', len(ks) - 1, len(args)] + args
 
 
-def fire_multi_body(d):
-    """fire_multi.lua as Script.FIRE_MULTI puts it together, or None for scripts without it."""
-    if not os.path.exists(os.path.join(d, 'fire_multi.lua')):
-        return None
-    return ''.join(open(os.path.join(d, f)).read()
-                   for f in ('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
+def lean_body(d):
+    """The lean multi-partition script as the store puts it together: ('lone', lone_multi.lua: lone creates, touches
+    and firing records of a few requests), ('fire', fire_multi.lua of earlier scripts: firing records only), or None."""
+    for kind, f in (('lone', 'lone_multi.lua'), ('fire', 'fire_multi.lua')):
+        if os.path.exists(os.path.join(d, f)):
+            return kind, ''.join(open(os.path.join(d, x)).read()
+                                 for x in ('counts.lua', 'fire_one.lua', 'sections.lua', f))
+    return None
 
 
-def fire_multi(c, sha, sections):
-    """Firing sections of a few requests as WriteGroup sends them: one fire_multi.lua call (per section its epoch, its
-    request count, then fire.lua's 7 arguments a request)."""
-    keys, argv = [], [len(sections)]
-    for ks, a in sections:
-        keys += ks
-        argv += [a[1], len(a[4:]) // 7] + a[4:]
-    r = c.call('EVALSHA', sha, len(keys), *keys, *argv)
-    for status in r[0::2]:
-        if status != b'OK':
-            raise RuntimeError(status.decode())
+def lean_section(kind, ks, a):
+    """A write_multi.lua section (its keys, and its name, epoch, k, n, args) as the lean script of `kind` takes it, as
+    WriteGroup sends it; None when it cannot."""
+    name, epoch, args = a[0], a[1], a[4:]
+    if name == 'fire' and len(args) <= 4 * 7:
+        return ks, [epoch, len(args) // 7] + args
+    if kind == 'lone' and name == 'create_absent' and len(args) == 9:
+        return ks, [epoch, 'c', args[1], args[2], args[4], args[6], args[8]]
+    if kind == 'lone' and name == 'update' and len(args) == 4:
+        return ks, [epoch, 'u'] + args
+    return None
+
+
+def send(c, sha, lean, sections):
+    """One call of `sections` (write_multi.lua's) as WriteGroup sends it: the lean script when there is one and it
+    takes every section, else write_multi.lua."""
+    if lean and len(sections) > 1:
+        kind, lsha = lean
+        ls = [lean_section(kind, ks, a) for ks, a in sections]
+        if all(ls):
+            multi(c, lsha, ls)
+            return
+    multi(c, sha, sections)
 
 
 def multi(c, sha, sections):
@@ -176,12 +191,11 @@ def instructions(vpid, work):
     raise RuntimeError('no summary in ' + f)
 
 
-def measure(c, vpid, body, parts, per_turn, turns, then, fire_body=None):
-    """Instructions per timer; with fire_body (fire_multi.lua), a turn's firing sections of one request each go as one
-    fire_multi.lua call, as WriteGroup sends them."""
+def measure(c, vpid, body, parts, per_turn, turns, then, lean_script=None):
+    """Instructions per timer; with lean_script (see lean_body), a turn's sections go as WriteGroup sends them."""
     c.call('FLUSHALL')
     sha = c.call('SCRIPT', 'LOAD', body)
-    fsha = c.call('SCRIPT', 'LOAD', fire_body) if fire_body else None
+    lean = (lean_script[0], c.call('SCRIPT', 'LOAD', lean_script[1])) if lean_script else None
     now = int(time.time() * 1000)
     for p in range(parts):
         c.call('HSET', pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
@@ -194,15 +208,11 @@ def measure(c, vpid, body, parts, per_turn, turns, then, fire_body=None):
                 by.setdefault(i % parts if parts <= per_turn else (t * per_turn + i) * 7919 % parts, []) \
                     .append('t%d_%d' % (t, i))
             due = now + t
-            multi(c, sha, [create_section(p, ids, due, now) for p, ids in by.items()])
+            send(c, sha, lean, [create_section(p, ids, due, now) for p, ids in by.items()])
             if then == 'touch':
-                multi(c, sha, [touch_section(p, ids, due, now) for p, ids in by.items()])
+                send(c, sha, lean, [touch_section(p, ids, due, now) for p, ids in by.items()])
             elif then == 'fire':
-                fs = [fire_section(p, ids, due) for p, ids in by.items()]
-                if fsha and len(fs) > 1 and all(len(ids) <= 4 for ids in by.values()):
-                    fire_multi(c, fsha, fs)
-                else:
-                    multi(c, sha, fs)
+                send(c, sha, lean, [fire_section(p, ids, due) for p, ids in by.items()])
     return instructions(vpid, work) / (turns * per_turn)
 
 
@@ -285,7 +295,7 @@ def main():
         arch = subprocess.run(['git', '-C', ROOT, 'archive', a.against, SCRIPTS], capture_output=True, check=True)
         subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
         dirs.insert(0, (a.against, os.path.join(ref, SCRIPTS)))
-    bodies = [(name, multi_body(d), fire_multi_body(d)) for name, d in dirs]
+    bodies = [(name, multi_body(d), lean_body(d)) for name, d in dirs]
     v, c = start_redis(tmp)
     try:
         print('redis-server instructions per timer (valgrind), %d turns of %d timers; %s' % (
@@ -293,10 +303,10 @@ def main():
                                                 text=True).stdout.split(' ')[2]))
         print('%-12s %-16s %14s %14s %14s' % ('partitions', 'scripts', 'create', 'create+touch', 'create+fire'))
         for parts in ([] if a.trims_only else [int(x) for x in a.partitions.split(',')]):
-            for name, body, fbody in bodies:
-                cr = measure(c, v.pid, body, parts, a.per_turn, a.turns, None)
-                touch = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'touch')
-                fire = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'fire', fbody)
+            for name, body, lean in bodies:
+                cr = measure(c, v.pid, body, parts, a.per_turn, a.turns, None, lean)
+                touch = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'touch', lean)
+                fire = measure(c, v.pid, body, parts, a.per_turn, a.turns, 'fire', lean)
                 print('%-12d %-16s %14.0f %14.0f %14.0f' % (parts, name, cr, touch, fire))
         print('trim.lua, one call on a 2,000-entry firing log with nothing to trim (instructions per call):')
         for name, d in dirs:

@@ -3,7 +3,7 @@
 
 A cluster node at 10,000 firings/s over 256 partitions records about one firing per partition per turn, so nearly
 every firing is a section of its own (bench/redis/script_cost.py, 256 partitions). The store sends a call of such
-sections only as fire_multi.lua, without write_multi.lua's section frame; this takes a write_multi.lua call of them
+sections only as lone_multi.lua, without write_multi.lua's section frame; this takes a write_multi.lua call of them
 apart (what the frame costs), each step a variant of this checkout's scripts measured on one redis-server:
 
   full          8 firings a call, each its own partition's section (script_cost.py's create+fire less its create)

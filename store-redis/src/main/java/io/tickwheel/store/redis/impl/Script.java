@@ -43,13 +43,14 @@ public enum Script {
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
   /**
-   * The firing records of several partition stores in one call, a few requests each, each behind its own fence (see
-   * {@code fire_multi.lua}): {@code write_multi.lua} for such sections without a section's frame. {@code counts.lua},
-   * {@code fire_one.lua} (the steps of one request, which {@code fire.lua} runs too) and {@code sections.lua} (the
-   * fence and the outcome of a section, as in {@code write_multi.lua}), then the loop.
+   * The small writes of several partition stores in one call, each a create of one timer, a touch or a firing record
+   * of a few requests, each behind its own fence (see {@code lone_multi.lua}): {@code write_multi.lua} for such
+   * sections without a section's frame. {@code counts.lua}, {@code fire_one.lua} (the steps of one firing request,
+   * which {@code fire.lua} runs too) and {@code sections.lua} (the fence and the outcome of a section, as in
+   * {@code write_multi.lua}), then the loop.
    */
-  FIRE_MULTI("fire_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("sections.lua")
-      + resource("fire_multi.lua")),
+  LONE_MULTI("lone_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("sections.lua")
+      + resource("lone_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),

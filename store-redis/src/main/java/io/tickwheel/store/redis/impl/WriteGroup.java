@@ -21,8 +21,9 @@ import java.util.Map;
  * script calls as the keys allow: on a standalone Redis {@code write_multi.lua} calls over many partitions (each
  * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
- * call as without the group). A call whose sections are all firing records of a few requests each (a cluster node's
- * usual turn) goes as {@code fire_multi.lua}, which does the same without a section's frame.
+ * call as without the group). A call whose sections are all creates of one timer, touches or firing records of a few
+ * requests each (a cluster node's usual turn) goes as {@code lone_multi.lua}, which does the same without a section's
+ * frame.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
@@ -64,10 +65,16 @@ public final class WriteGroup {
   /** fire.lua's keys. */
   private static final int FIRE_KEYS = 9;
   /**
-   * Most requests of a firing record sent in a {@code fire_multi.lua} call: a larger one goes in a
+   * Most requests of a firing record sent in a {@code lone_multi.lua} call: a larger one goes in a
    * {@code write_multi.lua} call, where fire.lua's batch path shares its reads and writes among them.
    */
   static final int FIRE_MULTI_REQUESTS = 4;
+  /** The timer scripts' keys (create_absent.lua's, update.lua's). */
+  private static final int TIMER_KEYS = 4;
+  /** create_absent.lua's arguments for one timer: 1, topic, paused, 1, id, 0, member, id, record. */
+  private static final int LONE_CREATE_ARGS = 9;
+  /** update.lua's arguments: id, expected generation, member, header. */
+  private static final int UPDATE_ARGS = 4;
 
   /** One partition store's write waiting for the flush. */
   private record Section(Script script, int partition, long epoch, List<String> keys, String leaseKey, List<?> args,
@@ -298,8 +305,8 @@ public final class WriteGroup {
         }
       });
     }
-    if (call.stream().allMatch(WriteGroup::fewFirings)) {
-      return sendFirings(call);
+    if (call.stream().allMatch(WriteGroup::lone)) {
+      return sendLone(call);
     }
     int keyc = 0;
     int argc = 1;
@@ -323,31 +330,56 @@ public final class WriteGroup {
   }
 
   /**
-   * A firing record of at most {@value #FIRE_MULTI_REQUESTS} requests (fire.lua's keys, 7 arguments a request): it can
-   * go in a {@code fire_multi.lua} call, which applies each request as fire.lua applies a lone one.
+   * A section {@code lone_multi.lua} can carry: a create of one timer, a touch, or a firing record of at most
+   * {@value #FIRE_MULTI_REQUESTS} requests (fire.lua's keys, 7 arguments a request).
    */
-  private static boolean fewFirings(Section s) {
-    return s.script == Script.FIRE && s.keys.size() == FIRE_KEYS && s.args.size() % FIRE_REQUEST_ARGS == 0
-        && s.args.size() <= FIRE_MULTI_REQUESTS * FIRE_REQUEST_ARGS;
+  private static boolean lone(Section s) {
+    if (s.script == Script.FIRE) {
+      return s.keys.size() == FIRE_KEYS && s.args.size() % FIRE_REQUEST_ARGS == 0
+          && s.args.size() <= FIRE_MULTI_REQUESTS * FIRE_REQUEST_ARGS;
+    }
+    if (s.script == Script.CREATE_ABSENT) {
+      return s.keys.size() == TIMER_KEYS && s.args.size() == LONE_CREATE_ARGS;
+    }
+    return s.script == Script.UPDATE && s.keys.size() == TIMER_KEYS && s.args.size() == UPDATE_ARGS;
   }
 
-  /** Sends {@code call}, firing records of a few requests each, as one {@code fire_multi.lua} call. */
-  private Future<?> sendFirings(List<Section> call) {
+  /**
+   * Sends {@code call}, sections that {@link #lone} accepts, as one {@code lone_multi.lua} call: per section its epoch,
+   * its kind ({@code c}, {@code u}, or a firing record's request count), then its arguments (a create's without
+   * create_absent.lua's counts and repeated id).
+   */
+  private Future<?> sendLone(List<Section> call) {
     int argc = 1;
+    int keyc = 0;
     for (Section s : call) {
       argc += 2 + s.args.size();
+      keyc += s.keys.size() + 1;
     }
-    List<String> keys = new ArrayList<>(call.size() * (FIRE_KEYS + 1));
+    List<String> keys = new ArrayList<>(keyc);
     List<Object> args = new ArrayList<>(argc);
     args.add(Integer.toString(call.size()));
     for (Section s : call) {
       keys.addAll(s.keys);
       keys.add(s.leaseKey);
       args.add(Long.toString(s.epoch));
-      args.add(Integer.toString(s.args.size() / FIRE_REQUEST_ARGS));
-      args.addAll(s.args);
+      if (s.script == Script.CREATE_ABSENT) {
+        List<?> a = s.args;    // 1, topic, paused, 1, id, 0, member, id, record
+        args.add("c");
+        args.add(a.get(1));
+        args.add(a.get(2));
+        args.add(a.get(4));
+        args.add(a.get(6));
+        args.add(a.get(8));
+      } else if (s.script == Script.UPDATE) {
+        args.add("u");
+        args.addAll(s.args);
+      } else {
+        args.add(Integer.toString(s.args.size() / FIRE_REQUEST_ARGS));
+        args.addAll(s.args);
+      }
     }
-    return link.evalNow(Script.FIRE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
+    return link.evalNow(Script.LONE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
   }
 
   /** Completes each section of {@code call} from the reply of its script call (one flat array, see section). */
@@ -363,7 +395,7 @@ public final class WriteGroup {
   }
 
   /**
-   * Section {@code i}'s outcome in {@code write_multi.lua}'s (or {@code fire_multi.lua}'s) reply: a flat array, per section its status, then its
+   * Section {@code i}'s outcome in {@code write_multi.lua}'s (or {@code lone_multi.lua}'s) reply: a flat array, per section its status, then its
    * reply (which may be nil).
    */
   private Future<Response> section(Section s, Response reply, int i) {

@@ -180,6 +180,69 @@ class RedisWriteGroupTest {
   }
 
   @Test
+  void loneCreatesAndTouchesOfSeveralPartitionsInOneCallEachGetTheirOwnOutcome() {
+    TimerStore s1 = owned(1);
+    TimerStore s2 = owned(2);
+    Lease l4 = await(a.acquire(4, "a", 60_000));
+    TimerStore s4 = a.partitionStore(4, l4.epoch());
+    TimerStore s5 = owned(5);
+    await(s1.put(timer("kept", 100)));
+    await(s2.put(timer("u", 100)));
+    await(s2.put(timer("u2", 100)));
+    await(s4.put(timer("q", 100)));
+    await(a.release(4, "a", l4.epoch()));
+    await(b.acquire(4, "b", 60_000));
+    Timer paused = periodic("new2", 300, 50).withPaused(true);
+
+    long before = evalshaCalls();
+    List<Future<?>> out = new ArrayList<>();
+    inOneTurn(() -> {
+      out.add(((DueIndex) s1).createAbsent(List.of(timer("new1", 200))));
+      out.add(((DueIndex) s1).createAbsent(List.of(timer("kept", 900))));
+      out.add(s2.update(timer("u", 700).withGeneration(2).withPaused(true), 1));
+      out.add(s2.update(timer("u2", 700).withGeneration(3), 2));    // generation 2 expected, 1 stored
+      out.add(((DueIndex) s4).createAbsent(List.of(timer("q2", 200))));    // fenced
+      out.add(((DueIndex) s5).createAbsent(List.of(paused)));
+      return List.of();
+    });
+    for (Future<?> f : out) {
+      settled(f);
+    }
+    assertThat(evalshaCalls() - before).as("script calls for the turn").isEqualTo(1);
+
+    assertThat((java.util.Set<Object>) await(out.get(0))).isEmpty();
+    assertThat(await(s1.get("new1")).nextDueAt()).isEqualTo(200);
+    assertThat((java.util.Set<Object>) await(out.get(1))).as("a stored id is answered").containsExactly("kept");
+    assertThat(await(s1.get("kept")).nextDueAt()).as("and left as it was").isEqualTo(100);
+    assertThat(await(((DueIndex) s1).timerCount())).isEqualTo(2);
+    assertThat(await(((DueIndex) s1).topicCount("t1"))).isEqualTo(2);
+    assertThat(await(((DueIndex) s1).dueBetween(0, 1_000, null, 10)).timers()).extracting(Timer::id)
+        .containsExactly("kept", "new1");
+
+    Timer u = (Timer) await(out.get(2));
+    assertThat(u.nextDueAt()).isEqualTo(700);
+    assertThat(u.payload()).as("the touch answers the stored payload").isEqualTo("{\"n\":\"u\"}");
+    assertThat(await(s2.get("u")).generation()).isEqualTo(2);
+    assertThat(await(s2.get("u")).paused()).isTrue();
+    assertThat((Object) await(out.get(3))).as("a touch of another generation answers null").isNull();
+    assertThat(await(s2.get("u2")).nextDueAt()).isEqualTo(100);
+    assertThat(await(((DueIndex) s2).dueBetween(0, 1_000, null, 10)).timers()).extracting(Timer::id)
+        .as("the due index moved with the touch").containsExactly("u2", "u");
+    assertThat(await(((DueIndex) s2).topicCount("t1"))).isEqualTo(2);
+    assertThat(await(((DueIndex) s2).pausedCount())).isEqualTo(1);
+
+    assertThat(failure(out.get(4))).isInstanceOfSatisfying(StoreFencedException.class, e -> {
+      assertThat(e.partition()).isEqualTo(4);
+      assertThat(e.mayHaveApplied()).isFalse();
+    });
+    assertThat(await(b.partitionReader(4).get("q2"))).as("the fenced create wrote nothing").isNull();
+
+    assertThat(await(s5.get("new2")).paused()).isTrue();
+    assertThat(await(((DueIndex) s5).topicCount("t2"))).isEqualTo(1);
+    assertThat(await(((DueIndex) s5).pausedCount())).isEqualTo(1);
+  }
+
+  @Test
   void twoCallsOfOnePartitionInOneTurnApplyInOrder() {
     TimerStore s6 = owned(6);
     TimerStore s7 = owned(7);
