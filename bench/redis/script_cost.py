@@ -11,8 +11,8 @@ partition. Columns: create alone; create and touch; create and fire.
 
 The scripts come from a resource directory (default: this checkout's store-redis); --against REF also measures the
 scripts of a git ref in the same run, so the two are compared on one redis-server. The write_multi body is put together
-as Script.multiBody() does, and a call goes as lone_multi.lua when WriteGroup would send it so (fire_multi.lua, firing
-records only, for a ref of 2026-11-29; kept in step by hand: this file is a benchmark, not a test).
+as Script.multiBody() does, and its sections as WriteGroup sends them (lone sections; for a ref of 2026-11-29,
+fire_multi.lua calls; kept in step by hand: this file is a benchmark, not a test).
 
 Last, one trim.lua call (the firing log's trim, every 10 s per partition) on a log with nothing old enough to go, and
 one trim_deliveries.lua call (the callbacks' delivery records' trim, every 10 s per partition) on 20,000 finished
@@ -35,7 +35,8 @@ def multi_body(d):
             return fh.read()
     counts = res('counts.lua')
     if os.path.exists(os.path.join(d, 'sections.lua')):    # and the shared parts of the sections once
-        counts += res('fire_one.lua') + res('sections.lua')
+        counts += res('fire_one.lua') + (res('lone.lua') if os.path.exists(os.path.join(d, 'lone.lua')) else '') \
+            + res('sections.lua')
     if 'tc_reset' in counts:        # counts.lua once, each section resets it
         b = counts + "local write_one = {}\n"
         for f in SECTION_FILES:
@@ -123,39 +124,50 @@ def fire_section(p, ids, due):
     return ks, ['fire', '1', len(ks) - 1, len(args)] + args
 
 
-def lean_body(d):
-    """The lean multi-partition script as the store puts it together: ('lone', lone_multi.lua: lone creates, touches
-    and firing records of a few requests), ('fire', fire_multi.lua of earlier scripts: firing records only), or None."""
-    for kind, f in (('lone', 'lone_multi.lua'), ('fire', 'fire_multi.lua')):
-        if os.path.exists(os.path.join(d, f)):
-            return kind, ''.join(open(os.path.join(d, x)).read()
-                                 for x in ('counts.lua', 'fire_one.lua', 'sections.lua', f))
-    return None
+def fire_multi_body(d):
+    """fire_multi.lua (scripts of 2026-11-29: a call of firing records of at most four requests each) as the store put
+    it together, or None."""
+    if not os.path.exists(os.path.join(d, 'fire_multi.lua')):
+        return None
+    return ''.join(open(os.path.join(d, f)).read()
+                   for f in ('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
 
 
-def lean_section(kind, ks, a):
-    """A write_multi.lua section (its keys, and its name, epoch, k, n, args) as the lean script of `kind` takes it, as
-    WriteGroup sends it; None when it cannot."""
+def lone_section(ks, a):
+    """A section (its keys, and write_multi.lua's name, epoch, k, n, args) as WriteGroup sends it in a write_multi.lua
+    call when lone.lua exists: a create of one timer, a touch or a firing record of at most four requests as a lone
+    section (tag, epoch, arguments), anything else unchanged."""
     name, epoch, args = a[0], a[1], a[4:]
     if name == 'fire' and len(args) <= 4 * 7:
-        return ks, [epoch, len(args) // 7] + args
-    if kind == 'lone' and name == 'create_absent' and len(args) == 9:
-        return ks, [epoch, 'c', args[1], args[2], args[4], args[6], args[8]]
-    if kind == 'lone' and name == 'update' and len(args) == 4:
-        return ks, [epoch, 'u'] + args
-    return None
+        return ks, [len(args) // 7, epoch] + args
+    if name == 'create_absent' and len(args) == 9:
+        return ks, ['c', epoch, args[1], args[2], args[4], args[6], args[8]]
+    if name == 'update' and len(args) == 4:
+        return ks, ['u', epoch] + args
+    return ks, a
 
 
 def send(c, sha, lean, sections):
-    """One call of `sections` (write_multi.lua's) as WriteGroup sends it: the lean script when there is one and it
-    takes every section, else write_multi.lua."""
-    if lean and len(sections) > 1:
-        kind, lsha = lean
-        ls = [lean_section(kind, ks, a) for ks, a in sections]
-        if all(ls):
-            multi(c, lsha, ls)
-            return
-    multi(c, sha, sections)
+    """One call of `sections` as WriteGroup sends it: lean = ('lone', None) for scripts with lone.lua (lone sections
+    inside write_multi.lua), ('fire', sha of fire_multi.lua) for scripts of 2026-11-29 (a call of firing records of at
+    most four requests each as fire_multi.lua), None for older ones."""
+    if lean and lean[0] == 'lone':
+        multi(c, sha, [lone_section(ks, a) for ks, a in sections])
+    elif lean and len(sections) > 1 and all(a[0] == 'fire' and len(a) - 4 <= 4 * 7 for ks, a in sections):
+        keys, argv = [], [len(sections)]
+        for ks, a in sections:
+            keys += ks
+            argv += [a[1], (len(a) - 4) // 7] + a[4:]
+        _call(c, lean[1], keys, argv)
+    else:
+        multi(c, sha, sections)
+
+
+def _call(c, sha, keys, argv):
+    r = c.call('EVALSHA', sha, len(keys), *keys, *argv)
+    for status in r[0::2]:
+        if status != b'OK':
+            raise RuntimeError(status.decode())
 
 
 def multi(c, sha, sections):
@@ -192,10 +204,15 @@ def instructions(vpid, work):
 
 
 def measure(c, vpid, body, parts, per_turn, turns, then, lean_script=None):
-    """Instructions per timer; with lean_script (see lean_body), a turn's sections go as WriteGroup sends them."""
+    """Instructions per timer, a turn's sections sent as WriteGroup sends them; lean_script: 'lone' for scripts with
+    lone.lua, fire_multi.lua's body for scripts of 2026-11-29, None for older ones (see send)."""
     c.call('FLUSHALL')
     sha = c.call('SCRIPT', 'LOAD', body)
-    lean = (lean_script[0], c.call('SCRIPT', 'LOAD', lean_script[1])) if lean_script else None
+    lean = None
+    if lean_script == 'lone':
+        lean = ('lone', None)
+    elif lean_script:
+        lean = ('fire', c.call('SCRIPT', 'LOAD', lean_script))
     now = int(time.time() * 1000)
     for p in range(parts):
         c.call('HSET', pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
@@ -295,7 +312,8 @@ def main():
         arch = subprocess.run(['git', '-C', ROOT, 'archive', a.against, SCRIPTS], capture_output=True, check=True)
         subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
         dirs.insert(0, (a.against, os.path.join(ref, SCRIPTS)))
-    bodies = [(name, multi_body(d), lean_body(d)) for name, d in dirs]
+    bodies = [(name, multi_body(d), 'lone' if os.path.exists(os.path.join(d, 'lone.lua')) else fire_multi_body(d))
+              for name, d in dirs]
     v, c = start_redis(tmp)
     try:
         print('redis-server instructions per timer (valgrind), %d turns of %d timers; %s' % (

@@ -1,4 +1,4 @@
--- fire_one (after counts.lua, before fire.lua and lone_multi.lua): one firing request of one partition, as fire.lua
+-- fire_one (after counts.lua, before fire.lua and lone.lua): one firing request of one partition, as fire.lua
 -- describes a request, without a batch's tables: HGET the record, check its generation and firing count (a stale
 -- request writes nothing and consumes no seq), INCR the seq counter, XADD the firing (and record its pending delivery),
 -- then remove the timer or re-arm it, and apply its topic count change (tc_move).

@@ -1,4 +1,4 @@
--- sections (before write_multi.lua and lone_multi.lua): what both do for each partition's section of a call.
+-- sections (before write_multi.lua): what it does for each partition's section of a call, lone or not.
 -- section_fence: nil when the lease hash `lease` holds `epoch` and has not expired by `now` (Redis TIME, ms), else the
 -- section's FENCED status; each lease is read once per call (`leases`: lease hash -> {epoch, exp, live}; no section
 -- writes a lease).

@@ -36,21 +36,13 @@ public enum Script {
   FIRE_FENCED("fire.lua", true, true),
   /**
    * The fenced writes of several partition stores in one call, each section behind its own fence (see
-   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua} and {@code sections.lua} once, then every
-   * script {@link #multiName() that can be a section} wrapped as a function in the table {@code write_one} under its
-   * section name, which starts with {@code tc_reset()} (so each section keeps and applies its own counts, with the
-   * count functions defined once per call rather than once per section), then the loop.
+   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua}, {@code lone.lua} (the sections applied without
+   * a section's frame: a create of one timer, a touch, a firing record of a few requests) and {@code sections.lua}
+   * once, then every script {@link #multiName() that can be a section} wrapped as a function in the table
+   * {@code write_one} under its section name, which starts with {@code tc_reset()} (so each section keeps and applies
+   * its own counts, with the count functions defined once per call rather than once per section), then the loop.
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
-  /**
-   * The small writes of several partition stores in one call, each a create of one timer, a touch or a firing record
-   * of a few requests, each behind its own fence (see {@code lone_multi.lua}): {@code write_multi.lua} for such
-   * sections without a section's frame. {@code counts.lua}, {@code fire_one.lua} (the steps of one firing request,
-   * which {@code fire.lua} runs too) and {@code sections.lua} (the fence and the outcome of a section, as in
-   * {@code write_multi.lua}), then the loop.
-   */
-  LONE_MULTI("lone_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("sections.lua")
-      + resource("lone_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -110,7 +102,7 @@ public enum Script {
 
   private static String multiBody() {
     StringBuilder b = new StringBuilder(resource("counts.lua")).append(resource("fire_one.lua"))
-        .append(resource("sections.lua")).append("local write_one = {}\n");
+        .append(resource("lone.lua")).append(resource("sections.lua")).append("local write_one = {}\n");
     for (String f : Multi.FILES) {
       b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\ntc_reset()\n")
           .append(resource(f)).append("\nend\n");

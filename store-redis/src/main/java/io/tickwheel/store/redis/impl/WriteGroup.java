@@ -21,9 +21,9 @@ import java.util.Map;
  * script calls as the keys allow: on a standalone Redis {@code write_multi.lua} calls over many partitions (each
  * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
- * call as without the group). A call whose sections are all creates of one timer, touches or firing records of a few
- * requests each (a cluster node's usual turn) goes as {@code lone_multi.lua}, which does the same without a section's
- * frame.
+ * call as without the group). In a {@code write_multi.lua} call, a create of one timer, a touch or a firing record of
+ * a few requests (a cluster node's usual turn holds a timer or two in each of many partitions) goes as a lone section
+ * ({@code lone.lua}), applied without a section's frame.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
@@ -65,10 +65,10 @@ public final class WriteGroup {
   /** fire.lua's keys. */
   private static final int FIRE_KEYS = 9;
   /**
-   * Most requests of a firing record sent in a {@code lone_multi.lua} call: a larger one goes in a
-   * {@code write_multi.lua} call, where fire.lua's batch path shares its reads and writes among them.
+   * Most requests of a firing record sent as a lone section: a larger one goes as a {@code fire} section, where
+   * fire.lua's batch path shares its reads and writes among them.
    */
-  static final int FIRE_MULTI_REQUESTS = 4;
+  static final int LONE_FIRE_REQUESTS = 4;
   /** The timer scripts' keys (create_absent.lua's, update.lua's). */
   private static final int TIMER_KEYS = 4;
   /** create_absent.lua's arguments for one timer: 1, topic, paused, 1, id, 0, member, id, record. */
@@ -305,9 +305,6 @@ public final class WriteGroup {
         }
       });
     }
-    if (call.stream().allMatch(WriteGroup::lone)) {
-      return sendLone(call);
-    }
     int keyc = 0;
     int argc = 1;
     for (Section s : call) {
@@ -320,66 +317,46 @@ public final class WriteGroup {
     for (Section s : call) {
       keys.addAll(s.keys);
       keys.add(s.leaseKey);
-      args.add(s.script.multiName());
-      args.add(Long.toString(s.epoch));
-      args.add(Integer.toString(s.keys.size()));
-      args.add(Integer.toString(s.args.size()));
-      args.addAll(s.args);
+      if (!addLone(s, args)) {
+        args.add(s.script.multiName());
+        args.add(Long.toString(s.epoch));
+        args.add(Integer.toString(s.keys.size()));
+        args.add(Integer.toString(s.args.size()));
+        args.addAll(s.args);
+      }
     }
     return link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
   }
 
   /**
-   * A section {@code lone_multi.lua} can carry: a create of one timer, a touch, or a firing record of at most
-   * {@value #FIRE_MULTI_REQUESTS} requests (fire.lua's keys, 7 arguments a request).
+   * Adds {@code s} to a {@code write_multi.lua} call's arguments as a lone section ({@code lone.lua}: its tag, its
+   * epoch, its arguments; its keys are its script's) if it is one: a create of one timer (tag {@code c}, without
+   * create_absent.lua's counts and repeated id), a touch ({@code u}, update.lua's arguments) or a firing record of at
+   * most {@value #LONE_FIRE_REQUESTS} requests (its request count, fire.lua's arguments). Returns whether it was.
    */
-  private static boolean lone(Section s) {
-    if (s.script == Script.FIRE) {
-      return s.keys.size() == FIRE_KEYS && s.args.size() % FIRE_REQUEST_ARGS == 0
-          && s.args.size() <= FIRE_MULTI_REQUESTS * FIRE_REQUEST_ARGS;
-    }
-    if (s.script == Script.CREATE_ABSENT) {
-      return s.keys.size() == TIMER_KEYS && s.args.size() == LONE_CREATE_ARGS;
-    }
-    return s.script == Script.UPDATE && s.keys.size() == TIMER_KEYS && s.args.size() == UPDATE_ARGS;
-  }
-
-  /**
-   * Sends {@code call}, sections that {@link #lone} accepts, as one {@code lone_multi.lua} call: per section its epoch,
-   * its kind ({@code c}, {@code u}, or a firing record's request count), then its arguments (a create's without
-   * create_absent.lua's counts and repeated id).
-   */
-  private Future<?> sendLone(List<Section> call) {
-    int argc = 1;
-    int keyc = 0;
-    for (Section s : call) {
-      argc += 2 + s.args.size();
-      keyc += s.keys.size() + 1;
-    }
-    List<String> keys = new ArrayList<>(keyc);
-    List<Object> args = new ArrayList<>(argc);
-    args.add(Integer.toString(call.size()));
-    for (Section s : call) {
-      keys.addAll(s.keys);
-      keys.add(s.leaseKey);
+  private static boolean addLone(Section s, List<Object> args) {
+    List<?> a = s.args;
+    if (s.script == Script.FIRE && s.keys.size() == FIRE_KEYS && a.size() % FIRE_REQUEST_ARGS == 0
+        && a.size() <= LONE_FIRE_REQUESTS * FIRE_REQUEST_ARGS) {
+      args.add(Integer.toString(a.size() / FIRE_REQUEST_ARGS));
       args.add(Long.toString(s.epoch));
-      if (s.script == Script.CREATE_ABSENT) {
-        List<?> a = s.args;    // 1, topic, paused, 1, id, 0, member, id, record
-        args.add("c");
-        args.add(a.get(1));
-        args.add(a.get(2));
-        args.add(a.get(4));
-        args.add(a.get(6));
-        args.add(a.get(8));
-      } else if (s.script == Script.UPDATE) {
-        args.add("u");
-        args.addAll(s.args);
-      } else {
-        args.add(Integer.toString(s.args.size() / FIRE_REQUEST_ARGS));
-        args.addAll(s.args);
-      }
+      args.addAll(a);
+    } else if (s.script == Script.CREATE_ABSENT && s.keys.size() == TIMER_KEYS && a.size() == LONE_CREATE_ARGS) {
+      args.add("c");    // a is 1, topic, paused, 1, id, 0, member, id, record
+      args.add(Long.toString(s.epoch));
+      args.add(a.get(1));
+      args.add(a.get(2));
+      args.add(a.get(4));
+      args.add(a.get(6));
+      args.add(a.get(8));
+    } else if (s.script == Script.UPDATE && s.keys.size() == TIMER_KEYS && a.size() == UPDATE_ARGS) {
+      args.add("u");
+      args.add(Long.toString(s.epoch));
+      args.addAll(a);
+    } else {
+      return false;
     }
-    return link.evalNow(Script.LONE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
+    return true;
   }
 
   /** Completes each section of {@code call} from the reply of its script call (one flat array, see section). */
@@ -395,7 +372,7 @@ public final class WriteGroup {
   }
 
   /**
-   * Section {@code i}'s outcome in {@code write_multi.lua}'s (or {@code lone_multi.lua}'s) reply: a flat array, per section its status, then its
+   * Section {@code i}'s outcome in {@code write_multi.lua}'s reply: a flat array, per section its status, then its
    * reply (which may be nil).
    */
   private Future<Response> section(Section s, Response reply, int i) {
