@@ -11,8 +11,8 @@ partition. Columns: create alone; create and touch; create and fire.
 
 The scripts come from a resource directory (default: this checkout's store-redis); --against REF also measures the
 scripts of a git ref in the same run, so the two are compared on one redis-server. The write_multi body is put together
-as Script.multiBody() does, and its sections as WriteGroup sends them (lone sections; for a ref of 2026-11-29,
-fire_multi.lua calls; kept in step by hand: this file is a benchmark, not a test).
+as Script.multiBody() does, and a turn's sections go as WriteGroup sends them (see lean_scripts; kept in step by
+hand: this file is a benchmark, not a test).
 
 Last, one trim.lua call (the firing log's trim, every 10 s per partition) on a log with nothing old enough to go, and
 one trim_deliveries.lua call (the callbacks' delivery records' trim, every 10 s per partition) on 20,000 finished
@@ -124,19 +124,24 @@ def fire_section(p, ids, due):
     return ks, ['fire', '1', len(ks) - 1, len(args)] + args
 
 
-def fire_multi_body(d):
-    """fire_multi.lua (scripts of 2026-11-29: a call of firing records of at most four requests each) as the store put
-    it together, or None."""
-    if not os.path.exists(os.path.join(d, 'fire_multi.lua')):
-        return None
-    return ''.join(open(os.path.join(d, f)).read()
-                   for f in ('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
+def lean_scripts(d):
+    """How WriteGroup sends a turn's small sections with the scripts in d: ('lone', body of fire_multi.lua) when lone.lua
+    exists (lone sections inside write_multi.lua; a call of lone firing records only as fire_multi.lua), ('fire', body
+    of fire_multi.lua) for scripts of 2026-11-29 (a call of firing records of at most four requests each as
+    fire_multi.lua, epoch first), None for older ones."""
+    def body(files):
+        return ''.join(open(os.path.join(d, f)).read() for f in files)
+    if os.path.exists(os.path.join(d, 'lone.lua')):
+        return 'lone', body(('counts.lua', 'fire_one.lua', 'lone.lua', 'sections.lua', 'fire_multi.lua'))
+    if os.path.exists(os.path.join(d, 'fire_multi.lua')):
+        return 'fire', body(('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
+    return None
 
 
 def lone_section(ks, a):
-    """A section (its keys, and write_multi.lua's name, epoch, k, n, args) as WriteGroup sends it in a write_multi.lua
-    call when lone.lua exists: a create of one timer, a touch or a firing record of at most four requests as a lone
-    section (tag, epoch, arguments), anything else unchanged."""
+    """A section (its keys, and write_multi.lua's name, epoch, k, n, args) as WriteGroup sends it with lone.lua: a
+    create of one timer, a touch or a firing record of at most four requests as a lone section (tag, epoch,
+    arguments), anything else unchanged."""
     name, epoch, args = a[0], a[1], a[4:]
     if name == 'fire' and len(args) <= 4 * 7:
         return ks, [len(args) // 7, epoch] + args
@@ -148,17 +153,18 @@ def lone_section(ks, a):
 
 
 def send(c, sha, lean, sections):
-    """One call of `sections` as WriteGroup sends it: lean = ('lone', None) for scripts with lone.lua (lone sections
-    inside write_multi.lua), ('fire', sha of fire_multi.lua) for scripts of 2026-11-29 (a call of firing records of at
-    most four requests each as fire_multi.lua), None for older ones."""
-    if lean and lean[0] == 'lone':
-        multi(c, sha, [lone_section(ks, a) for ks, a in sections])
-    elif lean and len(sections) > 1 and all(a[0] == 'fire' and len(a) - 4 <= 4 * 7 for ks, a in sections):
+    """One call of `sections` as WriteGroup sends it; lean: (kind, sha of fire_multi.lua) as lean_scripts says, or
+    None."""
+    few_firings = len(sections) > 1 and all(a[0] == 'fire' and len(a) - 4 <= 4 * 7 for ks, a in sections)
+    if lean and few_firings:
         keys, argv = [], [len(sections)]
         for ks, a in sections:
             keys += ks
-            argv += [a[1], (len(a) - 4) // 7] + a[4:]
+            head = [(len(a) - 4) // 7, a[1]] if lean[0] == 'lone' else [a[1], (len(a) - 4) // 7]
+            argv += head + a[4:]
         _call(c, lean[1], keys, argv)
+    elif lean and lean[0] == 'lone':
+        multi(c, sha, [lone_section(ks, a) for ks, a in sections])
     else:
         multi(c, sha, sections)
 
@@ -204,15 +210,10 @@ def instructions(vpid, work):
 
 
 def measure(c, vpid, body, parts, per_turn, turns, then, lean_script=None):
-    """Instructions per timer, a turn's sections sent as WriteGroup sends them; lean_script: 'lone' for scripts with
-    lone.lua, fire_multi.lua's body for scripts of 2026-11-29, None for older ones (see send)."""
+    """Instructions per timer, a turn's sections sent as WriteGroup sends them (lean_script: see lean_scripts)."""
     c.call('FLUSHALL')
     sha = c.call('SCRIPT', 'LOAD', body)
-    lean = None
-    if lean_script == 'lone':
-        lean = ('lone', None)
-    elif lean_script:
-        lean = ('fire', c.call('SCRIPT', 'LOAD', lean_script))
+    lean = (lean_script[0], c.call('SCRIPT', 'LOAD', lean_script[1])) if lean_script else None
     now = int(time.time() * 1000)
     for p in range(parts):
         c.call('HSET', pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))
@@ -312,8 +313,7 @@ def main():
         arch = subprocess.run(['git', '-C', ROOT, 'archive', a.against, SCRIPTS], capture_output=True, check=True)
         subprocess.run(['tar', '-x', '-C', ref], input=arch.stdout, check=True)
         dirs.insert(0, (a.against, os.path.join(ref, SCRIPTS)))
-    bodies = [(name, multi_body(d), 'lone' if os.path.exists(os.path.join(d, 'lone.lua')) else fire_multi_body(d))
-              for name, d in dirs]
+    bodies = [(name, multi_body(d), lean_scripts(d)) for name, d in dirs]
     v, c = start_redis(tmp)
     try:
         print('redis-server instructions per timer (valgrind), %d turns of %d timers; %s' % (

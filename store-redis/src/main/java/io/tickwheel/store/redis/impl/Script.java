@@ -43,6 +43,13 @@ public enum Script {
    * its own counts, with the count functions defined once per call rather than once per section), then the loop.
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
+  /**
+   * The firing records of several partition stores in one call, each a lone one (a few requests), each behind its own
+   * fence (see {@code fire_multi.lua}): {@link #WRITE_MULTI} for a call of such sections only, without its table of
+   * section scripts. {@code counts.lua}, {@code fire_one.lua}, {@code lone.lua} and {@code sections.lua}, then the loop.
+   */
+  FIRE_MULTI("fire_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("lone.lua")
+      + resource("sections.lua") + resource("fire_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),

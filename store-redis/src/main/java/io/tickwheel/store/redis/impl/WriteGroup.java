@@ -23,7 +23,8 @@ import java.util.Map;
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
  * call as without the group). In a {@code write_multi.lua} call, a create of one timer, a touch or a firing record of
  * a few requests (a cluster node's usual turn holds a timer or two in each of many partitions) goes as a lone section
- * ({@code lone.lua}), applied without a section's frame.
+ * ({@code lone.lua}), applied without a section's frame; a call of such firing records only goes as
+ * {@code fire_multi.lua}, the same loop without the table of section scripts.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
@@ -307,9 +308,11 @@ public final class WriteGroup {
     }
     int keyc = 0;
     int argc = 1;
+    boolean firings = true;
     for (Section s : call) {
       keyc += s.keys.size() + 1;
       argc += 4 + s.args.size();
+      firings &= loneFiring(s);
     }
     List<String> keys = new ArrayList<>(keyc);
     List<Object> args = new ArrayList<>(argc);
@@ -325,7 +328,14 @@ public final class WriteGroup {
         args.addAll(s.args);
       }
     }
-    return link.evalNow(Script.WRITE_MULTI, keys, args, r -> r).onComplete(ar -> completeAll(call, ar));
+    return link.evalNow(firings ? Script.FIRE_MULTI : Script.WRITE_MULTI, keys, args, r -> r)
+        .onComplete(ar -> completeAll(call, ar));
+  }
+
+  /** A firing record of at most {@value #LONE_FIRE_REQUESTS} requests: a lone section. */
+  private static boolean loneFiring(Section s) {
+    return s.script == Script.FIRE && s.keys.size() == FIRE_KEYS && s.args.size() % FIRE_REQUEST_ARGS == 0
+        && s.args.size() <= LONE_FIRE_REQUESTS * FIRE_REQUEST_ARGS;
   }
 
   /**
@@ -336,8 +346,7 @@ public final class WriteGroup {
    */
   private static boolean addLone(Section s, List<Object> args) {
     List<?> a = s.args;
-    if (s.script == Script.FIRE && s.keys.size() == FIRE_KEYS && a.size() % FIRE_REQUEST_ARGS == 0
-        && a.size() <= LONE_FIRE_REQUESTS * FIRE_REQUEST_ARGS) {
+    if (loneFiring(s)) {
       args.add(Integer.toString(a.size() / FIRE_REQUEST_ARGS));
       args.add(Long.toString(s.epoch));
       args.addAll(a);
