@@ -35,8 +35,8 @@ def multi_body(d):
             return fh.read()
     counts = res('counts.lua')
     if os.path.exists(os.path.join(d, 'sections.lua')):    # and the shared parts of the sections once
-        counts += res('fire_one.lua') + (res('lone.lua') if os.path.exists(os.path.join(d, 'lone.lua')) else '') \
-            + res('sections.lua')
+        counts += res('fire_one.lua') + ''.join(res(f) for f in ('update_one.lua', 'lone.lua')
+                                                if os.path.exists(os.path.join(d, f))) + res('sections.lua')
     if 'tc_reset' in counts:        # counts.lua once, each section resets it
         b = counts + "local write_one = {}\n"
         for f in SECTION_FILES:
@@ -132,7 +132,8 @@ def lean_scripts(d):
     def body(files):
         return ''.join(open(os.path.join(d, f)).read() for f in files)
     if os.path.exists(os.path.join(d, 'lone.lua')):
-        return 'lone', body(('counts.lua', 'fire_one.lua', 'lone.lua', 'sections.lua', 'fire_multi.lua'))
+        return 'lone', body(('counts.lua', 'fire_one.lua', 'update_one.lua', 'lone.lua', 'sections.lua',
+                             'fire_multi.lua'))
     if os.path.exists(os.path.join(d, 'fire_multi.lua')):
         return 'fire', body(('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
     return None

@@ -1,8 +1,9 @@
--- lone (after counts.lua and fire_one.lua, before write_multi.lua): the sections write_multi.lua applies without a
--- section's frame (its name, key and argument counts, its copied KEYS and ARGV tables, the script table, the count
--- tables), each as its script applies one timer: a cluster node's usual turn holds a timer or two in each of many
--- partitions. Each function takes kb (its keys are KEYS[kb + 1 ..]) and a (its tag is ARGV[a], its epoch ARGV[a + 1],
--- its arguments follow) and returns its script's reply, or an error reply having written nothing.
+-- lone (after counts.lua, fire_one.lua and update_one.lua, before write_multi.lua and fire_multi.lua): the sections
+-- write_multi.lua applies without a section's frame (its name, key and argument counts, its copied KEYS and ARGV
+-- tables, the script table, the count tables), each as its script applies one timer: a cluster node's usual turn
+-- holds a timer or two in each of many partitions. Each function takes kb (its keys are KEYS[kb + 1 ..]) and a (its
+-- tag is ARGV[a], its epoch ARGV[a + 1], its arguments follow) and returns its script's reply, or an error reply
+-- having written nothing.
 -- lone_create, tag 'c' (create_absent.lua of one timer): topic, paused ('1' or '0'), id, member, record; KEYS: timers,
 -- due, counts, names. Returns {id} when the id is stored already (nothing written), else false.
 local function lone_create(kb, a)
@@ -17,29 +18,11 @@ local function lone_create(kb, a)
   end
   return false
 end
--- lone_update, tag 'u' (update.lua, a touch): id, expected generation, member, header; KEYS as lone_create's. Returns
--- the stored payload segment when applied, false when the id is absent or of another generation (nothing written).
+-- lone_update, tag 'u' (update.lua, a touch, as update_one.lua applies it): id, expected generation, member,
+-- header; KEYS as lone_create's. Returns the stored payload segment when applied, false when the id is absent or of
+-- another generation (nothing written).
 local function lone_update(kb, a)
-  local timers, id = KEYS[kb + 1], ARGV[a + 2]
-  local old = redis.call('HGET', timers, id)
-  if not old then
-    return false
-  end
-  local ogen, ohex = string.match(old, '^(%S+) %S+ (%S+) ')
-  if ogen ~= ARGV[a + 3] then
-    return false
-  end
-  local om, m, hdr = ohex .. id, ARGV[a + 4], ARGV[a + 5]
-  if om ~= m then
-    redis.call('ZREM', KEYS[kb + 2], om)
-    redis.call('ZADD', KEYS[kb + 2], 0, m)
-  end
-  local nl = string.find(old, '\n', 1, true)
-  redis.call('HSET', timers, id, hdr .. string.sub(old, nl))
-  local ot, op = tc_of(old)
-  local nt, np = tc_of(hdr)
-  tc_move(KEYS[kb + 3], KEYS[kb + 4], ot, op, nt, np)
-  return string.sub(old, nl + 1)
+  return update_one(KEYS[kb + 1], KEYS[kb + 2], KEYS[kb + 3], KEYS[kb + 4], ARGV, a + 1)
 end
 -- lone_fire, tag n (fire.lua of n requests, applied one after the other as fire.lua applies a lone one): the 7n
 -- arguments; KEYS: fire.lua's 9. Returns fire.lua's reply (groups of 3: status, topic, payload segment).

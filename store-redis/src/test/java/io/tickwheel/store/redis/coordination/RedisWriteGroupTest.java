@@ -116,14 +116,10 @@ class RedisWriteGroupTest {
   @Test
   void aFencedPartitionInTheTurnIsRefusedAloneHavingWrittenNothingAndTheOthersApply() {
     TimerStore s3 = owned(3);
-    Lease l4 = await(a.acquire(4, "a", 60_000));
-    TimerStore s4 = a.partitionStore(4, l4.epoch());
+    TimerStore s4 = lostWith(4, timer("q", 100));
     TimerStore s5 = owned(5);
     await(s3.put(timer("p", 100)));
-    await(s4.put(timer("q", 100)));
     await(s5.put(timer("r", 100)));
-    await(a.release(4, "a", l4.epoch()));
-    assertThat(await(b.acquire(4, "b", 60_000)).epoch()).isGreaterThan(l4.epoch());
 
     long before = evalshaCalls();
     List<Future<List<FiringResult>>> out = inOneTurn(() -> List.of(
@@ -183,15 +179,11 @@ class RedisWriteGroupTest {
   void loneCreatesAndTouchesOfSeveralPartitionsInOneCallEachGetTheirOwnOutcome() {
     TimerStore s1 = owned(1);
     TimerStore s2 = owned(2);
-    Lease l4 = await(a.acquire(4, "a", 60_000));
-    TimerStore s4 = a.partitionStore(4, l4.epoch());
+    TimerStore s4 = lostWith(4, timer("q", 100));
     TimerStore s5 = owned(5);
     await(s1.put(timer("kept", 100)));
     await(s2.put(timer("u", 100)));
     await(s2.put(timer("u2", 100)));
-    await(s4.put(timer("q", 100)));
-    await(a.release(4, "a", l4.epoch()));
-    await(b.acquire(4, "b", 60_000));
     Timer paused = periodic("new2", 300, 50).withPaused(true);
 
     long before = evalshaCalls();
@@ -286,14 +278,10 @@ class RedisWriteGroupTest {
     TimerStore s1 = owned(1);
     TimerStore s2 = owned(2);
     TimerStore s3 = owned(3);
-    Lease l4 = await(a.acquire(4, "a", 60_000));
-    TimerStore s4 = a.partitionStore(4, l4.epoch());
+    TimerStore s4 = lostWith(4, timer("q", 100));
     await(s1.put(timer("kept", 100)));
     await(s2.put(timer("u", 100)));
     await(s3.put(timer("gone", 100)));
-    await(s4.put(timer("q", 100)));
-    await(a.release(4, "a", l4.epoch()));
-    await(b.acquire(4, "b", 60_000));
 
     long before = evalshaCalls();
     List<Future<?>> out = new ArrayList<>();
@@ -433,6 +421,16 @@ class RedisWriteGroupTest {
 
   private TimerStore owned(int p) {
     return a.partitionStore(p, await(a.acquire(p, "a", 60_000)).epoch());
+  }
+
+  /** Node a's store of partition p, which held t when a released the lease; b holds it now, at a later epoch. */
+  private TimerStore lostWith(int p, Timer t) {
+    Lease l = await(a.acquire(p, "a", 60_000));
+    TimerStore s = a.partitionStore(p, l.epoch());
+    await(s.put(t));
+    await(a.release(p, "a", l.epoch()));
+    assertThat(await(b.acquire(p, "b", 60_000)).epoch()).isGreaterThan(l.epoch());
+    return s;
   }
 
   /** Makes the calls in one task on an event-loop context (one turn); returns their futures once all completed. */
