@@ -35,7 +35,7 @@ def multi_body(d):
             return fh.read()
     counts = res('counts.lua')
     if os.path.exists(os.path.join(d, 'sections.lua')):    # and the shared parts of the sections once
-        counts += res('fire_one.lua') + ''.join(res(f) for f in ('update_one.lua', 'lone.lua')
+        counts += res('fire_one.lua') + ''.join(res(f) for f in ('update_one.lua', 'create_group.lua', 'lone.lua')
                                                 if os.path.exists(os.path.join(d, f))) + res('sections.lua')
     if 'tc_reset' in counts:        # counts.lua once, each section resets it
         b = counts + "local write_one = {}\n"
@@ -125,37 +125,42 @@ def fire_section(p, ids, due):
 
 
 def lean_scripts(d):
-    """How WriteGroup sends a turn's small sections with the scripts in d: ('lone', body of fire_multi.lua) when lone.lua
-    exists (lone sections inside write_multi.lua; a call of lone firing records only as fire_multi.lua), ('fire', body
-    of fire_multi.lua) for scripts of 2026-11-29 (a call of firing records of at most four requests each as
-    fire_multi.lua, epoch first), None for older ones."""
+    """How WriteGroup sends a turn's small sections with the scripts in d: ('lone', body of fire_multi.lua, whether a
+    create of one topic's timers is a lone section) when lone.lua exists (lone sections inside write_multi.lua; a call
+    of lone firing records only as fire_multi.lua), ('fire', body of fire_multi.lua, False) for scripts of 2026-11-29
+    before it (a call of firing records of at most four requests each as fire_multi.lua, epoch first), None for older
+    ones."""
     def body(files):
         return ''.join(open(os.path.join(d, f)).read() for f in files)
     if os.path.exists(os.path.join(d, 'lone.lua')):
-        return 'lone', body(('counts.lua', 'fire_one.lua', 'update_one.lua', 'lone.lua', 'sections.lua',
-                             'fire_multi.lua'))
+        return 'lone', body(tuple(f for f in ('counts.lua', 'fire_one.lua', 'update_one.lua', 'create_group.lua',
+                                              'lone.lua', 'sections.lua', 'fire_multi.lua')
+                                  if os.path.exists(os.path.join(d, f)))), \
+            os.path.exists(os.path.join(d, 'create_group.lua'))
     if os.path.exists(os.path.join(d, 'fire_multi.lua')):
-        return 'fire', body(('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua'))
+        return 'fire', body(('counts.lua', 'fire_one.lua', 'sections.lua', 'fire_multi.lua')), False
     return None
 
 
-def lone_section(ks, a):
+def lone_section(ks, a, groups):
     """A section (its keys, and write_multi.lua's name, epoch, k, n, args) as WriteGroup sends it with lone.lua: a
     create of one timer, a touch or a firing record of at most four requests as a lone section (tag, epoch,
-    arguments), anything else unchanged."""
+    arguments), and with groups (create_group.lua) a create of one topic's timers too; anything else unchanged."""
     name, epoch, args = a[0], a[1], a[4:]
     if name == 'fire' and len(args) <= 4 * 7:
         return ks, [len(args) // 7, epoch] + args
     if name == 'create_absent' and len(args) == 9:
         return ks, ['c', epoch, args[1], args[2], args[4], args[6], args[8]]
+    if name == 'create_absent' and str(args[0]) == '1' and groups:
+        return ks, ['g', epoch] + args[1:]
     if name == 'update' and len(args) == 4:
         return ks, ['u', epoch] + args
     return ks, a
 
 
 def send(c, sha, lean, sections):
-    """One call of `sections` as WriteGroup sends it; lean: (kind, sha of fire_multi.lua) as lean_scripts says, or
-    None."""
+    """One call of `sections` as WriteGroup sends it; lean: (kind, sha of fire_multi.lua, groups) as lean_scripts
+    says, or None."""
     few_firings = len(sections) > 1 and all(a[0] == 'fire' and len(a) - 4 <= 4 * 7 for ks, a in sections)
     if lean and few_firings:
         keys, argv = [], [len(sections)]
@@ -165,7 +170,7 @@ def send(c, sha, lean, sections):
             argv += head + a[4:]
         _call(c, lean[1], keys, argv)
     elif lean and lean[0] == 'lone':
-        multi(c, sha, [lone_section(ks, a) for ks, a in sections])
+        multi(c, sha, [lone_section(ks, a, lean[2]) for ks, a in sections])
     else:
         multi(c, sha, sections)
 
@@ -214,7 +219,7 @@ def measure(c, vpid, body, parts, per_turn, turns, then, lean_script=None):
     """Instructions per timer, a turn's sections sent as WriteGroup sends them (lean_script: see lean_scripts)."""
     c.call('FLUSHALL')
     sha = c.call('SCRIPT', 'LOAD', body)
-    lean = (lean_script[0], c.call('SCRIPT', 'LOAD', lean_script[1])) if lean_script else None
+    lean = (lean_script[0], c.call('SCRIPT', 'LOAD', lean_script[1]), lean_script[2]) if lean_script else None
     now = int(time.time() * 1000)
     for p in range(parts):
         c.call('HSET', pk(p) + 'lease', 'epoch', '1', 'exp', str(now + 3_600_000))

@@ -3,9 +3,9 @@
 -- it can run, each wrapped as a function of (KEYS, ARGV) that starts with tc_reset(), and the table write_one of them
 -- by name (see Script.WRITE_MULTI).
 -- ARGV[1] = the number of sections; then per section either
---   a lone section (lone.lua): its tag ('c' a create of one timer, 'u' a touch, a number n a firing record of n
---   requests), the writer's lease epoch, then its arguments; KEYS: its keys (lone.lua), then the partition's lease
---   hash; or
+--   a lone section (lone.lua): its tag ('c' a create of one timer, 'g' a create of one topic's timers, 'u' a touch, a
+--   number n a firing record of n requests), the writer's lease epoch, then its arguments; KEYS: its keys (lone.lua),
+--   then the partition's lease hash; or
 --   its script's name, the writer's lease epoch, k (its keys), n (its args), then the n args (as the script's ARGV);
 --   KEYS: its k keys (as the script's KEYS), then the partition's lease hash.
 -- Sections apply in list order, one after the other (two sections of one partition: the later sees what the
@@ -27,6 +27,8 @@ for s = 1, sections do
   local lone, k, n
   if tag == 'c' then
     lone, k, n = lone_create, 4, 5
+  elseif tag == 'g' then
+    lone, k, n = lone_group, 4, 3 + 5 * tonumber(ARGV[a + 4])
   elseif tag == 'u' then
     lone, k, n = lone_update, 4, 4
   else

@@ -46,11 +46,11 @@ public enum Script {
   /**
    * The firing records of several partition stores in one call, each a lone one (a few requests), each behind its own
    * fence (see {@code fire_multi.lua}): {@link #WRITE_MULTI} for a call of such sections only, without its table of
-   * section scripts. {@code counts.lua}, {@code fire_one.lua}, {@code update_one.lua}, {@code lone.lua} and
-   * {@code sections.lua}, then the loop.
+   * section scripts. {@code counts.lua}, {@code fire_one.lua}, {@code update_one.lua}, {@code create_group.lua},
+   * {@code lone.lua} and {@code sections.lua}, then the loop.
    */
   FIRE_MULTI("fire_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("update_one.lua")
-      + resource("lone.lua") + resource("sections.lua") + resource("fire_multi.lua")),
+      + resource("create_group.lua") + resource("lone.lua") + resource("sections.lua") + resource("fire_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -110,7 +110,7 @@ public enum Script {
 
   private static String multiBody() {
     StringBuilder b = new StringBuilder(resource("counts.lua")).append(resource("fire_one.lua"))
-        .append(resource("update_one.lua")).append(resource("lone.lua")).append(resource("sections.lua")).append("local write_one = {}\n");
+        .append(resource("update_one.lua")).append(resource("create_group.lua")).append(resource("lone.lua")).append(resource("sections.lua")).append("local write_one = {}\n");
     for (String f : Multi.FILES) {
       b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\ntc_reset()\n")
           .append(resource(f)).append("\nend\n");
@@ -153,12 +153,13 @@ public enum Script {
 
   /**
    * What {@code file} runs after the counts and before its own text: {@code fire.lua} runs {@code fire_one.lua},
-   * {@code update.lua} {@code update_one.lua}.
+   * {@code update.lua} {@code update_one.lua}, {@code create_absent.lua} {@code create_group.lua}.
    */
   private static String prelude(String file) {
     return switch (file) {
       case "fire.lua" -> resource("fire_one.lua");
       case "update.lua" -> resource("update_one.lua");
+      case "create_absent.lua" -> resource("create_group.lua");
       default -> "";
     };
   }

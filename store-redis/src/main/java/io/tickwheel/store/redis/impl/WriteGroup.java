@@ -21,9 +21,9 @@ import java.util.Map;
  * script calls as the keys allow: on a standalone Redis {@code write_multi.lua} calls over many partitions (each
  * section behind its own fence, checked inside the script exactly as {@code fence.lua} checks one call); on a Redis
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
- * call as without the group). In a {@code write_multi.lua} call, a create of one timer, a touch or a firing record of
- * a few requests (a cluster node's usual turn holds a timer or two in each of many partitions) goes as a lone section
- * ({@code lone.lua}), applied without a section's frame; a call of such firing records only goes as
+ * call as without the group). In a {@code write_multi.lua} call, a create of one topic's timers, a touch or a firing
+ * record of a few requests (a cluster node's usual turn holds a timer or two in each of many partitions) goes as a
+ * lone section ({@code lone.lua}), applied without a section's frame; a call of such firing records only goes as
  * {@code fire_multi.lua}, the same loop without the table of section scripts.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
@@ -341,8 +341,9 @@ public final class WriteGroup {
   /**
    * Adds {@code s} to a {@code write_multi.lua} call's arguments as a lone section ({@code lone.lua}: its tag, its
    * epoch, its arguments; its keys are its script's) if it is one: a create of one timer (tag {@code c}, without
-   * create_absent.lua's counts and repeated id), a touch ({@code u}, update.lua's arguments) or a firing record of at
-   * most {@value #LONE_FIRE_REQUESTS} requests (its request count, fire.lua's arguments). Returns whether it was.
+   * create_absent.lua's counts and repeated id), of one topic's timers ({@code g}, create_absent.lua's arguments after
+   * the group count), a touch ({@code u}, update.lua's arguments) or a firing record of at most
+   * {@value #LONE_FIRE_REQUESTS} requests (its request count, fire.lua's arguments). Returns whether it was.
    */
   private static boolean addLone(Section s, List<Object> args) {
     List<?> a = s.args;
@@ -358,6 +359,10 @@ public final class WriteGroup {
       args.add(a.get(4));
       args.add(a.get(6));
       args.add(a.get(8));
+    } else if (s.script == Script.CREATE_ABSENT && s.keys.size() == TIMER_KEYS && "1".equals(a.get(0))) {
+      args.add("g");    // a is 1 (one group), then the group: topic, paused, k, the chunks
+      args.add(Long.toString(s.epoch));
+      args.addAll(a.subList(1, a.size()));
     } else if (s.script == Script.UPDATE && s.keys.size() == TIMER_KEYS && a.size() == UPDATE_ARGS) {
       args.add("u");
       args.add(Long.toString(s.epoch));

@@ -181,9 +181,11 @@ class RedisWriteGroupTest {
     TimerStore s2 = owned(2);
     TimerStore s4 = lostWith(4, timer("q", 100));
     TimerStore s5 = owned(5);
+    TimerStore s6 = owned(6);
     await(s1.put(timer("kept", 100)));
     await(s2.put(timer("u", 100)));
     await(s2.put(timer("u2", 100)));
+    await(s6.put(timer("g2", 100)));
     Timer paused = periodic("new2", 300, 50).withPaused(true);
 
     long before = evalshaCalls();
@@ -195,6 +197,7 @@ class RedisWriteGroupTest {
       out.add(s2.update(timer("u2", 700).withGeneration(3), 2));    // generation 2 expected, 1 stored
       out.add(((DueIndex) s4).createAbsent(List.of(timer("q2", 200))));    // fenced
       out.add(((DueIndex) s5).createAbsent(List.of(paused)));
+      out.add(((DueIndex) s6).createAbsent(List.of(timer("g1", 200), timer("g2", 900), timer("g3", 300))));
       return List.of();
     });
     for (Future<?> f : out) {
@@ -232,6 +235,13 @@ class RedisWriteGroupTest {
     assertThat(await(s5.get("new2")).paused()).isTrue();
     assertThat(await(((DueIndex) s5).topicCount("t2"))).isEqualTo(1);
     assertThat(await(((DueIndex) s5).pausedCount())).isEqualTo(1);
+
+    assertThat((java.util.Set<Object>) await(out.get(6))).as("one topic's creates answer the ids stored already")
+        .containsExactly("g2");
+    assertThat(await(((DueIndex) s6).dueBetween(0, 1_000, null, 10)).timers()).extracting(Timer::id)
+        .containsExactly("g2", "g1", "g3");
+    assertThat(await(s6.get("g2")).nextDueAt()).as("a stored id is left as it was").isEqualTo(100);
+    assertThat(await(((DueIndex) s6).topicCount("t1"))).isEqualTo(3);
   }
 
   @Test
