@@ -429,8 +429,14 @@ class RedisWriteGroupTest {
 
   // ---------------------------------------------------------------- helpers
 
+  /**
+   * Node a's store of partition p, its counts taken (as a node does before its first write), so the count reads
+   * after a test's writes read what the scripts kept, not a recount.
+   */
   private TimerStore owned(int p) {
-    return a.partitionStore(p, await(a.acquire(p, "a", 60_000)).epoch());
+    TimerStore s = a.partitionStore(p, await(a.acquire(p, "a", 60_000)).epoch());
+    assertThat(await(((DueIndex) s).pausedCount())).isZero();
+    return s;
   }
 
   /** Node a's store of partition p, which held t when a released the lease; b holds it now, at a later epoch. */
