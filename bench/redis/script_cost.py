@@ -163,23 +163,12 @@ def send(c, sha, lean, sections):
     says, or None."""
     few_firings = len(sections) > 1 and all(a[0] == 'fire' and len(a) - 4 <= 4 * 7 for ks, a in sections)
     if lean and few_firings:
-        keys, argv = [], [len(sections)]
-        for ks, a in sections:
-            keys += ks
-            head = [(len(a) - 4) // 7, a[1]] if lean[0] == 'lone' else [a[1], (len(a) - 4) // 7]
-            argv += head + a[4:]
-        _call(c, lean[1], keys, argv)
+        head = (lambda a: [(len(a) - 4) // 7, a[1]]) if lean[0] == 'lone' else (lambda a: [a[1], (len(a) - 4) // 7])
+        multi(c, lean[1], [(ks, head(a) + a[4:]) for ks, a in sections])
     elif lean and lean[0] == 'lone':
         multi(c, sha, [lone_section(ks, a, lean[2]) for ks, a in sections])
     else:
         multi(c, sha, sections)
-
-
-def _call(c, sha, keys, argv):
-    r = c.call('EVALSHA', sha, len(keys), *keys, *argv)
-    for status in r[0::2]:
-        if status != b'OK':
-            raise RuntimeError(status.decode())
 
 
 def multi(c, sha, sections):
