@@ -35,7 +35,8 @@ def multi_body(d):
             return fh.read()
     counts = res('counts.lua')
     if os.path.exists(os.path.join(d, 'sections.lua')):    # and the shared parts of the sections once
-        counts += res('fire_one.lua') + ''.join(res(f) for f in ('update_one.lua', 'create_group.lua', 'lone.lua')
+        counts += res('fire_one.lua') + ''.join(res(f) for f in ('update_one.lua', 'create_group.lua', 'lone.lua',
+                                                                 'lone_fire.lua')
                                                 if os.path.exists(os.path.join(d, f))) + res('sections.lua')
     if 'tc_reset' in counts:        # counts.lua once, each section resets it
         b = counts + "local write_one = {}\n"
@@ -132,6 +133,8 @@ def lean_scripts(d):
     ones."""
     def body(files):
         return ''.join(open(os.path.join(d, f)).read() for f in files)
+    if os.path.exists(os.path.join(d, 'lone_fire.lua')):     # fire_multi.lua defines the lone firing only
+        return 'lone', body(('counts.lua', 'fire_one.lua', 'lone_fire.lua', 'sections.lua', 'fire_multi.lua')), True
     if os.path.exists(os.path.join(d, 'lone.lua')):
         return 'lone', body(tuple(f for f in ('counts.lua', 'fire_one.lua', 'update_one.lua', 'create_group.lua',
                                               'lone.lua', 'sections.lua', 'fire_multi.lua')

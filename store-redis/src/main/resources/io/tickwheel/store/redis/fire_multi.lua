@@ -1,8 +1,8 @@
 -- The firing records of several partitions in one call, a few requests each (a standalone Redis; on a Redis Cluster,
 -- partitions whose keys share one hash slot): write_multi.lua for a call whose sections are all lone firing records
--- (lone.lua's lone_fire), without its table of section scripts, which such a call does not use. A cluster node's
--- usual firing turn: a firing or two in each of many partitions. Runs after counts.lua, fire_one.lua, lone.lua and
--- sections.lua (see Script.FIRE_MULTI).
+-- (lone_fire.lua), without its table of section scripts, which such a call does not use. A cluster node's
+-- usual firing turn: a firing or two in each of many partitions. Runs after counts.lua, fire_one.lua, lone_fire.lua
+-- and sections.lua (see Script.FIRE_MULTI).
 -- ARGV[1] = the number of sections; then per section: n (its requests), the writer's lease epoch, then its 7n
 -- arguments (as fire.lua's ARGV). KEYS: per section fire.lua's 9 keys, then the partition's lease hash.
 -- Order, fencing and the reply are write_multi.lua's: sections apply in list order, each fenced on its own (refused

@@ -1,7 +1,7 @@
--- lone (after counts.lua, fire_one.lua, update_one.lua and create_group.lua, before write_multi.lua and
--- fire_multi.lua): the sections write_multi.lua applies without a section's frame (its name, key and argument counts,
--- its copied KEYS and ARGV tables, the script table, the count tables), each as its script applies it: a create of one
--- timer or of one topic's timers, a touch, a firing record of a few requests. A cluster node's usual turn holds a
+-- lone (after counts.lua, update_one.lua and create_group.lua, before write_multi.lua): the sections write_multi.lua
+-- applies without a section's frame (its name, key and argument counts, its copied KEYS and ARGV tables, the script
+-- table, the count tables), each as its script applies it: a create of one timer or of one topic's timers, a touch
+-- (and a firing record of a few requests, lone_fire.lua). A cluster node's usual turn holds a
 -- timer or two in each of many partitions. Each function takes kb (its keys are KEYS[kb + 1 ..]) and a (its tag is
 -- ARGV[a], its epoch ARGV[a + 1], its arguments follow) and returns its script's reply, or an error reply having
 -- written nothing.
@@ -40,19 +40,4 @@ end
 -- another generation (nothing written).
 local function lone_update(kb, a)
   return update_one(KEYS[kb + 1], KEYS[kb + 2], KEYS[kb + 3], KEYS[kb + 4], ARGV, a + 1)
-end
--- lone_fire, tag n (fire.lua of n requests, applied one after the other as fire.lua applies a lone one): the 7n
--- arguments; KEYS: fire.lua's 9. Returns fire.lua's reply (groups of 3: status, topic, payload segment).
-local function lone_fire(kb, a)
-  local n = tonumber(ARGV[a])
-  local out = {}
-  for i = 0, n - 1 do
-    local r = fire_one(KEYS[kb + 1], KEYS[kb + 2], KEYS[kb + 3], KEYS[kb + 4], KEYS[kb + 5], KEYS[kb + 6], KEYS[kb + 7],
-      KEYS[kb + 8], KEYS[kb + 9], ARGV, a + 1 + 7 * i)
-    if n == 1 or r.err then
-      return r    -- an error: the seq counter is not a number, refused at the first request, nothing written
-    end
-    out[3 * i + 1], out[3 * i + 2], out[3 * i + 3] = r[1], r[2], r[3]
-  end
-  return out
 end

@@ -1,5 +1,5 @@
 -- The fenced writes of several partition stores in one call (a standalone Redis; on a Redis Cluster, partitions whose
--- keys share one hash slot). Runs after counts.lua, fire_one.lua, lone.lua, sections.lua and the bodies of the scripts
+-- keys share one hash slot). Runs after counts.lua, fire_one.lua, lone.lua, lone_fire.lua, sections.lua and the bodies of the scripts
 -- it can run, each wrapped as a function of (KEYS, ARGV) that starts with tc_reset(), and the table write_one of them
 -- by name (see Script.WRITE_MULTI).
 -- ARGV[1] = the number of sections; then per section either

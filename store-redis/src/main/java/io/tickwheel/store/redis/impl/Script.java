@@ -36,9 +36,9 @@ public enum Script {
   FIRE_FENCED("fire.lua", true, true),
   /**
    * The fenced writes of several partition stores in one call, each section behind its own fence (see
-   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua}, {@code lone.lua} (the sections applied without
-   * a section's frame: a create of one timer, a touch, a firing record of a few requests) and {@code sections.lua}
-   * once, then every script {@link #multiName() that can be a section} wrapped as a function in the table
+   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua}, {@code lone.lua} and {@code lone_fire.lua} (the
+   * sections applied without a section's frame: a create of one timer, a touch, a firing record of a few requests) and
+   * {@code sections.lua} once, then every script {@link #multiName() that can be a section} wrapped as a function in the table
    * {@code write_one} under its section name, which starts with {@code tc_reset()} (so each section keeps and applies
    * its own counts, with the count functions defined once per call rather than once per section), then the loop.
    */
@@ -46,11 +46,11 @@ public enum Script {
   /**
    * The firing records of several partition stores in one call, each a lone one (a few requests), each behind its own
    * fence (see {@code fire_multi.lua}): {@link #WRITE_MULTI} for a call of such sections only, without its table of
-   * section scripts. {@code counts.lua}, {@code fire_one.lua}, {@code update_one.lua}, {@code create_group.lua},
-   * {@code lone.lua} and {@code sections.lua}, then the loop.
+   * section scripts nor the other lone sections. {@code counts.lua}, {@code fire_one.lua}, {@code lone_fire.lua} and
+   * {@code sections.lua}, then the loop.
    */
-  FIRE_MULTI("fire_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("update_one.lua")
-      + resource("create_group.lua") + resource("lone.lua") + resource("sections.lua") + resource("fire_multi.lua")),
+  FIRE_MULTI("fire_multi.lua", resource("counts.lua") + resource("fire_one.lua") + resource("lone_fire.lua")
+      + resource("sections.lua") + resource("fire_multi.lua")),
   TRIM_FENCED("trim.lua", true, true),
   JOIN("coordination/join.lua", true),
   LEASE_ACQUIRE("coordination/lease_acquire.lua", true),
@@ -110,7 +110,8 @@ public enum Script {
 
   private static String multiBody() {
     StringBuilder b = new StringBuilder(resource("counts.lua")).append(resource("fire_one.lua"))
-        .append(resource("update_one.lua")).append(resource("create_group.lua")).append(resource("lone.lua")).append(resource("sections.lua")).append("local write_one = {}\n");
+        .append(resource("update_one.lua")).append(resource("create_group.lua")).append(resource("lone.lua"))
+        .append(resource("lone_fire.lua")).append(resource("sections.lua")).append("local write_one = {}\n");
     for (String f : Multi.FILES) {
       b.append("write_one['").append(f, 0, f.length() - 4).append("'] = function(KEYS, ARGV)\ntc_reset()\n")
           .append(resource(f)).append("\nend\n");
