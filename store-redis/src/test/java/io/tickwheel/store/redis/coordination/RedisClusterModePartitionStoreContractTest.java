@@ -1,12 +1,10 @@
 package io.tickwheel.store.redis.coordination;
 
-import io.tickwheel.core.coordination.Lease;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.store.TimerStoreContract;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.testkit.RedisClusterProcess;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -15,17 +13,14 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The shared store contract against fenced partition stores of a {@link RedisClusterCoordinator} on a real Redis
- * Cluster (3 masters, 1 replica each); each test takes another partition, so the tests' data spreads over the
- * masters.
+ * Cluster (3 masters, 1 replica each; {@link PartitionStores}); each test takes another partition, so the tests' data
+ * spreads over the masters.
  */
 class RedisClusterModePartitionStoreContractTest extends TimerStoreContract {
 
   private static final AtomicInteger N = new AtomicInteger();
   private static RedisClusterProcess cluster;
-  private final List<RedisClusterCoordinator> coordinators = new ArrayList<>();
-  private String prefix;
-  private int partition;
-  private long epoch;
+  private final PartitionStores stores = new PartitionStores(this::options, 64);
 
   @BeforeAll
   static void startCluster() {
@@ -41,9 +36,7 @@ class RedisClusterModePartitionStoreContractTest extends TimerStoreContract {
 
   @AfterEach
   void closeCoordinators() {
-    for (RedisClusterCoordinator c : coordinators) {
-      await(c.close());
-    }
+    stores.close();
   }
 
   static RedisStoreOptions options(RedisClusterProcess cluster, String prefix) {
@@ -57,26 +50,14 @@ class RedisClusterModePartitionStoreContractTest extends TimerStoreContract {
     return options(cluster, prefix);
   }
 
-  private RedisClusterCoordinator coordinator() {
-    RedisClusterCoordinator c = await(RedisClusterCoordinator.open(vertx, options(prefix)));
-    coordinators.add(c);
-    await(c.join("n1", "http://n1", 64));
-    return c;
-  }
-
   @Override
   protected TimerStore createStore(Vertx vertx) {
     int n = N.incrementAndGet();
-    prefix = "ccontract" + n;
-    partition = n % 64;
-    RedisClusterCoordinator c = coordinator();
-    Lease l = await(c.acquire(partition, "n1", 3_600_000));
-    epoch = l.epoch();
-    return c.partitionStore(partition, epoch);
+    return stores.create(vertx, "ccontract" + n, n % 64, false);
   }
 
   @Override
   protected TimerStore reopenStore(Vertx vertx) {
-    return coordinator().partitionStore(partition, epoch);
+    return stores.reopen(vertx);
   }
 }

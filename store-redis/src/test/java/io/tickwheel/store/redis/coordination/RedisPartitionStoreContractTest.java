@@ -1,13 +1,10 @@
 package io.tickwheel.store.redis.coordination;
 
-import io.tickwheel.core.coordination.Lease;
 import io.tickwheel.core.store.TimerStore;
 import io.tickwheel.core.store.TimerStoreContract;
 import io.tickwheel.store.redis.RedisStoreOptions;
 import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -15,15 +12,15 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The shared store contract against a fenced partition store of a {@link RedisClusterCoordinator} on a real
- * standalone redis-server, its lease held throughout (every write goes through the fence check and passes).
+ * standalone redis-server, its lease held throughout (every write goes through the fence check and passes;
+ * {@link PartitionStores}).
  */
 class RedisPartitionStoreContractTest extends TimerStoreContract {
 
   private static final AtomicInteger N = new AtomicInteger();
   private static RedisServerProcess redis;
-  private final List<RedisClusterCoordinator> coordinators = new ArrayList<>();
-  private String prefix;
-  private long epoch;
+  private final PartitionStores stores = new PartitionStores(
+      prefix -> new RedisStoreOptions().setConnectionString(redis.uri()).setKeyPrefix(prefix), 8);
 
   @BeforeAll
   static void startRedis() {
@@ -39,31 +36,16 @@ class RedisPartitionStoreContractTest extends TimerStoreContract {
 
   @AfterEach
   void closeCoordinators() {
-    for (RedisClusterCoordinator c : coordinators) {
-      await(c.close());
-    }
-  }
-
-  private RedisClusterCoordinator coordinator() {
-    RedisClusterCoordinator c = await(RedisClusterCoordinator.open(vertx,
-        new RedisStoreOptions().setConnectionString(redis.uri()).setKeyPrefix(prefix)));
-    coordinators.add(c);
-    await(c.join("n1", "http://n1", 8));
-    return c;
+    stores.close();
   }
 
   @Override
   protected TimerStore createStore(Vertx vertx) {
-    prefix = "pcontract" + N.incrementAndGet();
-    RedisClusterCoordinator c = coordinator();
-    Lease l = await(c.acquire(5, "n1", 3_600_000));
-    epoch = l.epoch();
-    return c.partitionStore(5, epoch);
+    return stores.create(vertx, "pcontract" + N.incrementAndGet(), 5, false);
   }
 
   @Override
   protected TimerStore reopenStore(Vertx vertx) {
-    RedisClusterCoordinator c = coordinator();
-    return c.partitionStore(5, epoch);
+    return stores.reopen(vertx);
   }
 }
