@@ -36,11 +36,12 @@ public enum Script {
   FIRE_FENCED("fire.lua", true, true),
   /**
    * The fenced writes of several partition stores in one call, each section behind its own fence (see
-   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua}, {@code lone.lua} and {@code lone_fire.lua} (the
-   * sections applied without a section's frame: a create of one timer, a touch, a firing record of a few requests) and
-   * {@code sections.lua} once, then every script {@link #multiName() that can be a section} wrapped as a function in the table
-   * {@code write_one} under its section name, which starts with {@code tc_reset()} (so each section keeps and applies
-   * its own counts, with the count functions defined once per call rather than once per section), then the loop.
+   * {@code write_multi.lua}): {@code counts.lua}, {@code fire_one.lua}, {@code lone.lua} and {@code lone_fire.lua}
+   * (the sections applied without a section's frame: a create of one timer, a touch, a firing record of a few
+   * requests) and {@code sections.lua} once, then every script {@link #multiName() that can be a section} wrapped as a
+   * function in the table {@code write_one} under its section name, which starts with {@code tc_reset()} (so each
+   * section keeps and applies its own counts, with the count functions defined once per call rather than once per
+   * section), then the loop.
    */
   WRITE_MULTI("write_multi.lua", multiBody()),
   /**

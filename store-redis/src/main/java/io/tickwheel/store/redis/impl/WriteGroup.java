@@ -23,8 +23,8 @@ import java.util.Map;
  * Cluster one call per hash slot (a lone section as its script's {@link Script#fencedTwin() fenced twin}, the same
  * call as without the group). In a {@code write_multi.lua} call, a create of one topic's timers, a touch or a firing
  * record of a few requests (a cluster node's usual turn holds a timer or two in each of many partitions) goes as a
- * lone section ({@code lone.lua}), applied without a section's frame; a call of such firing records only goes as
- * {@code fire_multi.lua}, the same loop without the table of section scripts.
+ * lone section ({@code lone.lua}, {@code lone_fire.lua}), applied without a section's frame; a call of such firing
+ * records only goes as {@code fire_multi.lua}, the same loop without the table of section scripts.
  *
  * <p><b>Gathering.</b> A call made on a Vert.x context joins the group, and the first call of a turn queues the
  * flush as a new task on that context, so every call of the tasks queued before it (the fire loops of every
@@ -339,11 +339,12 @@ public final class WriteGroup {
   }
 
   /**
-   * Adds {@code s} to a {@code write_multi.lua} call's arguments as a lone section ({@code lone.lua}: its tag, its
-   * epoch, its arguments; its keys are its script's) if it is one: a create of one timer (tag {@code c}, without
-   * create_absent.lua's counts and repeated id), of one topic's timers ({@code g}, create_absent.lua's arguments after
-   * the group count), a touch ({@code u}, update.lua's arguments) or a firing record of at most
-   * {@value #LONE_FIRE_REQUESTS} requests (its request count, fire.lua's arguments). Returns whether it was.
+   * Adds {@code s} to a {@code write_multi.lua} call's arguments as a lone section ({@code lone.lua},
+   * {@code lone_fire.lua}: its tag, its epoch, its arguments; its keys are its script's) if it is one: a create of one
+   * timer (tag {@code c}, without create_absent.lua's counts and repeated id), of one topic's timers ({@code g},
+   * create_absent.lua's arguments after the group count), a touch ({@code u}, update.lua's arguments) or a firing
+   * record of at most {@value #LONE_FIRE_REQUESTS} requests (its request count, fire.lua's arguments). Returns whether
+   * it was.
    */
   private static boolean addLone(Section s, List<Object> args) {
     List<?> a = s.args;
