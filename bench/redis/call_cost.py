@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import script_cost  # noqa: E402  (its Conn, start_redis and instructions)
 
 # name -> Lua body run n times; KEYS: h (a hash of 2,000 fields of 60 bytes), c (a hash), n (a counter), x (a stream),
-# z (a sorted set), the last three emptied before each script
+# z (a sorted set); c, n, x and z emptied before each script that adds (HSETNX, ZADD, INCR, XADD), so the removals
+# after HSETNX and ZADD find what they remove
 SCRIPTS = [
     ('loop', "local x = ARGV[1]"),
     ('TIME', "redis.call('TIME')"),

@@ -1,10 +1,9 @@
 -- lone (after counts.lua, update_one.lua and create_group.lua, before write_multi.lua): the sections write_multi.lua
 -- applies without a section's frame (its name, key and argument counts, its copied KEYS and ARGV tables, the script
 -- table, the count tables), each as its script applies it: a create of one timer or of one topic's timers, a touch
--- (and a firing record of a few requests, lone_fire.lua). A cluster node's usual turn holds a
--- timer or two in each of many partitions. Each function takes kb (its keys are KEYS[kb + 1 ..]) and a (its tag is
--- ARGV[a], its epoch ARGV[a + 1], its arguments follow) and returns its script's reply, or an error reply having
--- written nothing.
+-- (and a firing record of a few requests, lone_fire.lua). A cluster node's usual turn holds a timer or two in each of
+-- many partitions. Each function takes kb (its keys are KEYS[kb + 1 ..]) and a (its tag is ARGV[a], its epoch
+-- ARGV[a + 1], its arguments follow) and returns its script's reply, or an error reply having written nothing.
 -- lone_create, tag 'c' (create_absent.lua of one timer): topic, paused ('1' or '0'), id, member, record; KEYS: timers,
 -- due, counts, names. Returns {id} when the id is stored already (nothing written), else false.
 local function lone_create(kb, a)

@@ -1,8 +1,7 @@
 -- lone_fire (after counts.lua and fire_one.lua, before write_multi.lua and fire_multi.lua): the lone firing record,
--- apart from lone.lua so that fire_multi.lua, which runs no other lone section, defines no other. Takes kb and a as
--- lone.lua's functions do.
--- lone_fire, tag n (fire.lua of n requests, applied one after the other as fire.lua applies a lone one): the 7n
--- arguments; KEYS: fire.lua's 9. Returns fire.lua's reply (groups of 3: status, topic, payload segment).
+-- tag n (fire.lua of n requests, applied one after the other as fire.lua applies a lone one), apart from lone.lua so
+-- that fire_multi.lua, which runs no other lone section, defines no other. Takes kb and a as lone.lua's functions do;
+-- the 7n arguments; KEYS: fire.lua's 9. Returns fire.lua's reply (groups of 3: status, topic, payload segment).
 local function lone_fire(kb, a)
   local n = tonumber(ARGV[a])
   local out = {}

@@ -1,11 +1,11 @@
 -- The fenced writes of several partition stores in one call (a standalone Redis; on a Redis Cluster, partitions whose
--- keys share one hash slot). Runs after counts.lua, fire_one.lua, lone.lua, lone_fire.lua, sections.lua and the bodies of the scripts
--- it can run, each wrapped as a function of (KEYS, ARGV) that starts with tc_reset(), and the table write_one of them
--- by name (see Script.WRITE_MULTI).
+-- keys share one hash slot). Runs after counts.lua, fire_one.lua, update_one.lua, create_group.lua, lone.lua,
+-- lone_fire.lua, sections.lua and the bodies of the scripts it can run, each wrapped as a function of (KEYS, ARGV) that
+-- starts with tc_reset(), and the table write_one of them by name (see Script.WRITE_MULTI).
 -- ARGV[1] = the number of sections; then per section either
---   a lone section (lone.lua): its tag ('c' a create of one timer, 'g' a create of one topic's timers, 'u' a touch, a
---   number n a firing record of n requests), the writer's lease epoch, then its arguments; KEYS: its keys (lone.lua),
---   then the partition's lease hash; or
+--   a lone section (lone.lua, lone_fire.lua): its tag ('c' a create of one timer, 'g' a create of one topic's timers,
+--   'u' a touch, a number n a firing record of n requests), the writer's lease epoch, then its arguments; KEYS: its
+--   keys (as its function says), then the partition's lease hash; or
 --   its script's name, the writer's lease epoch, k (its keys), n (its args), then the n args (as the script's ARGV);
 --   KEYS: its k keys (as the script's KEYS), then the partition's lease hash.
 -- Sections apply in list order, one after the other (two sections of one partition: the later sees what the

@@ -35,19 +35,16 @@ final class PartitionStores {
   }
 
   /**
-   * Partition {@code partition}'s store under {@code prefix}. When {@code counted}, its counts are read once first, as
-   * a node reads them when it takes a partition, so later count reads see what the scripts kept rather than a recount
-   * of the stored timers.
+   * Partition {@code partition}'s store under {@code prefix}, its counts read once first, as a node reads them when it
+   * takes a partition, so later count reads see what the scripts kept rather than a recount of the stored timers.
    */
-  TimerStore create(Vertx vertx, String prefix, int partition, boolean counted) {
+  TimerStore create(Vertx vertx, String prefix, int partition) {
     this.prefix = prefix;
     this.partition = partition;
     RedisClusterCoordinator c = coordinator(vertx);
     epoch = await(c.acquire(partition, "n1", 3_600_000)).epoch();
     TimerStore s = c.partitionStore(partition, epoch);
-    if (counted) {
-      await(((DueIndex) s).pausedCount());
-    }
+    await(((DueIndex) s).pausedCount());
     return s;
   }
 

@@ -42,7 +42,7 @@ class RedisClusterModePartitionDueIndexTest extends DueIndexContract {
   @Override
   protected TimerStore createStore(Vertx vertx) {
     int n = N.incrementAndGet();
-    return stores.create(vertx, "cdue" + n, n % 64, true);
+    return stores.create(vertx, "cdue" + n, n % 64);
   }
 
   @Override

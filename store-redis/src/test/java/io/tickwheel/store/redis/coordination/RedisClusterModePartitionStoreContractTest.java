@@ -53,7 +53,7 @@ class RedisClusterModePartitionStoreContractTest extends TimerStoreContract {
   @Override
   protected TimerStore createStore(Vertx vertx) {
     int n = N.incrementAndGet();
-    return stores.create(vertx, "ccontract" + n, n % 64, false);
+    return stores.create(vertx, "ccontract" + n, n % 64);
   }
 
   @Override

@@ -42,7 +42,7 @@ class RedisPartitionDueIndexTest extends DueIndexContract {
 
   @Override
   protected TimerStore createStore(Vertx vertx) {
-    return stores.create(vertx, "pdue" + N.incrementAndGet(), 5, true);
+    return stores.create(vertx, "pdue" + N.incrementAndGet(), 5);
   }
 
   @Override

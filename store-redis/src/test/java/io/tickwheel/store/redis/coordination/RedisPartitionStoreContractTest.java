@@ -41,7 +41,7 @@ class RedisPartitionStoreContractTest extends TimerStoreContract {
 
   @Override
   protected TimerStore createStore(Vertx vertx) {
-    return stores.create(vertx, "pcontract" + N.incrementAndGet(), 5, false);
+    return stores.create(vertx, "pcontract" + N.incrementAndGet(), 5);
   }
 
   @Override
