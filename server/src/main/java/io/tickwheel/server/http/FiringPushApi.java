@@ -3,15 +3,33 @@ package io.tickwheel.server.http;
 import io.tickwheel.server.push.ClusterFiringFeed;
 import io.tickwheel.server.push.FiringPush;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
- * {@code POST} {@value FiringPush#PATH}: firings another node recorded, pushed to this one
- * ({@link io.tickwheel.server.push.FiringPusher}), handed to this node's feed; 204, or 400 naming what is wrong with
- * the body. Behind the internal route's guards (node header, token, recovery gate). Owner context (the feed's).
+ * The firings another node recorded, pushed to this one ({@link io.tickwheel.server.push.FiringPusher}) and handed to
+ * this node's feed, on {@value FiringPush#PATH}, behind the internal route's guards (node header, token, recovery
+ * gate):
+ * <ul>
+ *   <li>{@code GET} with a WebSocket upgrade: each binary message one push. A message that is not a push (or a text
+ *       message) closes the socket with {@value #CLOSE_INVALID} ({@value #CLOSE_UNSUPPORTED} for text), its reason
+ *       naming what is wrong; the pusher opens another and the gap is read from the log.</li>
+ *   <li>{@code POST}: one push as the body; 204, or 400 naming what is wrong with the body.</li>
+ * </ul>
+ * Owner context (the feed's).
  */
 public final class FiringPushApi {
+
+  /** Close code of a binary message that is not a push: invalid frame payload data. */
+  public static final short CLOSE_INVALID = 1007;
+  /** Close code of a text message: unsupported data. */
+  public static final short CLOSE_UNSUPPORTED = 1003;
+  /** Most UTF-8 bytes of a close reason (RFC 6455: 125 bytes of payload, 2 of them the code). */
+  static final int MAX_REASON_BYTES = 123;
 
   private final ClusterFiringFeed feed;
 
@@ -19,6 +37,7 @@ public final class FiringPushApi {
     this.feed = Objects.requireNonNull(feed, "feed");
   }
 
+  /** {@code POST}: one push. */
   public void handle(RoutingContext rc) {
     Buffer body = rc.body() == null ? null : rc.body().buffer();
     if (body == null || body.length() == 0) {
@@ -32,5 +51,61 @@ public final class FiringPushApi {
     }
     feed.onPush(push);
     rc.response().setStatusCode(204).end();
+  }
+
+  /**
+   * {@code GET} with a WebSocket upgrade: 400 for a request that is not one; else the socket is accepted, handed to
+   * {@code track} (with the request's connection) and {@link #serve}d.
+   */
+  public void upgrade(RoutingContext rc, BiConsumer<ServerWebSocket, HttpConnection> track) {
+    if (!rc.request().canUpgradeToWebSocket()) {
+      rc.fail(ApiException.invalid(null, FiringPush.PATH + " takes a POST or a WebSocket upgrade request"));
+      return;
+    }
+    HttpConnection connection = rc.request().connection();
+    rc.request().toWebSocket().onComplete(ar -> {
+      if (ar.succeeded()) {
+        track.accept(ar.result(), connection);
+        serve(ar.result());
+      } else if (!rc.response().headWritten()) {
+        rc.fail(ApiException.invalid(null, "WebSocket upgrade failed: " + ar.cause().getMessage()));
+      }
+    });
+  }
+
+  /** Takes the pushes of an accepted WebSocket, each binary message one push, until it closes. */
+  public void serve(ServerWebSocket ws) {
+    ws.binaryMessageHandler(message -> {
+      FiringPush push;
+      try {
+        push = FiringPush.decode(message, feed.partitions());
+      } catch (IllegalArgumentException e) {
+        ws.close(CLOSE_INVALID, reason(e.getMessage()));
+        return;
+      }
+      feed.onPush(push);
+    });
+    ws.textMessageHandler(text -> ws.close(CLOSE_UNSUPPORTED, "a firing push is a binary message, not text"));
+  }
+
+  /** {@code message} cut to fit a close frame (whole characters, at most {@value #MAX_REASON_BYTES} UTF-8 bytes). */
+  static String reason(String message) {
+    String m = message == null ? "" : message;
+    if (m.getBytes(StandardCharsets.UTF_8).length <= MAX_REASON_BYTES) {
+      return m;
+    }
+    StringBuilder out = new StringBuilder();
+    int bytes = 0;
+    for (int i = 0; i < m.length(); ) {
+      int cp = m.codePointAt(i);
+      int n = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+      if (bytes + n > MAX_REASON_BYTES - 3) {
+        break;
+      }
+      out.appendCodePoint(cp);
+      bytes += n;
+      i += Character.charCount(cp);
+    }
+    return out.append("...").toString();
   }
 }

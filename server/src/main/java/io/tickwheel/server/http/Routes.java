@@ -215,6 +215,8 @@ public final class Routes {
     if (d.firingPush() != null) {
       on(router.post(FiringPush.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
           m.httpRoute(FiringPush.PATH)).handler(d.firingPush()::handle);
+      on(router.get(FiringPush.PATH), m.httpRoute(FiringPush.PATH)).handler(rc -> d.firingPush().upgrade(rc,
+          (ws, connection) -> streams.track(rc.get(AuthHandler.DIGEST), ws, connection)));
     }
 
     router.route().failureHandler(ErrorResponses::handle);

@@ -10,6 +10,12 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,24 +27,33 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * An owner's side of the cluster stream: the firings this node records are pushed straight to the other nodes
- * ({@code POST} {@value FiringPush#PATH}, with an admin token; over TLS, verified, to an {@code https://} node), each node getting only the firings of the topics its subscribers want
- * (its {@link Broadcast.Interest}, announced by its {@link ClusterFiringFeed}), plus the stretch of each partition's
- * log they cover, so it knows it has all it wants of that stretch without reading the log.
+ * An owner's side of the cluster stream: the firings this node records are pushed straight to the other nodes, each
+ * node getting only the firings of the topics its subscribers want (its {@link Broadcast.Interest}, announced by its
+ * {@link ClusterFiringFeed}), plus the stretch of each partition's log they cover, so it knows it has all it wants of
+ * that stretch without reading the log.
  *
  * <h2>Per peer</h2>
  * What is recorded in one event-loop task is added to each peer's pending stretches (a partition's stretch grows
  * while what is recorded follows it). At most one push per peer is in flight: a peer with subscribers' topics gets
- * a push as soon as the previous one is answered (so pushes batch themselves under load); a peer that wants no
- * firing gets its positions at most every {@value #IDLE_PUSH_MS} ms. A push carries at most
- * {@value #MAX_PUSH_CHARS} characters; the rest follows in the next one.
+ * a push as soon as the previous one is written (so pushes batch themselves under load); a peer that wants no
+ * firing gets its positions at most every {@value #IDLE_PUSH_MS} ms.
+ *
+ * <h2>Transport</h2>
+ * Each peer gets its pushes as binary messages over one WebSocket to {@value FiringPush#PATH} (the internal route's
+ * guards at the upgrade: the {@code X-Tickwheel-Node} header, no {@code Origin}, an admin token; over TLS, verified,
+ * to an {@code https://} node), opened when there is something to push and kept open. A message carries at most
+ * {@value #MAX_SOCKET_PUSH_CHARS} characters and {@value #MAX_SOCKET_PUSH_BYTES} bytes (the receiver's WebSocket
+ * message limit); a push that is larger (one firing with a large payload) goes as a {@code POST} of up to
+ * {@value #MAX_PUSH_CHARS} characters instead. A peer that refuses the upgrade with 404 or 405 (a node of an
+ * earlier version, during a rolling upgrade) gets {@code POST}s only, until it announces itself again from a new
+ * address or is forgotten.
  *
  * <h2>Losses</h2>
- * A push that fails (unreachable, refused, no answer within {@value #TIMEOUT_MS} ms) is dropped, and the peer is
- * left alone for {@value #RETRY_MS} ms; a peer whose pending firings pass {@value #MAX_PENDING_CHARS} characters
- * loses them. Neither loses a firing: what a peer gets next starts after what it has, and its feed reads the gap
- * from the log (the log is the truth; a push only saves the read). A peer not heard from for
- * {@value #PEER_EXPIRY_MS} ms is forgotten.
+ * A push that fails (unreachable, refused, not written or not answered within {@value #TIMEOUT_MS} ms) is dropped,
+ * its WebSocket closed, and the peer left alone for {@value #RETRY_MS} ms; a peer whose pending firings pass
+ * {@value #MAX_PENDING_CHARS} characters loses them. Neither loses a firing: what a peer gets next starts after what
+ * it has, and its feed reads the gap from the log (the log is the truth; a push only saves the read). A peer not
+ * heard from for {@value #PEER_EXPIRY_MS} ms is forgotten and its WebSocket closed.
  *
  * <p>Owner context only (the one it is created on); not thread safe.
  */
@@ -48,8 +63,12 @@ public final class FiringPusher {
 
   /** How often a peer that wants no firing gets its positions at most, ms. */
   public static final long IDLE_PUSH_MS = 250;
-  /** Most characters of one push (well under the internal route's 1 MiB body limit, even in 2-byte UTF-8). */
+  /** Most characters of one {@code POST}ed push (well under the internal route's 1 MiB body limit, even in 2-byte UTF-8). */
   public static final int MAX_PUSH_CHARS = 256 * 1024;
+  /** Most bytes of one push over a WebSocket: the receiver's WebSocket message limit ({@code HttpEdge}'s). */
+  public static final int MAX_SOCKET_PUSH_BYTES = 64 * 1024;
+  /** Most characters of one push over a WebSocket (room for its bytes in 2-byte UTF-8). */
+  public static final int MAX_SOCKET_PUSH_CHARS = MAX_SOCKET_PUSH_BYTES / 2;
   /** Most characters of firings waiting for one peer; beyond, they are dropped (the peer reads the log). */
   public static final long MAX_PENDING_CHARS = 4L << 20;
   /** How long a push may take, ms. */
@@ -87,6 +106,12 @@ public final class FiringPusher {
     boolean inFlight;
     long notBefore;
     long timer = -1;
+    /** The open WebSocket to the peer, or null. */
+    WebSocket socket;
+    /** Whether a WebSocket is being opened (nothing is sent meanwhile). */
+    boolean connecting;
+    /** Whether the peer refused the WebSocket (an earlier version): it gets POSTs only. */
+    boolean postOnly;
 
     Peer(String nodeId) {
       this.nodeId = nodeId;
@@ -106,6 +131,7 @@ public final class FiringPusher {
   private final String nodeId;
   private final java.util.function.Supplier<String> token;
   private final HttpClientAgent client;
+  private final WebSocketClient sockets;
   private final Map<String, Peer> peers = new HashMap<>();
   private boolean closed;
 
@@ -115,6 +141,9 @@ public final class FiringPusher {
   volatile long dropped;
   /** Firings queued for a peer (each peer counts; tests and metrics). */
   volatile long queued;
+  /** Pushes sent over a WebSocket, and as a POST (tests and metrics; owner context writes them). */
+  volatile long viaSocket;
+  volatile long viaPost;
 
   /** A pusher without a token, trusting the JVM's certificate authorities. */
   public FiringPusher(Vertx vertx, String nodeId) {
@@ -137,6 +166,13 @@ public final class FiringPusher {
       o.setTrustOptions(trust);
     }
     this.client = vertx.createHttpClient(o, new PoolOptions().setHttp1MaxSize(2));
+    WebSocketClientOptions w = new WebSocketClientOptions().setTcpNoDelay(true).setVerifyHost(true)
+        .setConnectTimeout((int) TIMEOUT_MS).setIdleTimeout(60).setMaxFrameSize(MAX_SOCKET_PUSH_BYTES)
+        .setMaxMessageSize(MAX_SOCKET_PUSH_BYTES);
+    if (trust != null) {
+      w.setTrustOptions(trust);
+    }
+    this.sockets = vertx.createWebSocketClient(w);
   }
 
   /** This node's id. */
@@ -161,6 +197,10 @@ public final class FiringPusher {
       peers.put(i.nodeId(), peer);
     }
     peer.heardAt = System.nanoTime();
+    if (!Objects.equals(peer.address, i.address())) {
+      disconnect(peer);
+      peer.postOnly = false;
+    }
     peer.address = i.address();
     if (i.version() != peer.version) {
       peer.version = i.version();
@@ -186,6 +226,7 @@ public final class FiringPusher {
         if (peer.timer >= 0) {
           vertx.cancelTimer(peer.timer);
         }
+        disconnect(peer);
         it.remove();
         continue;
       }
@@ -242,7 +283,8 @@ public final class FiringPusher {
   }
 
   private void schedule(Peer peer) {
-    if (closed || peer.inFlight || peer.pending.isEmpty() || peer.timer >= 0 || peer.address == null) {
+    if (closed || peer.inFlight || peer.connecting || peer.pending.isEmpty() || peer.timer >= 0
+        || peer.address == null) {
       return;
     }
     long wait = peer.notBefore - System.nanoTime();
@@ -264,12 +306,17 @@ public final class FiringPusher {
     if (peer.pending.isEmpty()) {
       return;
     }
+    if (peer.socket == null && !peer.postOnly) {
+      connect(peer);
+      return;
+    }
+    int max = peer.socket != null ? MAX_SOCKET_PUSH_CHARS : MAX_PUSH_CHARS;
     StringBuilder body = FiringPush.start(nodeId, peer.pendingVersion);
     boolean any = false;
     for (Iterator<Map.Entry<Integer, Stretch>> it = peer.pending.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<Integer, Stretch> e = it.next();
       Stretch s = e.getValue();
-      long room = MAX_PUSH_CHARS - body.length() - 64;
+      long room = max - body.length() - 64;
       if (s.chars <= room) {
         FiringPush.part(body, !any, e.getKey(), s.after, s.upTo, s.texts);
         peer.pendingChars -= s.chars;
@@ -305,11 +352,24 @@ public final class FiringPusher {
     }
     peer.inFlight = true;
     sent++;
-    post(peer.address, FiringPush.end(body)).onComplete(ar -> {
+    Buffer push = FiringPush.end(body);
+    WebSocket ws = peer.socket;
+    io.vertx.core.Future<Void> done;
+    if (ws != null && push.length() <= MAX_SOCKET_PUSH_BYTES) {
+      viaSocket++;
+      done = ws.writeBinaryMessage(push).timeout(TIMEOUT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } else {
+      viaPost++;
+      done = post(peer.address, push);
+    }
+    done.onComplete(ar -> {
       peer.inFlight = false;
       if (ar.failed()) {
         failed++;
         peer.notBefore = System.nanoTime() + RETRY_MS * 1_000_000;
+        if (peer.socket == ws) {
+          disconnect(peer);
+        }
         LOG.log(System.Logger.Level.DEBUG, "pushing firings to " + peer.nodeId + " at " + peer.address
             + " failed; it reads them from the log", ar.cause());
       }
@@ -317,6 +377,65 @@ public final class FiringPusher {
         schedule(peer);
       }
     });
+  }
+
+  /** Opens the peer's WebSocket; sends what is pending once it is open, or falls back to POSTs if refused. */
+  private void connect(Peer peer) {
+    String address = peer.address;
+    WebSocketConnectOptions o;
+    try {
+      URI u = URI.create(address);
+      boolean tls = "https".equalsIgnoreCase(u.getScheme());
+      o = new WebSocketConnectOptions().setHost(u.getHost()).setPort(u.getPort() > 0 ? u.getPort() : tls ? 443 : 80)
+          .setSsl(tls).setURI(FiringPush.PATH).setAllowOriginHeader(false).setTimeout(TIMEOUT_MS)
+          .setConnectTimeout(TIMEOUT_MS).putHeader(io.tickwheel.server.route.InternalCodec.NODE_HEADER, nodeId);
+    } catch (IllegalArgumentException e) {
+      peer.postOnly = true;    // not a URI a WebSocket is opened to; a POST says why
+      schedule(peer);
+      return;
+    }
+    String t = token == null ? null : token.get();
+    if (t != null) {
+      o.putHeader(HttpHeaders.AUTHORIZATION.toString(), "Bearer " + t);
+    }
+    peer.connecting = true;
+    sockets.connect(o).onComplete(ar -> {
+      peer.connecting = false;
+      boolean current = peers.get(peer.nodeId) == peer && Objects.equals(peer.address, address) && !closed;
+      if (ar.succeeded()) {
+        WebSocket ws = ar.result();
+        if (!current) {
+          ws.close();
+          return;
+        }
+        peer.socket = ws;
+        ws.handler(b -> { });    // the receiver sends nothing but its close
+        ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "firing push socket to " + peer.nodeId, e));
+        ws.closeHandler(v -> {
+          if (peer.socket == ws) {
+            peer.socket = null;
+          }
+        });
+      } else if (ar.cause() instanceof UpgradeRejectedException r && (r.getStatus() == 404 || r.getStatus() == 405)) {
+        peer.postOnly = true;
+      } else {
+        failed++;
+        peer.notBefore = System.nanoTime() + RETRY_MS * 1_000_000;
+        LOG.log(System.Logger.Level.DEBUG, "opening the firing push socket to " + peer.nodeId + " at " + address
+            + " failed; it reads the firings from the log", ar.cause());
+      }
+      if (current) {
+        schedule(peer);
+      }
+    });
+  }
+
+  private static void disconnect(Peer peer) {
+    WebSocket ws = peer.socket;
+    peer.socket = null;
+    if (ws != null) {
+      ws.close();
+    }
   }
 
   private io.vertx.core.Future<Void> post(String base, Buffer body) {
@@ -337,14 +456,18 @@ public final class FiringPusher {
 
   /**
    * Registers its meters: {@code tickwheel.cluster.push.requests} ({@code outcome} {@code sent} or {@code failed}),
-   * {@code tickwheel.cluster.push.firings} (queued for a node, each node counting) and
-   * {@code tickwheel.cluster.push.firings.dropped} (dropped for a node that fell too far behind; it reads them).
+   * {@code tickwheel.cluster.push.posted} (of those sent, the ones sent as a {@code POST}: to a node that does not
+   * take the push WebSocket, or too large for one of its messages), {@code tickwheel.cluster.push.firings} (queued
+   * for a node, each node counting) and {@code tickwheel.cluster.push.firings.dropped} (dropped for a node that fell
+   * too far behind; it reads them).
    */
   public void meters(io.micrometer.core.instrument.MeterRegistry r) {
     io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.requests", this, x -> x.sent)
         .description("Firing pushes sent to other nodes").tag("outcome", "sent").register(r);
     io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.requests", this, x -> x.failed)
         .description("Firing pushes sent to other nodes").tag("outcome", "failed").register(r);
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.posted", this, x -> x.viaPost)
+        .description("Firing pushes sent as a POST instead of over the push WebSocket").register(r);
     io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.firings", this, x -> x.queued)
         .description("Firings queued for other nodes (each node counts)").register(r);
     io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.cluster.push.firings.dropped", this,
@@ -370,8 +493,9 @@ public final class FiringPusher {
       if (p.timer >= 0) {
         vertx.cancelTimer(p.timer);
       }
+      disconnect(p);
     }
     peers.clear();
-    return client.close();
+    return io.vertx.core.Future.join(client.close(), sockets.close()).mapEmpty();
   }
 }

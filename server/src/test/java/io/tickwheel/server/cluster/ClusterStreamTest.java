@@ -133,5 +133,43 @@ class ClusterStreamTest {
     // a negative check, so time is what it checks: nothing more arrives in the 300 ms after
     Awaitility.await("nothing more").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1))
         .until(() -> onC.in().isEmpty());
+    double sent = 0;
+    for (int node = 0; node < 3; node++) {
+      sent += metric(node, "tickwheel_cluster_push_requests_total{outcome=\"sent\"}");
+      assertThat(metric(node, "tickwheel_cluster_push_posted_total")).as("node %d's pushes POSTed", node).isZero();
+    }
+    assertThat(sent).as("pushes sent, all over the push WebSockets").isPositive();
+  }
+
+  @Test
+  void thePushSocketTakesNodesOnlyAndClosesOnAMessageThatIsNotAPush() {
+    int port = servers.get(0).actualPort();
+    WebSocketConnectOptions push = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+        .setURI("/internal/v1/firings").setAllowOriginHeader(false);
+    assertThat(refusal(push)).as("without the node header").isEqualTo(403);
+    assertThat(refusal(new WebSocketConnectOptions(push).putHeader("X-Tickwheel-Node", "x")
+        .setAllowOriginHeader(true))).as("with an Origin").isEqualTo(403);
+
+    WebSocket ws = TestVertx.await(wsClient.connect(new WebSocketConnectOptions(push)
+        .putHeader("X-Tickwheel-Node", "x")));
+    LinkedBlockingQueue<String> closed = new LinkedBlockingQueue<>();
+    ws.closeHandler(v -> closed.add(ws.closeStatusCode() + " " + ws.closeReason()));
+    TestVertx.await(ws.writeBinaryMessage(Buffer.buffer("{\"node\":\"x\",\"version\":1,\"parts\":[[" + P
+        + ",0,1,[]]]}")));
+    Awaitility.await("closed").atMost(Duration.ofSeconds(10)).until(() -> !closed.isEmpty());
+    assertThat(closed.peek()).startsWith("1007 parts[0]: partition " + P + " (of " + P + ")");
+  }
+
+  private int refusal(WebSocketConnectOptions o) {
+    Throwable e = org.assertj.core.api.Assertions.catchThrowable(() -> TestVertx.await(wsClient.connect(o)));
+    assertThat(e).isInstanceOf(io.vertx.core.http.UpgradeRejectedException.class);
+    return ((io.vertx.core.http.UpgradeRejectedException) e).getStatus();
+  }
+
+  private double metric(int node, String series) {
+    String text = TestVertx.await(http.get(servers.get(node).actualPort(), "127.0.0.1", "/metrics").send())
+        .bodyAsString();
+    return text.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(
+        l.substring(series.length() + 1).trim())).sum();
   }
 }

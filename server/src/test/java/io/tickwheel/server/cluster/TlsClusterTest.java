@@ -105,6 +105,45 @@ class TlsClusterTest {
   }
 
   @Test
+  void firingsArePushedToAnotherNodesSubscriberOverAVerifiedWebSocketWithTheAdminToken() throws Exception {
+    startNodes(new MemoryCoordinator(System::currentTimeMillis, P), ca.ca(), ca.ca());
+    InProcessClusterTest.awaitSpread(this::cluster, 2, P);
+    int port = servers.get(1).actualPort();
+    assertThat(TestVertx.await(client.get(port, "127.0.0.1", "/internal/v1/firings").ssl(true)
+        .putHeader("X-Tickwheel-Node", "x").send()).statusCode()).as("the push route without a token").isEqualTo(401);
+    java.util.concurrent.LinkedBlockingQueue<JsonObject> in = new java.util.concurrent.LinkedBlockingQueue<>();
+    io.vertx.core.http.WebSocket ws = TestVertx.await(vertx.createWebSocketClient(
+            new io.vertx.core.http.WebSocketClientOptions().setSsl(true)
+                .setTrustOptions(new PemTrustOptions().addCertPath(ca.ca().toString())))
+        .connect(new io.vertx.core.http.WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setSsl(true)
+            .setURI("/v1/ws").putHeader("Authorization", "Bearer " + ADMIN)));
+    ws.textMessageHandler(t -> in.add(new JsonObject(t)));
+    ws.writeTextMessage(new JsonObject().put("op", "subscribe").put("topics", new io.vertx.core.json.JsonArray()
+        .add("*")).encode());
+    JsonObject subscribed = in.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(subscribed).as("an answer to subscribe").isNotNull();
+    assertThat(subscribed.getString("type")).as("%s", subscribed).isEqualTo("subscribed");
+    for (int i = 0; i < 20; i++) {
+      HttpResponse<Buffer> r = send(0, io.vertx.core.http.HttpMethod.PUT, "/v1/timers/pushed-" + i,
+          new JsonObject().put("delayMs", 200));
+      assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    }
+    java.util.Set<String> fired = new java.util.HashSet<>();
+    while (fired.size() < 20) {
+      JsonObject m = in.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(m).as("fired %s of 20", fired.size()).isNotNull();
+      if ("fired".equals(m.getString("type"))) {
+        assertThat(fired.add(m.getString("id"))).as("%s once", m.getString("id")).isTrue();
+      }
+    }
+    String metrics = TestVertx.await(client.get(servers.get(0).actualPort(), "127.0.0.1", "/metrics").ssl(true)
+        .send()).bodyAsString();
+    assertThat(metrics).as("node 0's pushes: over the WebSocket, none POSTed")
+        .containsPattern("(?m)^tickwheel_cluster_push_requests_total\\{outcome=\"sent\",?\\} [1-9]")
+        .containsPattern("(?m)^tickwheel_cluster_push_posted_total [0.]+$");
+  }
+
+  @Test
   void aNodeThatDoesNotTrustItsPeersCertificatesRoutesNothingToThem() {
     MemoryCoordinator coord = new MemoryCoordinator(System::currentTimeMillis, P);
     startNodes(coord, ca.ca(), otherCa.ca());

@@ -2,6 +2,7 @@ package io.tickwheel.server.push;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tickwheel.core.coordination.ClusterCoordinator;
+import io.tickwheel.server.http.FiringPushApi;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -67,6 +68,8 @@ final class ClusterPushNode {
   /** This node's pusher and sink (a node started by {@link #startPushing}), else null. */
   volatile FiringPusher pusher;
   volatile ClusterFiringSink sink;
+  /** The push WebSockets a node started by {@link #startPushing} accepted. */
+  final java.util.concurrent.atomic.AtomicInteger pushSockets = new java.util.concurrent.atomic.AtomicInteger();
   /** While set, a node started by {@link #startPushing} drops every broadcast (it hears of no interest change). */
   volatile boolean deaf;
 
@@ -77,6 +80,16 @@ final class ClusterPushNode {
    */
   static ClusterPushNode startPushing(Vertx vertx, ClusterCoordinator coordinator, int partitions, String nodeId,
       long catchUpMs) {
+    return startPushing(vertx, coordinator, partitions, nodeId, catchUpMs, true);
+  }
+
+  /**
+   * As {@link #startPushing(Vertx, ClusterCoordinator, int, String, long)}; {@code sockets} false: a node of an earlier
+   * version, which takes pushes as {@code POST}s only (its {@value FiringPush#PATH} refuses a WebSocket upgrade with
+   * 404, as its router did).
+   */
+  static ClusterPushNode startPushing(Vertx vertx, ClusterCoordinator coordinator, int partitions, String nodeId,
+      long catchUpMs, boolean sockets) {
     ClusterPushNode n = new ClusterPushNode(vertx);
     PushServer.await(vertx.deployVerticle(new VerticleBase() {
       @Override
@@ -90,7 +103,21 @@ final class ClusterPushNode {
         });
         return vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
             .requestHandler(router)
-            .webSocketHandler(ws -> n.hub.handleWebSocket(ws, PushServer.channelOf(ws)))
+            .webSocketHandshakeHandler(h -> {
+              if (h.path().equals(FiringPush.PATH) && !sockets) {
+                h.reject(404);
+              } else {
+                h.accept();
+              }
+            })
+            .webSocketHandler(ws -> {
+              if (!ws.path().equals(FiringPush.PATH)) {
+                n.hub.handleWebSocket(ws, PushServer.channelOf(ws));
+              } else {
+                n.pushSockets.incrementAndGet();
+                new FiringPushApi(n.feed).serve(ws);
+              }
+            })
             .listen().onSuccess(h -> {
               n.port = h.actualPort();
               n.feed = new ClusterFiringFeed(vertx, coordinator, partitions, catchUpMs, 64, 4);

@@ -74,6 +74,29 @@ class ClusterPushTest {
       assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
       assertThat(other.feed.pushed).isEqualTo(200);
       assertThat(onOther.untilPong()).isEmpty();
+      assertThat(owner.pusher.viaSocket).as("pushes over the WebSocket").isPositive();
+      assertThat(owner.pusher.viaPost).as("pushes POSTed").isZero();
+      assertThat(other.pushSockets.get()).as("push sockets the other node accepted").isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aNodeOfAnEarlierVersionWithoutThePushSocketIsPushedByPost(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP, false);
+    try (WsProbe onOther = other.ws()) {
+      onOther.subscribe("*");
+      onOther.next("subscribed");
+      awaitWants(owner, "r", "anything");
+      long reads = other.feed.reads;
+      Set<String> fired = new HashSet<>();
+      for (int round = 0; round < 3; round++) {
+        fired.addAll(keys(record(owner, 40, "t" + round)));
+      }
+      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
+      assertThat(owner.pusher.viaPost).as("pushes POSTed").isPositive();
+      assertThat(owner.pusher.viaSocket).as("pushes over a WebSocket").isZero();
     }
   }
 
