@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a partition owner pushes to another node ({@code POST} {@value #PATH}): for each partition, a stretch of its
- * firing log ({@code after}, {@code upTo}] and, of the firings in it, those of the topics the receiver wants, as the
- * receiver announced them in its interest {@code version}. The receiver thereby knows it has everything of that
+ * What a partition owner pushes to another node (a binary WebSocket message or a {@code POST} on {@value #PATH}):
+ * for each partition, a stretch of its firing log ({@code after}, {@code upTo}] and, of the firings in it, those of
+ * the topics the receiver wants, as the receiver announced them in its interest {@code version}. The receiver thereby knows it has everything of that
  * stretch its subscribers want, without reading the log.
  *
  * <p>JSON: {@code {"node":N,"version":V,"parts":[[partition,after,upTo,[FIRING,…]],…]}}, each firing
