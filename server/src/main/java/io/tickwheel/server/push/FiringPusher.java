@@ -45,8 +45,8 @@ import java.util.Set;
  * {@value #MAX_SOCKET_PUSH_CHARS} characters and {@value #MAX_SOCKET_PUSH_BYTES} bytes (the receiver's WebSocket
  * message limit); a push that is larger (one firing with a large payload) goes as a {@code POST} of up to
  * {@value #MAX_PUSH_CHARS} characters instead. A peer that refuses the upgrade with 404 or 405 (a node of an
- * earlier version, during a rolling upgrade) gets {@code POST}s only, until it announces itself again from a new
- * address or is forgotten.
+ * earlier version, during a rolling upgrade) gets {@code POST}s for {@value #POSTS_ONLY_MS} ms (or until it announces
+ * another address); then the upgrade is tried again.
  *
  * <h2>Losses</h2>
  * A push that fails (unreachable, refused, not written or not answered within {@value #TIMEOUT_MS} ms) is dropped,
@@ -75,6 +75,8 @@ public final class FiringPusher {
   public static final long TIMEOUT_MS = 2_000;
   /** How long a peer is left alone after a failed push, ms. */
   public static final long RETRY_MS = 1_000;
+  /** How long a peer that refused the push WebSocket gets POSTs only before the upgrade is tried again, ms. */
+  public static final long POSTS_ONLY_MS = 60_000;
   /** How long a peer's interest holds without being announced again, ms. */
   public static final long PEER_EXPIRY_MS = 5_000;
 
@@ -110,8 +112,8 @@ public final class FiringPusher {
     WebSocket socket;
     /** Whether a WebSocket is being opened (nothing is sent meanwhile). */
     boolean connecting;
-    /** Whether the peer refused the WebSocket (an earlier version): it gets POSTs only. */
-    boolean postOnly;
+    /** Until when (System.nanoTime) the peer gets POSTs only, having refused the WebSocket; 0: not refused. */
+    long postsUntil;
 
     Peer(String nodeId) {
       this.nodeId = nodeId;
@@ -199,7 +201,7 @@ public final class FiringPusher {
     peer.heardAt = System.nanoTime();
     if (!Objects.equals(peer.address, i.address())) {
       disconnect(peer);
-      peer.postOnly = false;
+      peer.postsUntil = 0;
     }
     peer.address = i.address();
     if (i.version() != peer.version) {
@@ -306,7 +308,7 @@ public final class FiringPusher {
     if (peer.pending.isEmpty()) {
       return;
     }
-    if (peer.socket == null && !peer.postOnly) {
+    if (peer.socket == null && !postsOnly(peer)) {
       connect(peer);
       return;
     }
@@ -387,10 +389,11 @@ public final class FiringPusher {
       URI u = URI.create(address);
       boolean tls = "https".equalsIgnoreCase(u.getScheme());
       o = new WebSocketConnectOptions().setHost(u.getHost()).setPort(u.getPort() > 0 ? u.getPort() : tls ? 443 : 80)
-          .setSsl(tls).setURI(FiringPush.PATH).setAllowOriginHeader(false).setTimeout(TIMEOUT_MS)
+          .setSsl(tls).setURI((u.getRawPath() == null ? "" : u.getRawPath()) + FiringPush.PATH)
+          .setAllowOriginHeader(false).setTimeout(TIMEOUT_MS)
           .setConnectTimeout(TIMEOUT_MS).putHeader(io.tickwheel.server.route.InternalCodec.NODE_HEADER, nodeId);
     } catch (IllegalArgumentException e) {
-      peer.postOnly = true;    // not a URI a WebSocket is opened to; a POST says why
+      peer.postsUntil = System.nanoTime() + POSTS_ONLY_MS * 1_000_000;    // no URI to open a WebSocket to
       schedule(peer);
       return;
     }
@@ -401,11 +404,15 @@ public final class FiringPusher {
     peer.connecting = true;
     sockets.connect(o).onComplete(ar -> {
       peer.connecting = false;
-      boolean current = peers.get(peer.nodeId) == peer && Objects.equals(peer.address, address) && !closed;
+      boolean live = peers.get(peer.nodeId) == peer && !closed;
+      boolean current = live && Objects.equals(peer.address, address);
       if (ar.succeeded()) {
         WebSocket ws = ar.result();
         if (!current) {
-          ws.close();
+          ws.close();    // the peer moved (it is opened again to its new address) or is gone
+          if (live) {
+            schedule(peer);
+          }
           return;
         }
         peer.socket = ws;
@@ -416,18 +423,25 @@ public final class FiringPusher {
             peer.socket = null;
           }
         });
+      } else if (!current) {
+        LOG.log(System.Logger.Level.DEBUG, "the firing push socket to " + peer.nodeId + " at " + address
+            + " did not open; the peer moved or is gone", ar.cause());
       } else if (ar.cause() instanceof UpgradeRejectedException r && (r.getStatus() == 404 || r.getStatus() == 405)) {
-        peer.postOnly = true;
+        peer.postsUntil = System.nanoTime() + POSTS_ONLY_MS * 1_000_000;
       } else {
         failed++;
         peer.notBefore = System.nanoTime() + RETRY_MS * 1_000_000;
         LOG.log(System.Logger.Level.DEBUG, "opening the firing push socket to " + peer.nodeId + " at " + address
             + " failed; it reads the firings from the log", ar.cause());
       }
-      if (current) {
+      if (live) {
         schedule(peer);
       }
     });
+  }
+
+  private static boolean postsOnly(Peer peer) {
+    return peer.postsUntil != 0 && System.nanoTime() - peer.postsUntil < 0;
   }
 
   private static void disconnect(Peer peer) {
