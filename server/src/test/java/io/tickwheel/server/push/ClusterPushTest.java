@@ -81,6 +81,26 @@ class ClusterPushTest {
   }
 
   @Test
+  void aPushTooLargeForOneSocketMessageIsPostedInItsPlaceInTheStream(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    try (WsProbe onOther = other.ws()) {
+      onOther.subscribe("*");
+      onOther.next("subscribed");
+      awaitWants(owner, "r", "anything");
+      long reads = other.feed.reads;
+      String large = "\"" + "x".repeat(FiringPusher.MAX_SOCKET_PUSH_BYTES + 100) + "\"";
+      Set<String> fired = new HashSet<>(keys(record(owner, 20, "a")));
+      fired.addAll(keys(recordWith(owner, 1, large, "a")));
+      fired.addAll(keys(record(owner, 20, "a")));
+      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
+      assertThat(owner.pusher.viaPost).as("pushes POSTed: the large firing's").isEqualTo(1);
+      assertThat(owner.pusher.viaSocket).as("pushes over the WebSocket").isPositive();
+    }
+  }
+
+  @Test
   void aNodeOfAnEarlierVersionWithoutThePushSocketIsPushedByPost(Vertx vertx) {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP, false);
@@ -210,7 +230,12 @@ class ClusterPushTest {
 
   /** Records {@code n} firings in the owner's partitions' logs and hands them to its sink, one task per partition. */
   private List<Firing> record(ClusterPushNode owner, int n, String... topics) {
-    Map<Integer, List<Firing>> byPartition = recordInLog(n, topics);
+    return recordWith(owner, n, null, topics);
+  }
+
+  /** As {@link #record(ClusterPushNode, int, String...)}, each timer with {@code payload} (JSON text, or null). */
+  private List<Firing> recordWith(ClusterPushNode owner, int n, String payload, String... topics) {
+    Map<Integer, List<Firing>> byPartition = recordInLog(n, payload, topics);
     List<Firing> out = new ArrayList<>();
     for (Map.Entry<Integer, List<Firing>> e : byPartition.entrySet()) {
       owner.call(() -> {
@@ -227,11 +252,11 @@ class ClusterPushTest {
   /** Records {@code n} firings in the logs that no sink hears of. */
   private List<Firing> recordUnannounced(int n, String... topics) {
     List<Firing> out = new ArrayList<>();
-    recordInLog(n, topics).values().forEach(out::addAll);
+    recordInLog(n, null, topics).values().forEach(out::addAll);
     return out;
   }
 
-  private Map<Integer, List<Firing>> recordInLog(int n, String... topics) {
+  private Map<Integer, List<Firing>> recordInLog(int n, String payload, String... topics) {
     long now = System.currentTimeMillis();
     Map<Integer, List<Timer>> timers = new HashMap<>();
     Map<Integer, List<FiringRequest>> requests = new HashMap<>();
@@ -239,7 +264,8 @@ class ClusterPushTest {
       String id = "t" + ids.incrementAndGet();
       int p = Partitions.of(id, P);
       timers.computeIfAbsent(p, k -> new ArrayList<>())
-          .add(new Timer(id, topics[i % topics.length], Kind.ONCE, 0, 0, 0, Misfire.FIRE_ONCE, null, now, now, 0, 0));
+          .add(new Timer(id, topics[i % topics.length], Kind.ONCE, 0, 0, 0, Misfire.FIRE_ONCE, payload, now, now, 0,
+              0));
       requests.computeIfAbsent(p, k -> new ArrayList<>()).add(new FiringRequest(id, 0, 0, true, now, now, null));
     }
     Map<Integer, List<Firing>> out = new HashMap<>();
