@@ -61,9 +61,7 @@ class ClusterPushTest {
     try (WsProbe onOther = other.ws(); WsProbe onOwner = owner.ws()) {
       onOther.subscribe("*");
       onOther.next("subscribed");
-      onOwner.subscribe("*");
-      onOwner.next("subscribed");
-      awaitWants(owner, "r", "anything");
+      subscribeOnR(onOwner, owner, "*", "anything");
       long reads = other.feed.reads;
       Set<String> fired = new HashSet<>();
       for (int round = 0; round < 5; round++) {
@@ -85,9 +83,7 @@ class ClusterPushTest {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
     try (WsProbe onOther = other.ws()) {
-      onOther.subscribe("*");
-      onOther.next("subscribed");
-      awaitWants(owner, "r", "anything");
+      subscribeOnR(onOther, owner, "*", "anything");
       long reads = other.feed.reads;
       String large = "\"" + "x".repeat(FiringPusher.MAX_SOCKET_PUSH_BYTES + 100) + "\"";
       Set<String> fired = new HashSet<>(keys(record(owner, 20, "a")));
@@ -105,9 +101,7 @@ class ClusterPushTest {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP, false);
     try (WsProbe onOther = other.ws()) {
-      onOther.subscribe("*");
-      onOther.next("subscribed");
-      awaitWants(owner, "r", "anything");
+      subscribeOnR(onOther, owner, "*", "anything");
       long reads = other.feed.reads;
       Set<String> fired = new HashSet<>();
       for (int round = 0; round < 3; round++) {
@@ -125,9 +119,7 @@ class ClusterPushTest {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
     try (WsProbe probe = other.ws()) {
-      probe.subscribe("a");
-      probe.next("subscribed");
-      awaitWants(owner, "r", "a");
+      subscribeOnR(probe, owner, "a", "a");
       assertThat(owner.pusher.wants("r", "b")).isFalse();
       long reads = other.feed.reads;
       List<Firing> first = record(owner, 100, "a", "b");
@@ -137,9 +129,7 @@ class ClusterPushTest {
       assertThat(owner.pusher.queued).as("firings queued for the other node: a's only").isEqualTo(as.size());
       assertThat(other.feed.reads).as("log reads").isEqualTo(reads);
 
-      probe.subscribe("b");
-      probe.next("subscribed");
-      awaitWants(owner, "r", "b");
+      subscribeOnR(probe, owner, "b", "b");
       Set<String> later = keys(record(owner, 40, "a", "b"));
       assertExactlyOnceInOrderPerPartition(probe.firings(later.size()), later);
       assertThat(probe.untilPong()).isEmpty();
@@ -152,9 +142,7 @@ class ClusterPushTest {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
     try (WsProbe probe = other.ws()) {
-      probe.subscribe("a");
-      probe.next("subscribed");
-      awaitWants(owner, "r", "a");
+      subscribeOnR(probe, owner, "a", "a");
       long reads = other.feed.reads;
       owner.deaf = true; // it pushes by what it knows: "a" only
       for (int round = 0; round < 3; round++) {
@@ -208,9 +196,7 @@ class ClusterPushTest {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
     try (WsProbe probe = other.ws()) {
-      probe.subscribe("*");
-      probe.next("subscribed");
-      awaitWants(owner, "r", "x");
+      subscribeOnR(probe, owner, "*", "x");
       long reads = other.feed.reads;
       Set<String> fired = new HashSet<>(keys(recordUnannounced(40, "x")));
       fired.addAll(keys(record(owner, 40, "x")));
@@ -221,6 +207,13 @@ class ClusterPushTest {
   }
 
   // ---- helpers ----
+
+  /** Subscribes {@code probe} (on node r) to {@code topic}; waits until the owner knows r wants {@code wanted}. */
+  private static void subscribeOnR(WsProbe probe, ClusterPushNode owner, String topic, String wanted) {
+    probe.subscribe(topic);
+    probe.next("subscribed");
+    awaitWants(owner, "r", wanted);
+  }
 
   private static void awaitWants(ClusterPushNode owner, String node, String topic) {
     Awaitility.await("the owner knows " + node + " wants " + topic).atMost(Duration.ofSeconds(10))
