@@ -3,12 +3,10 @@ package io.tickwheel.server.http;
 import io.tickwheel.server.push.ClusterFiringFeed;
 import io.tickwheel.server.push.FiringPush;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.ext.web.RoutingContext;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 
 /**
  * The firings another node recorded, pushed to this one ({@link io.tickwheel.server.push.FiringPusher}) and handed to
@@ -53,26 +51,6 @@ public final class FiringPushApi {
     rc.response().setStatusCode(204).end();
   }
 
-  /**
-   * {@code GET} with a WebSocket upgrade: 400 for a request that is not one; else the socket is accepted, handed to
-   * {@code track} (with the request's connection) and {@link #serve}d.
-   */
-  public void upgrade(RoutingContext rc, BiConsumer<ServerWebSocket, HttpConnection> track) {
-    if (!rc.request().canUpgradeToWebSocket()) {
-      rc.fail(ApiException.invalid(null, FiringPush.PATH + " takes a POST or a WebSocket upgrade request"));
-      return;
-    }
-    HttpConnection connection = rc.request().connection();
-    rc.request().toWebSocket().onComplete(ar -> {
-      if (ar.succeeded()) {
-        track.accept(ar.result(), connection);
-        serve(ar.result());
-      } else if (!rc.response().headWritten()) {
-        rc.fail(ApiException.invalid(null, "WebSocket upgrade failed: " + ar.cause().getMessage()));
-      }
-    });
-  }
-
   /** Takes the pushes of an accepted WebSocket, each binary message one push, until it closes. */
   public void serve(ServerWebSocket ws) {
     ws.binaryMessageHandler(message -> {
@@ -98,7 +76,7 @@ public final class FiringPushApi {
     int bytes = 0;
     for (int i = 0; i < m.length(); ) {
       int cp = m.codePointAt(i);
-      int n = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+      int n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;    // its UTF-8 bytes
       if (bytes + n > MAX_REASON_BYTES - 3) {
         break;
       }

@@ -215,8 +215,13 @@ public final class Routes {
     if (d.firingPush() != null) {
       on(router.post(FiringPush.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
           m.httpRoute(FiringPush.PATH)).handler(d.firingPush()::handle);
-      on(router.get(FiringPush.PATH), m.httpRoute(FiringPush.PATH)).handler(rc -> d.firingPush().upgrade(rc,
-          (ws, connection) -> streams.track(rc.get(AuthHandler.DIGEST), ws, connection)));
+      on(router.get(FiringPush.PATH), m.httpRoute(FiringPush.PATH)).handler(rc -> {
+        if (!rc.request().canUpgradeToWebSocket()) {
+          rc.fail(ApiException.invalid(null, FiringPush.PATH + " takes a POST or a WebSocket upgrade request"));
+          return;
+        }
+        toWebSocket(rc, streams, d.firingPush()::serve);
+      });
     }
 
     router.route().failureHandler(ErrorResponses::handle);
@@ -250,11 +255,20 @@ public final class Routes {
           + " command needs a token of role " + needed.wire() + " or above; this token's role is "
           + (now == null ? "none (removed)" : now.wire()), null));
     };
+    toWebSocket(rc, streams, ws -> d.webSocket().accept(ws, channel, gate));
+  }
+
+  /**
+   * Upgrades {@code rc}'s request to a WebSocket, tracks it under the request's token (closed if the token is removed)
+   * and hands it to {@code accept}; a failed upgrade fails the request if nothing was answered yet.
+   */
+  private static void toWebSocket(RoutingContext rc, TokenStreams streams, Handler<ServerWebSocket> accept) {
+    byte[] digest = rc.get(AuthHandler.DIGEST);
     var connection = rc.request().connection();
     rc.request().toWebSocket().onComplete(ar -> {
       if (ar.succeeded()) {
         streams.track(digest, ar.result(), connection);
-        d.webSocket().accept(ar.result(), channel, gate);
+        accept.handle(ar.result());
       } else if (!rc.response().headWritten()) {
         rc.fail(ApiException.invalid(null, "WebSocket upgrade failed: " + ar.cause().getMessage()));
       }

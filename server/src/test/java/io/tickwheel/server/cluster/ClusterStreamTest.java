@@ -169,7 +169,9 @@ class ClusterStreamTest {
   private double metric(int node, String series) {
     String text = TestVertx.await(http.get(servers.get(node).actualPort(), "127.0.0.1", "/metrics").send())
         .bodyAsString();
-    return text.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(
-        l.substring(series.length() + 1).trim())).sum();
+    double[] values = text.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(
+        l.substring(series.length() + 1).trim())).toArray();
+    assertThat(values).as("node %d exposes %s", node, series).hasSize(1);
+    return values[0];
   }
 }
