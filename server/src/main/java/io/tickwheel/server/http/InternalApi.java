@@ -79,11 +79,20 @@ public final class InternalApi {
     if (body == null || body.length() == 0) {
       throw ApiException.invalid(null, "an internal call needs a body");
     }
+    Replies.settle(rc, answer(body), json -> Replies.json(rc, 200, json));
+  }
+
+  /**
+   * The answer to one call's {@code body} (not empty): its {@link InternalAnswer}'s JSON, the {@code 200} answer's
+   * body; or failed with the API's error for the whole call ({@link ApiException}: 400 for a body that is not a call;
+   * any other failure is a bug, 500).
+   */
+  Future<Buffer> answer(Buffer body) {
     long now = timers.now();
     boolean inline = body.length() <= Replies.INLINE_JSON_BYTES;
     Future<InternalCall> decoded = Replies.json(codec, inline, () -> decode(body, now));
-    Replies.settle(rc, decoded.compose(call -> serve(call).compose(answer ->
-        Replies.json(codec, inline, () -> InternalCodec.encode(answer)))), json -> Replies.json(rc, 200, json));
+    return decoded.compose(call -> serve(call).compose(answer ->
+        Replies.json(codec, inline, () -> InternalCodec.encode(answer))));
   }
 
   private InternalCall decode(Buffer body, long now) {

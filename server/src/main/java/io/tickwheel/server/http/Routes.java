@@ -212,6 +212,14 @@ public final class Routes {
     on(router.post("/v1/deliveries/:id/retry"), m.httpRoute("/v1/deliveries/:id/retry")).handler(dl::retry);
     on(router.post(InternalCodec.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
         m.httpRoute(InternalCodec.PATH)).handler(d.internal()::handle);
+    InternalSocket calls = new InternalSocket(d.internal(), node::ready);
+    on(router.get(InternalCodec.PATH), m.httpRoute(InternalCodec.PATH)).handler(rc -> {
+      if (!rc.request().canUpgradeToWebSocket()) {
+        rc.fail(ApiException.invalid(null, InternalCodec.PATH + " takes a POST or a WebSocket upgrade request"));
+        return;
+      }
+      toWebSocket(rc, streams, calls::serve);
+    });
     if (d.firingPush() != null) {
       on(router.post(FiringPush.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
           m.httpRoute(FiringPush.PATH)).handler(d.firingPush()::handle);

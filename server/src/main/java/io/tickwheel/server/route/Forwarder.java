@@ -12,10 +12,12 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 
 /**
- * Sends {@link InternalCall}s to the node that owns a partition ({@code POST} {@link InternalCodec#PATH}, JSON, named
- * by {@link InternalCodec#NODE_HEADER}, with an admin token), over pooled (over TLS for an {@code https://} owner,
- * verified against {@link RouteOptions#trust()}) HTTP/1.1 keep-alive
- * connections, at most {@link RouteOptions#maxInFlight()} at once, each reset after {@link RouteOptions#timeoutMs()}.
+ * Sends {@link InternalCall}s to the node that owns a partition (JSON, to {@link InternalCodec#PATH}, named by
+ * {@link InternalCodec#NODE_HEADER}, with an admin token; over TLS for an {@code https://} owner, verified against
+ * {@link RouteOptions#trust()}): over one WebSocket per owner, many calls in flight on it ({@link CallSockets}), or
+ * as {@code POST}s over pooled HTTP/1.1 keep-alive connections (a large call, an owner that takes no call socket). At
+ * most {@link RouteOptions#maxInFlight()} at once, each given up after {@link RouteOptions#timeoutMs()} (a
+ * {@code POST} is then reset).
  *
  * <p>Owner context only (the in-flight count is not synchronized); futures complete there. A future fails only with
  * {@link Failure} (not routed: full, unreachable, timed out), never otherwise.
@@ -42,6 +44,7 @@ final class Forwarder {
 
   private final Vertx vertx;
   private final HttpClientAgent client;
+  private final CallSockets sockets;
   private final RouteOptions opts;
   private final String nodeId;
   private final java.util.function.Supplier<String> token;
@@ -66,6 +69,8 @@ final class Forwarder {
       o.setTrustOptions(opts.trust());
     }
     this.client = vertx.createHttpClient(o, new PoolOptions().setHttp1MaxSize(opts.poolSize()));
+    this.sockets = new CallSockets(vertx, opts, nodeId, token, this::post);
+    metrics.transportCounters(sockets);
     metrics.inFlightGauge(() -> inFlight);
   }
 
@@ -81,7 +86,7 @@ final class Forwarder {
 
   /**
    * Sends a call's {@code body} ({@link InternalCodec#encode}) to the node at {@code base} (its advertised URL, e.g.
-   * {@code http://10.0.0.5:8080}).
+   * {@code http://10.0.0.5:8080}): over the node's call socket ({@link CallSockets}), or as a {@code POST}.
    */
   public Future<Answer> send(String base, Buffer body) {
     if (inFlight >= opts.maxInFlight()) {
@@ -91,6 +96,19 @@ final class Forwarder {
     inFlight++;
     long t0 = System.nanoTime();
     Promise<Answer> done = Promise.promise();
+    boolean[] sent = {false};
+    long timer = vertx.setTimer(opts.timeoutMs(), id -> done.tryFail(new Failure("timeout", "the owner at " + base
+        + " did not answer within " + opts.timeoutMs() + " ms", sent[0])));
+    sockets.send(base, body, done, () -> sent[0] = true);
+    return done.future().andThen(ar -> {
+      vertx.cancelTimer(timer);
+      inFlight--;
+      metrics.forwarded(System.nanoTime() - t0);
+    });
+  }
+
+  /** {@link CallSockets.Post}: the call as a {@code POST} to {@code base}. */
+  private void post(String base, Buffer body, Promise<Answer> done, Runnable onSent) {
     RequestOptions ro = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(base + InternalCodec.PATH)
         .setConnectTimeout(opts.connectTimeoutMs()).setIdleTimeout(opts.timeoutMs())
         .putHeader(InternalCodec.NODE_HEADER, nodeId)
@@ -99,9 +117,6 @@ final class Forwarder {
     if (t != null) {
       ro.putHeader(HttpHeaders.AUTHORIZATION, "Bearer " + t);
     }
-    boolean[] sent = {false};
-    long timer = vertx.setTimer(opts.timeoutMs(), id -> done.tryFail(new Failure("timeout", "the owner at " + base
-        + " did not answer within " + opts.timeoutMs() + " ms", sent[0])));
     client.request(ro).onComplete(ar -> {
       if (ar.failed()) {
         done.tryFail(new Failure("unreachable", "the owner at " + base + " could not be reached: "
@@ -110,7 +125,7 @@ final class Forwarder {
       }
       var req = ar.result();
       done.future().onFailure(e -> req.reset());      // a timeout resets the request (a no-op once answered)
-      sent[0] = true;
+      onSent.run();
       req.send(body).compose(r -> r.body().map(b -> new Answer(r.statusCode(), b, retryAfter(r.getHeader(HttpHeaders.RETRY_AFTER)))))
           .onComplete(a -> {
             if (a.succeeded()) {
@@ -120,11 +135,6 @@ final class Forwarder {
                   + a.cause().getMessage(), true));
             }
           });
-    });
-    return done.future().andThen(ar -> {
-      vertx.cancelTimer(timer);
-      inFlight--;
-      metrics.forwarded(System.nanoTime() - t0);
     });
   }
 
@@ -139,8 +149,13 @@ final class Forwarder {
     }
   }
 
+  /** Forwarded calls sent so far over a call socket, and as a {@code POST} (tests). */
+  long[] transports() {
+    return new long[] {sockets.overSocket, sockets.posted};
+  }
+
   /** Closes the connections. */
   public Future<Void> close() {
-    return client.close();
+    return Future.join(sockets.close(), client.close()).mapEmpty();
   }
 }

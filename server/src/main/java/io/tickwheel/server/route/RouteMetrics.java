@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * {@code local}, {@code forwarded} (the owner answered), {@code not_owner} (a forwarded call for a partition this
  * node no longer serves), {@code no_owner}, {@code full} (the cap of forwarded calls in flight), {@code timeout},
  * {@code unreachable}), {@code tickwheel_forward_seconds} (histogram of forwarded calls, from send to whole answer)
- * and {@code tickwheel_forwards_in_flight}.
+ * {@code tickwheel_forwards_in_flight} and {@code tickwheel_forward_transport_calls_total{transport}}.
  *
  * <p>Thread safe.
  */
@@ -34,6 +34,19 @@ final class RouteMetrics {
   public void inFlightGauge(Supplier<Number> n) {
     io.micrometer.core.instrument.Gauge.builder("tickwheel.forwards.in.flight", n)
         .description("forwarded calls in flight").register(registry);
+  }
+
+  /**
+   * Registers {@code tickwheel_forward_transport_calls_total{transport}}: forwarded calls sent over a call socket
+   * ({@code socket}) and as a {@code POST} ({@code post}).
+   */
+  void transportCounters(CallSockets sockets) {
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.forward.transport.calls", sockets,
+        x -> x.overSocket).tag("transport", "socket")
+        .description("forwarded calls by how they were sent").register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder("tickwheel.forward.transport.calls", sockets,
+        x -> x.posted).tag("transport", "post")
+        .description("forwarded calls by how they were sent").register(registry);
   }
 
   /** Counts {@code n} routed calls (or batch items) with {@code outcome}. */

@@ -102,6 +102,13 @@ class TlsClusterTest {
       assertThat(send((i + 1) % 2, io.vertx.core.http.HttpMethod.GET, "/v1/timers/tls-" + i, null).statusCode())
           .isEqualTo(200);
     }
+    for (int n = 0; n < 2; n++) {
+      String metrics = TestVertx.await(client.get(servers.get(n).actualPort(), "127.0.0.1", "/metrics").ssl(true)
+          .send()).bodyAsString();
+      assertThat(metrics).as("node %s's forwarded calls: over its call socket (wss), none POSTed", n)
+          .containsPattern("(?m)^tickwheel_forward_transport_calls_total\\{transport=\"socket\",?\\} [1-9]")
+          .containsPattern("(?m)^tickwheel_forward_transport_calls_total\\{transport=\"post\",?\\} [0.]+$");
+    }
   }
 
   @Test

@@ -133,8 +133,20 @@ class ClusterServerRoutingTest {
       assertThat(new JsonObject(same(HttpMethod.GET, "/v1/timers/c-" + (i * 9))).getLong("nextDueAt"))
           .isEqualTo(tr.getJsonObject(i).getLong("nextDueAt"));
     }
+    double overSocket = 0;
     for (TickwheelServer s : servers) {
-      assertThat(s.metrics().scrape()).contains("tickwheel_routed_calls_total{outcome=\"local\"}");
+      String scrape = s.metrics().scrape();
+      assertThat(scrape).contains("tickwheel_routed_calls_total{outcome=\"local\"}");
+      overSocket += series(scrape, "tickwheel_forward_transport_calls_total{transport=\"socket\"}");
+      assertThat(series(scrape, "tickwheel_forward_transport_calls_total{transport=\"post\"}"))
+          .as("forwarded calls POSTed").isZero();
     }
+    assertThat(overSocket).as("forwarded calls sent over the nodes' call sockets").isPositive();
+  }
+
+  /** The value of one series in a scrape; fails when it is absent. */
+  private static double series(String scrape, String name) {
+    return scrape.lines().filter(l -> l.startsWith(name + " ")).mapToDouble(l -> Double.parseDouble(l.substring(
+        name.length() + 1).trim())).findFirst().orElseThrow(() -> new AssertionError(name + " is not in the scrape"));
   }
 }
