@@ -23,9 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The route of the calls between nodes ({@code POST} {@link InternalCodec#PATH}): a node that received a client's
- * call for a partition it does not serve sends it here, to the partition's owner, as an {@link InternalCall}, and gets
- * the owner's outcome back as an {@link InternalAnswer}. Served from this node's own partitions only
+ * The route of the calls between nodes ({@code POST} {@link InternalCodec#PATH}, and each message of a call socket
+ * there: {@link InternalSocket}): a node that received a client's call for a partition it does not serve sends it
+ * here, to the partition's owner, as an {@link InternalCall}, and gets the owner's outcome back as an {@link InternalAnswer}. Served from this node's own partitions only
  * ({@link Timers#direct()}, {@link Deliveries#direct()}): a call is never forwarded twice.
  *
  * <p>Guarded as the API is: the node token when the cluster has one (checked before the body is read). It also

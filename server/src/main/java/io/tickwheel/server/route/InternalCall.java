@@ -4,8 +4,8 @@ import io.tickwheel.core.model.TimerSpec;
 import java.util.List;
 
 /**
- * A call one node makes to another ({@code POST} {@link InternalCodec#PATH}): the work a partition's owner does for
- * the node that received the client's call. Each is served from the owner's own partitions only, never forwarded
+ * A call one node makes to another (to {@link InternalCodec#PATH}: a message on its call socket, or a
+ * {@code POST}): the work a partition's owner does for the node that received the client's call. Each is served from the owner's own partitions only, never forwarded
  * again. Ids travel in the body, never in a path. Immutable.
  */
 public sealed interface InternalCall {

@@ -211,6 +211,24 @@ class CallSocketsTest {
     assertThat(empty.answer().status()).isEqualTo(400);
     assertThat(new JsonObject(empty.answer().body()).getJsonObject("error").getString("message"))
         .isEqualTo("an internal call needs a body");
+    // while the node is not ready (recovering), a call on a socket opened before is refused as a POST would be
+    b.recovering = true;
+    answers.clear();
+    ws.writeBinaryMessage(CallMessages.call(8, InternalCodec.encode(new InternalCall.OnTimer(
+        InternalCall.Op.GET, missing))));
+    Awaitility.await("answered").atMost(Duration.ofSeconds(5)).until(() -> answers.size() == 1);
+    CallMessages.Read recovering = CallMessages.read(answers.get(0));
+    assertThat(recovering.id()).isEqualTo(8);
+    assertThat(recovering.answer().status()).isEqualTo(503);
+    HttpResponse<Buffer> posted = TestVertx.await(b.client.post(InternalCodec.PATH)
+        .putHeader(InternalCodec.NODE_HEADER, "node-0").putHeader("content-type", "application/json")
+        .sendBuffer(InternalCodec.encode(new InternalCall.OnTimer(InternalCall.Op.GET, missing))));
+    assertThat(posted.statusCode()).isEqualTo(503);
+    assertThat(recovering.answer().body().toString()).isEqualTo(posted.bodyAsString());
+    String retryAfter = posted.getHeader("Retry-After");
+    assertThat(recovering.answer().retryAfter()).isEqualTo(retryAfter == null ? 0 : Integer.parseInt(retryAfter));
+    assertThat(posted.bodyAsJsonObject().getJsonObject("error").getString("message")).containsIgnoringCase("recover");
+    b.recovering = false;
     // a message too short for an id closes the socket, naming why
     short[] code = {0};
     String[] reason = {null};

@@ -105,6 +105,8 @@ final class ClusterFixture implements AutoCloseable {
     WorkerExecutor codec;
     WebClient client;
     int port;
+    /** Set by a test: the node answers as a node that is not ready (recovering) does. */
+    volatile boolean recovering;
 
     Node(int index, RouteOptions routeOptions) {
       this.index = index;
@@ -147,8 +149,19 @@ final class ClusterFixture implements AutoCloseable {
         hub = new FiringHub(vertx, stores.get(0), PushOptions.defaults(), metrics.registry());
         hub.useCommands(new WsCommandHandler(timers, parser));
         WheelView view = new WheelView(first, metrics, hub::subscribers);
-        Routes.Deps deps = new Routes.Deps(vertx, io.tickwheel.server.http.NodeStatus.of(first, hub::subscribers,
-            clock.getAsLong()), metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
+        io.tickwheel.server.http.NodeStatus status = io.tickwheel.server.http.NodeStatus.of(first, hub::subscribers,
+            clock.getAsLong());
+        Routes.Deps deps = new Routes.Deps(vertx, new io.tickwheel.server.http.NodeStatus() {
+              @Override
+              public boolean ready() {
+                return !recovering && status.ready();
+              }
+
+              @Override
+              public io.vertx.core.json.JsonObject health() {
+                return status.health();
+              }
+            }, metrics, new TimersApi(timers, parser, codec), new TopicsApi(timers),
             view, new WheelStream(vertx, view), null, List.of(), new OriginCheck(List.of()), hub::handleWebSocket,
             hub::handleSse, openapi, rc -> rc.response().setStatusCode(501).end(),
             new WebhookSecretApi(() -> null), new io.tickwheel.server.http.DeliveriesApi(null),
