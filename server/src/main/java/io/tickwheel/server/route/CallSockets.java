@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  *
  * <p>Losses: when a socket closes (the owner stopped, the network failed, the token was removed, an answer could not be
  * read), its calls in flight fail as {@code unreachable}, "may have been applied" (they were sent; their answers will
- * not come). A call whose caller gave up (its timeout) is forgotten; its answer, if it comes, is dropped.
+ * not come). A call whose message could not be written (the socket closing under it) goes as a {@code POST}. A call whose caller gave up (its timeout) is forgotten; its answer, if it comes, is dropped.
  *
  * <p>Owner context only (the node's event loop); not thread safe.
  */
@@ -124,9 +124,14 @@ final class CallSockets {
     done.future().onComplete(ar -> owner.waiting.remove(id));
     overSocket++;
     onSent.run();
-    // a message not written whole is not taken by the owner: not applied
-    ws.writeBinaryMessage(CallMessages.call(id, body)).onFailure(e -> done.tryFail(new Forwarder.Failure(
-        "unreachable", "the call to the owner at " + base + " could not be written: " + e.getMessage(), false)));
+    ws.writeBinaryMessage(CallMessages.call(id, body)).onFailure(e -> {
+      // not written whole (the socket closed under it, e.g. idle): the owner did not take it, so it goes as a POST
+      if (owner.waiting.remove(id) != null && !done.future().isComplete()) {
+        overSocket--;
+        posted++;
+        post.post(base, body, done, onSent);
+      }
+    });
   }
 
   private void connect(String base, Owner owner) {
