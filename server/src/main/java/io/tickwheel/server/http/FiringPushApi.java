@@ -51,9 +51,18 @@ public final class FiringPushApi {
     rc.response().setStatusCode(204).end();
   }
 
-  /** Takes the pushes of an accepted WebSocket, each binary message one push, until it closes. */
-  public void serve(ServerWebSocket ws) {
+  /**
+   * Takes the pushes of an accepted WebSocket, each binary message one push, until it closes.
+   *
+   * @param admin whether the token it was opened with is still an admin token (asked before each push; when it is
+   *              not, the socket is closed with {@value TokenStreams#CLOSE_POLICY}, the push not taken)
+   */
+  public void serve(ServerWebSocket ws, java.util.function.BooleanSupplier admin) {
     ws.binaryMessageHandler(message -> {
+      if (!admin.getAsBoolean()) {
+        ws.close(TokenStreams.CLOSE_POLICY, "the token is no longer an admin token");
+        return;
+      }
       FiringPush push;
       try {
         push = FiringPush.decode(message, feed.partitions());

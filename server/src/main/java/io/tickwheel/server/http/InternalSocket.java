@@ -13,6 +13,9 @@ import java.util.function.BooleanSupplier;
  * Each binary message is one call ({@link CallMessages}), answered by one message with what a {@code POST} of it
  * would have been answered ({@link InternalApi#answer}), in the order the answers are ready.
  *
+ * <p>The token it was opened with is checked again before each call: one that lost the admin role closes it
+ * ({@value TokenStreams#CLOSE_POLICY}; a removed token closes it at once, {@link TokenStreams}).
+ *
  * <p>Limits: at most {@value #MAX_CALLS} calls of one socket in flight; one more is answered 503 with
  * {@code Retry-After: 1} at once, nothing applied. A call while this node is not ready (recovering) is answered 503 as
  * the gate answers a {@code POST}. A binary message shorter than a call's id, or a text message, closes the socket
@@ -36,12 +39,25 @@ public final class InternalSocket {
     this.ready = Objects.requireNonNull(ready, "ready");
   }
 
-  /** Takes the calls of an accepted WebSocket until it closes. */
-  public void serve(ServerWebSocket ws) {
+  /**
+   * Takes the calls of an accepted WebSocket until it closes.
+   *
+   * @param admin whether the token it was opened with is still an admin token (asked before each call; when it is
+   *              not, the socket is closed with {@value TokenStreams#CLOSE_POLICY}, the call not taken)
+   */
+  public void serve(ServerWebSocket ws, BooleanSupplier admin) {
     int[] inFlight = {0};
     boolean[] closed = {false};
     ws.closeHandler(v -> closed[0] = true);
     ws.binaryMessageHandler(m -> {
+      if (closed[0]) {
+        return;
+      }
+      if (!admin.getAsBoolean()) {
+        closed[0] = true;
+        ws.close(TokenStreams.CLOSE_POLICY, "the token is no longer an admin token");
+        return;
+      }
       if (m.length() < CallMessages.CALL_HEAD_BYTES) {
         closed[0] = true;
         ws.close(FiringPushApi.CLOSE_INVALID, FiringPushApi.reason("a call message starts with its "

@@ -218,7 +218,7 @@ public final class Routes {
         rc.fail(ApiException.invalid(null, InternalCodec.PATH + " takes a POST or a WebSocket upgrade request"));
         return;
       }
-      toWebSocket(rc, streams, calls::serve);
+      toWebSocket(rc, streams, ws -> calls.serve(ws, stillAdmin(rc, tokens)));
     });
     if (d.firingPush() != null) {
       on(router.post(FiringPush.PATH).handler(BodyHandler.create(false).setBodyLimit(InternalCodec.MAX_BODY_BYTES)),
@@ -228,7 +228,7 @@ public final class Routes {
           rc.fail(ApiException.invalid(null, FiringPush.PATH + " takes a POST or a WebSocket upgrade request"));
           return;
         }
-        toWebSocket(rc, streams, d.firingPush()::serve);
+        toWebSocket(rc, streams, ws -> d.firingPush().serve(ws, stillAdmin(rc, tokens)));
       });
     }
 
@@ -264,6 +264,21 @@ public final class Routes {
           + (now == null ? "none (removed)" : now.wire()), null));
     };
     toWebSocket(rc, streams, ws -> d.webSocket().accept(ws, channel, gate));
+  }
+
+  /**
+   * Whether the token {@code rc} was authorized with is an admin token now (a re-read tokens file may have changed
+   * its role); always true without tokens.
+   */
+  private static java.util.function.BooleanSupplier stillAdmin(RoutingContext rc, Tokens tokens) {
+    byte[] digest = rc.get(AuthHandler.DIGEST);
+    if (digest == null) {
+      return () -> true;
+    }
+    return () -> {
+      Role now = tokens.roleOfDigest(digest);
+      return now != null && now.allows(Role.ADMIN);
+    };
   }
 
   /**

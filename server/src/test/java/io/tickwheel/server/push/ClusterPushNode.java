@@ -115,7 +115,7 @@ final class ClusterPushNode {
                 n.hub.handleWebSocket(ws, PushServer.channelOf(ws));
               } else {
                 n.pushSockets.incrementAndGet();
-                new FiringPushApi(n.feed).serve(ws);
+                new FiringPushApi(n.feed).serve(ws, () -> true);
               }
             })
             .listen().onSuccess(h -> {

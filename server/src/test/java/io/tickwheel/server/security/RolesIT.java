@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * served OpenAPI document called with a token of each role, the allowed set checked against the table the README
  * gives (independent of the server's code), every answer validated against the document; WebSocket commands of a
  * {@code read} token answered 403 on an open connection; the file re-read: a removed token refused and its streams
- * closed, a bad line logged and the tokens before kept.
+ * closed, an admin token made read closes its call socket at its next call, a bad line logged and the tokens before
+ * kept.
  */
 class RolesIT {
 
@@ -51,8 +52,9 @@ class RolesIT {
   static final String FLAG = "flag-admin-token";
   static final String GONE = "write-token-to-remove";
   static final String DEMOTED = "write-token-to-demote";
+  static final String NODE = "admin-token-to-demote";
   static final String TOKENS = "# roles test\nread " + READ + "\nwrite " + WRITE + "   # a service\nadmin " + ADMIN
-      + "\nwrite " + GONE + "\nwrite " + DEMOTED + "\n";
+      + "\nwrite " + GONE + "\nwrite " + DEMOTED + "\nadmin " + NODE + "\n";
 
   /** The README's table: what only admin may call; every other GET is read's; every other call write's. */
   static final Set<String> ADMIN_ONLY = Set.of("GET /v1/webhook-secret", "GET /v1/export", "POST /v1/import");
@@ -285,8 +287,24 @@ class RolesIT {
     demotedWs.writeTextMessage("{\"op\":\"schedule\",\"ref\":\"d1\",\"timer\":{\"id\":\"by-demoted-1\",\"delayMs\":600000}}");
     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> has(demoted, "result", "d1"));
 
+    // and a node's call socket (the internal route) opened with an admin token about to become read
+    List<io.vertx.core.buffer.Buffer> answers = new CopyOnWriteArrayList<>();
+    List<String> nodeClosed = new CopyOnWriteArrayList<>();
+    WebSocket calls = vertx.createWebSocketClient().connect(new WebSocketConnectOptions()
+            .setAbsoluteURI(server.baseUrl().replace("http://", "ws://") + "/internal/v1/calls")
+            .setAllowOriginHeader(false).putHeader("X-Tickwheel-Node", "n1").putHeader("Authorization", "Bearer " + NODE))
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    calls.binaryMessageHandler(answers::add);
+    calls.closeHandler(v -> nodeClosed.add(calls.closeStatusCode() + " " + calls.closeReason()));
+    io.vertx.core.buffer.Buffer call = io.vertx.core.buffer.Buffer.buffer().appendLong(1)
+        .appendString("{\"call\":\"get\",\"id\":\"by-node\"}");
+    calls.writeBinaryMessage(call);
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> answers.size() == 1);
+    assertThat(answers.get(0).getLong(0)).isEqualTo(1);
+    assertThat(answers.get(0).getUnsignedShort(8)).as("answered as a POST would be").isEqualTo(200);
+
     Path next = Files.writeString(tmp.resolve("tokens.next"), TOKENS.replace("write " + GONE + "\n", "")
-        .replace("write " + DEMOTED, "read " + DEMOTED));
+        .replace("write " + DEMOTED, "read " + DEMOTED).replace("admin " + NODE, "read " + NODE));
     io.tickwheel.testkit.TestCertificates.replace(next, tokensFile);
     Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> closed.contains((short) 1008));
     assertThat(sseEnded.get(15, TimeUnit.SECONDS)).isTrue();
@@ -306,6 +324,14 @@ class RolesIT {
     assertThat(demotedClosed).as("a demoted token's connection stays open").isEmpty();
     assertThat(send("GET", "/v1/timers/by-demoted-2", ADMIN, null).status()).isEqualTo(404);
     demotedWs.close();
+    // the demoted admin token's call socket takes no more calls: closed 1008 at its next one
+    Awaitility.await().atMost(Duration.ofSeconds(10))
+        .until(() -> new JsonObject(new String(send("GET", "/v1/me", NODE, null).body(), StandardCharsets.UTF_8))
+            .getString("role").equals("read"));
+    calls.writeBinaryMessage(call);
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !nodeClosed.isEmpty());
+    assertThat(nodeClosed).containsExactly("1008 the token is no longer an admin token");
+    assertThat(answers).hasSize(1);
     assertThat(server.stderr()).contains("1 removed, their streams closed").doesNotContain(GONE).doesNotContain(READ);
 
     // a bad line: logged with its number, the tokens before kept (the read token still works, a new one does not)
