@@ -10,12 +10,10 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -384,20 +382,11 @@ public final class FiringPusher {
     String address = peer.address;
     WebSocketConnectOptions o;
     try {
-      URI u = URI.create(address);
-      boolean tls = "https".equalsIgnoreCase(u.getScheme());
-      o = new WebSocketConnectOptions().setHost(u.getHost()).setPort(u.getPort() > 0 ? u.getPort() : tls ? 443 : 80)
-          .setSsl(tls).setURI((u.getRawPath() == null ? "" : u.getRawPath()) + FiringPush.PATH)
-          .setAllowOriginHeader(false).setTimeout(TIMEOUT_MS)
-          .setConnectTimeout(TIMEOUT_MS).putHeader(io.tickwheel.server.route.InternalCodec.NODE_HEADER, nodeId);
+      o = io.tickwheel.server.route.InternalSocketOptions.of(address, FiringPush.PATH, nodeId, token, TIMEOUT_MS);
     } catch (IllegalArgumentException e) {
       peer.postsUntil = System.nanoTime() + POSTS_ONLY_MS * 1_000_000;    // no URI to open a WebSocket to
       schedule(peer);
       return;
-    }
-    String t = token == null ? null : token.get();
-    if (t != null) {
-      o.putHeader(HttpHeaders.AUTHORIZATION.toString(), "Bearer " + t);
     }
     peer.connecting = true;
     sockets.connect(o).onComplete(ar -> {
@@ -424,7 +413,7 @@ public final class FiringPusher {
       } else if (!current) {
         LOG.log(System.Logger.Level.DEBUG, "the firing push socket to " + peer.nodeId + " at " + address
             + " did not open; the peer moved or is gone", ar.cause());
-      } else if (ar.cause() instanceof UpgradeRejectedException r && (r.getStatus() == 404 || r.getStatus() == 405)) {
+      } else if (io.tickwheel.server.route.InternalSocketOptions.routeMissing(ar.cause())) {
         peer.postsUntil = System.nanoTime() + POSTS_ONLY_MS * 1_000_000;
       } else {
         failed++;

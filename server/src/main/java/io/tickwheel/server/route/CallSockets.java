@@ -3,13 +3,10 @@ package io.tickwheel.server.route;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -137,29 +134,16 @@ final class CallSockets {
   private void connect(String base, Owner owner) {
     WebSocketConnectOptions o;
     try {
-      URI u = URI.create(base);
-      boolean tls = "https".equalsIgnoreCase(u.getScheme());
-      if (u.getHost() == null) {
-        throw new IllegalArgumentException("no host in " + base);
-      }
-      o = new WebSocketConnectOptions().setHost(u.getHost()).setPort(u.getPort() > 0 ? u.getPort() : tls ? 443 : 80)
-          .setSsl(tls).setURI((u.getRawPath() == null ? "" : u.getRawPath()) + InternalCodec.PATH)
-          .setAllowOriginHeader(false).setConnectTimeout(connectTimeoutMs).setTimeout(connectTimeoutMs)
-          .putHeader(InternalCodec.NODE_HEADER, nodeId);
+      o = InternalSocketOptions.of(base, InternalCodec.PATH, nodeId, token, connectTimeoutMs);
     } catch (IllegalArgumentException e) {
       fallBack(base, owner, POSTS_ONLY_MS);    // no URI to open a WebSocket to
       return;
-    }
-    String t = token == null ? null : token.get();
-    if (t != null) {
-      o.putHeader(HttpHeaders.AUTHORIZATION.toString(), "Bearer " + t);
     }
     owner.connecting = true;
     client.connect(o).onComplete(ar -> {
       owner.connecting = false;
       if (ar.failed()) {
-        boolean refused = ar.cause() instanceof UpgradeRejectedException r
-            && (r.getStatus() == 404 || r.getStatus() == 405);
+        boolean refused = InternalSocketOptions.routeMissing(ar.cause());
         LOG.log(System.Logger.Level.DEBUG, "the call socket to the owner at " + base + " did not open; its calls"
             + " go as POSTs", ar.cause());
         fallBack(base, owner, refused ? POSTS_ONLY_MS : RETRY_MS);
