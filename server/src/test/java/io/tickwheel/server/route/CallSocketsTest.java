@@ -90,6 +90,34 @@ class CallSocketsTest {
   }
 
   @Test
+  void answersLargerThanOneFrameComeWholeOverTheSocket() {
+    cluster = new ClusterFixture(2, P);
+    Node a = cluster.nodes.get(0);
+    // a timer with a payload near the 64 KiB limit, read through node 0: its answer is over one 64 KiB frame
+    String big = cluster.idIn(1, "big-payload");
+    String pad = "\u00e9".repeat(32_000);
+    HttpResponse<Buffer> put = send(cluster.nodes.get(1), PUT, "/v1/timers/" + big,
+        new JsonObject().put("delayMs", 3_600_000).put("payload", new JsonObject().put("pad", pad)).encode());
+    assertThat(put.statusCode()).as(put.bodyAsString()).isEqualTo(201);
+    HttpResponse<Buffer> got = send(a, GET, "/v1/timers/" + big, null);
+    assertThat(got.statusCode()).isEqualTo(200);
+    assertThat(got.bodyAsJsonObject().getJsonObject("payload").getString("pad")).isEqualTo(pad);
+    // a batch of 600 small timers of node 1's: a call under 64 KiB whose answer (each timer's whole state) is over it
+    JsonArray timers = new JsonArray();
+    for (int k = 0; k < 600; k++) {
+      timers.add(new JsonObject().put("id", cluster.idIn(3, "many" + k)).put("delayMs", 3_600_000));
+    }
+    HttpResponse<Buffer> r = send(a, POST, "/v1/timers/batch", new JsonObject().put("timers", timers).encode());
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(200);
+    JsonArray results = r.bodyAsJsonObject().getJsonArray("results");
+    assertThat(results).hasSize(600);
+    for (int k = 0; k < 600; k++) {
+      assertThat(results.getJsonObject(k).getJsonObject("timer").getString("id")).isEqualTo(cluster.idIn(3, "many" + k));
+    }
+    assertThat(transports(a)).as("over the socket, none POSTed").containsExactly(2, 0);
+  }
+
+  @Test
   void aCallOverASocketMessageGoesAsAPostAndIsAnsweredAsOne() {
     cluster = new ClusterFixture(2, P);
     Node a = cluster.nodes.get(0);
