@@ -57,7 +57,6 @@ final class CallSockets {
     final Map<Long, Promise<Forwarder.Answer>> waiting = new HashMap<>();
   }
 
-  private final Vertx vertx;
   private final WebSocketClient client;
   private final String nodeId;
   private final Supplier<String> token;
@@ -72,7 +71,6 @@ final class CallSockets {
   volatile long posted;
 
   CallSockets(Vertx vertx, RouteOptions opts, String nodeId, Supplier<String> token, Post post) {
-    this.vertx = vertx;
     this.nodeId = nodeId;
     this.token = token;
     this.connectTimeoutMs = opts.connectTimeoutMs();
