@@ -70,6 +70,12 @@ final class ClusterPushNode {
   volatile ClusterFiringSink sink;
   /** The push WebSockets a node started by {@link #startPushing} accepted. */
   final java.util.concurrent.atomic.AtomicInteger pushSockets = new java.util.concurrent.atomic.AtomicInteger();
+  /**
+   * While set, a node started by {@link #startPushing} answers each push as the push route does one whose token is no
+   * longer an admin token (close 1008, the push not taken); {@link #pushesRefused} counts them.
+   */
+  volatile boolean pushTokenDemoted;
+  final java.util.concurrent.atomic.AtomicInteger pushesRefused = new java.util.concurrent.atomic.AtomicInteger();
   /** While set, a node started by {@link #startPushing} drops every broadcast (it hears of no interest change). */
   volatile boolean deaf;
 
@@ -115,7 +121,13 @@ final class ClusterPushNode {
                 n.hub.handleWebSocket(ws, PushServer.channelOf(ws));
               } else {
                 n.pushSockets.incrementAndGet();
-                new FiringPushApi(n.feed).serve(ws, () -> true);
+                new FiringPushApi(n.feed).serve(ws, () -> {
+                  if (n.pushTokenDemoted) {
+                    n.pushesRefused.incrementAndGet();
+                    return false;
+                  }
+                  return true;
+                });
               }
             })
             .listen().onSuccess(h -> {

@@ -79,6 +79,31 @@ class ClusterPushTest {
   }
 
   @Test
+  void aPushRefusedBecauseItsTokenIsNoLongerAdminIsReadFromTheLogOnceTheNextIsTaken(Vertx vertx) {
+    ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
+    ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
+    try (WsProbe onOther = other.ws()) {
+      subscribeOnR(onOther, owner, "*", "x");
+      Set<String> fired = new HashSet<>(keys(record(owner, 20, "x")));
+      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      long reads = other.feed.reads;
+      // the socket's token loses the admin role: the next push closes it, not taken
+      other.pushTokenDemoted = true;
+      Set<String> refused = new HashSet<>(keys(record(owner, 1, "x")));
+      Awaitility.await("the push refused").atMost(Duration.ofSeconds(10)).until(() -> other.pushesRefused.get() == 1);
+      assertThat(onOther.untilPong()).as("nothing of the refused push reached the subscriber").isEmpty();
+      // a token that is admin again (the owner's pusher opens another socket): the next push into the refused
+      // firing's partition shows the gap, read from the log (160 firings over 8 partitions: every one gets some)
+      other.pushTokenDemoted = false;
+      Set<String> after = new HashSet<>(refused);
+      after.addAll(keys(record(owner, 160, "x")));
+      assertExactlyOnceInOrderPerPartition(onOther.firings(after.size()), after);
+      assertThat(other.pushSockets.get()).as("push sockets accepted: the first, then another").isEqualTo(2);
+      assertThat(other.feed.reads).as("the refused firing read from the log").isGreaterThan(reads);
+    }
+  }
+
+  @Test
   void aPushTooLargeForOneSocketMessageIsPostedInItsPlaceInTheStream(Vertx vertx) {
     ClusterPushNode owner = ClusterPushNode.startPushing(vertx, coordinator, P, "o", NO_CATCH_UP);
     ClusterPushNode other = ClusterPushNode.startPushing(vertx, coordinator, P, "r", NO_CATCH_UP);
