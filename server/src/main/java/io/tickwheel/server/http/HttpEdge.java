@@ -40,7 +40,7 @@ public final class HttpEdge {
   private static final System.Logger LOG = System.getLogger(HttpEdge.class.getName());
 
   /** Largest WebSocket message accepted, bytes. */
-  public static final int MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
+  public static final int MAX_WEBSOCKET_MESSAGE_BYTES = io.tickwheel.server.wire.BodyLimit.MAX_WEBSOCKET_MESSAGE_BYTES;
 
   private final ServerConfig cfg;
   private final HostCheck hosts;

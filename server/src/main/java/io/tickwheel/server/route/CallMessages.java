@@ -21,8 +21,8 @@ public final class CallMessages {
   public static final int CALL_HEAD_BYTES = 8;
   /** Bytes before an answer's body: the call's id, the status, the {@code Retry-After} seconds. */
   public static final int ANSWER_HEAD_BYTES = 14;
-  /** Most bytes of one call's message: the receiving node's WebSocket message limit ({@code HttpEdge}'s). */
-  public static final int MAX_CALL_BYTES = 64 * 1024;
+  /** Most bytes of one call's message: the receiving node's WebSocket message limit. */
+  public static final int MAX_CALL_BYTES = io.tickwheel.server.wire.BodyLimit.MAX_WEBSOCKET_MESSAGE_BYTES;
   /**
    * Most bytes of one answer's message the caller takes: an answer to a call of at most {@link #MAX_CALL_BYTES}
    * (the timers it names, each with its whole state) or to a single call (one timer and its payload, a page of

@@ -1,13 +1,18 @@
 package io.tickwheel.server.wire;
 
 /**
- * The largest request body the server reads, and how messages say it. A bigger body gets 413
+ * The largest request body and WebSocket message the server reads, and how messages say the body's. A bigger body gets 413
  * {@code payload_too_large} without being read. Stateless, thread safe.
  */
 public final class BodyLimit {
 
   /** Largest request body, bytes (1 MiB). */
   public static final long MAX_BODY_BYTES = 1024 * 1024;
+  /**
+   * Largest WebSocket message the server reads, bytes (64 KiB): the HTTP server's limit, and so the largest message
+   * one node sends another over an internal socket.
+   */
+  public static final int MAX_WEBSOCKET_MESSAGE_BYTES = 64 * 1024;
 
   private BodyLimit() {}
 
