@@ -143,6 +143,8 @@ public final class FiringPusher {
   volatile long queued;
   /** Of the pushes sent, those sent as a POST (the rest went over a WebSocket; tests and metrics). */
   volatile long posted;
+  /** Why the last push or socket that failed did (tests and diagnostics), or {@code null}. */
+  volatile Throwable lastFailure;
 
   /** A pusher without a token, trusting the JVM's certificate authorities. */
   public FiringPusher(Vertx vertx, String nodeId) {
@@ -364,6 +366,7 @@ public final class FiringPusher {
       peer.inFlight = false;
       if (ar.failed()) {
         failed++;
+        lastFailure = ar.cause();
         peer.notBefore = System.nanoTime() + RETRY_MS * 1_000_000;
         if (peer.socket == ws) {
           disconnect(peer);
@@ -417,6 +420,7 @@ public final class FiringPusher {
         peer.postsUntil = System.nanoTime() + POSTS_ONLY_MS * 1_000_000;
       } else {
         failed++;
+        lastFailure = ar.cause();
         peer.notBefore = System.nanoTime() + RETRY_MS * 1_000_000;
         LOG.log(System.Logger.Level.DEBUG, "opening the firing push socket to " + peer.nodeId + " at " + address
             + " failed; it reads the firings from the log", ar.cause());

@@ -67,7 +67,7 @@ class ClusterPushTest {
       for (int round = 0; round < 5; round++) {
         fired.addAll(keys(record(owner, 40, "t" + round)));
       }
-      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(firings(onOther, fired.size(), owner, other), fired);
       assertExactlyOnceInOrderPerPartition(onOwner.firings(fired.size()), fired);
       assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
       assertThat(other.feed.pushed).isEqualTo(200);
@@ -85,7 +85,7 @@ class ClusterPushTest {
     try (WsProbe onOther = other.ws()) {
       subscribeOnR(onOther, owner, "*", "x");
       Set<String> fired = new HashSet<>(keys(record(owner, 20, "x")));
-      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(firings(onOther, fired.size(), owner, other), fired);
       long reads = other.feed.reads;
       // the socket's token loses the admin role: the next push closes it, not taken
       other.pushTokenDemoted = true;
@@ -97,7 +97,7 @@ class ClusterPushTest {
       other.pushTokenDemoted = false;
       Set<String> after = new HashSet<>(refused);
       after.addAll(keys(record(owner, 160, "x")));
-      assertExactlyOnceInOrderPerPartition(onOther.firings(after.size()), after);
+      assertExactlyOnceInOrderPerPartition(firings(onOther, after.size(), owner, other), after);
       assertThat(other.pushSockets.get()).as("push sockets accepted: the first, then another").isEqualTo(2);
       assertThat(other.feed.reads).as("the refused firing read from the log").isGreaterThan(reads);
     }
@@ -114,7 +114,7 @@ class ClusterPushTest {
       Set<String> fired = new HashSet<>(keys(record(owner, 20, "a")));
       fired.addAll(keys(recordWith(owner, 1, large, "a")));
       fired.addAll(keys(record(owner, 20, "a")));
-      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(firings(onOther, fired.size(), owner, other), fired);
       assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
       assertThat(owner.pusher.posted).as("pushes POSTed: the large firing's").isEqualTo(1);
       assertThat(owner.pusher.sent - owner.pusher.posted).as("pushes over the WebSocket").isPositive();
@@ -132,7 +132,7 @@ class ClusterPushTest {
       for (int round = 0; round < 3; round++) {
         fired.addAll(keys(record(owner, 40, "t" + round)));
       }
-      assertExactlyOnceInOrderPerPartition(onOther.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(firings(onOther, fired.size(), owner, other), fired);
       assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
       assertThat(owner.pusher.posted).as("pushes POSTed").isPositive();
       assertThat(owner.pusher.sent - owner.pusher.posted).as("pushes over a WebSocket").isZero();
@@ -149,14 +149,14 @@ class ClusterPushTest {
       long reads = other.feed.reads;
       List<Firing> first = record(owner, 100, "a", "b");
       Set<String> as = keys(of(first, "a"));
-      assertExactlyOnceInOrderPerPartition(probe.firings(as.size()), as);
+      assertExactlyOnceInOrderPerPartition(firings(probe, as.size(), owner, other), as);
       assertThat(probe.untilPong()).as("no firing of b").isEmpty();
       assertThat(owner.pusher.queued).as("firings queued for the other node: a's only").isEqualTo(as.size());
       assertThat(other.feed.reads).as("log reads").isEqualTo(reads);
 
       subscribeOnR(probe, owner, "b", "b");
       Set<String> later = keys(record(owner, 40, "a", "b"));
-      assertExactlyOnceInOrderPerPartition(probe.firings(later.size()), later);
+      assertExactlyOnceInOrderPerPartition(firings(probe, later.size(), owner, other), later);
       assertThat(probe.untilPong()).isEmpty();
       assertThat(other.feed.reads).as("log reads").isEqualTo(reads);
     }
@@ -175,7 +175,7 @@ class ClusterPushTest {
         probe.subscribe(topic);
         probe.next("subscribed");
         Set<String> expected = keys(of(record(owner, 40, "a", topic, "other"), "a", topic));
-        assertExactlyOnceInOrderPerPartition(probe.firings(expected.size()), expected);
+        assertExactlyOnceInOrderPerPartition(firings(probe, expected.size(), owner, other), expected);
         assertThat(probe.untilPong()).isEmpty();
         assertThat(owner.pusher.wants("r", topic)).isFalse();
       }
@@ -225,13 +225,25 @@ class ClusterPushTest {
       long reads = other.feed.reads;
       Set<String> fired = new HashSet<>(keys(recordUnannounced(40, "x")));
       fired.addAll(keys(record(owner, 40, "x")));
-      assertExactlyOnceInOrderPerPartition(probe.firings(fired.size()), fired);
+      assertExactlyOnceInOrderPerPartition(firings(probe, fired.size(), owner, other), fired);
       assertThat(probe.untilPong()).isEmpty();
       assertThat(other.feed.reads).as("the gap is read from the log").isGreaterThan(reads);
     }
   }
 
   // ---- helpers ----
+
+  /** The next {@code n} firings on {@code probe}; when they do not come, the failure says what the pushes did. */
+  private static List<JsonObject> firings(WsProbe probe, int n, ClusterPushNode owner, ClusterPushNode other) {
+    try {
+      return probe.firings(n);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; owner's pushes: sent " + owner.pusher.sent + ", posted "
+          + owner.pusher.posted + ", failed " + owner.pusher.failed + " (last: " + owner.pusher.lastFailure
+          + "), dropped " + owner.pusher.dropped + "; the other node's log reads " + other.feed.reads + ", pushed "
+          + other.feed.pushed, e);
+    }
+  }
 
   /** Subscribes {@code probe} (on node r) to {@code topic}; waits until the owner knows r wants {@code wanted}. */
   private static void subscribeOnR(WsProbe probe, ClusterPushNode owner, String topic, String wanted) {

@@ -87,7 +87,8 @@ final class WsProbe implements AutoCloseable {
     try {
       JsonObject m = messages.poll(PushServer.TIMEOUT_S, TimeUnit.SECONDS);
       if (m == null) {
-        throw new AssertionError("no message within " + PushServer.TIMEOUT_S + " s");
+        throw new AssertionError("no message within " + PushServer.TIMEOUT_S + " s"
+            + (closed.isDone() ? " (the socket was closed: " + closed.getNow(null) + ")" : " (the socket is open)"));
       }
       return m;
     } catch (InterruptedException e) {
