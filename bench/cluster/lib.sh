@@ -32,6 +32,21 @@ redis_ticks() {
   for p in "${REDIS_PIDS[@]}"; do sum=$(( sum + $(ticks "$p") )); done
   echo "$sum"
 }
+# Redis's own account of where its time went (INFO commandstats), for load's COMMANDSTATS=1: the counters of every
+# master reset before a measurement, then summed per command and divided by its operations. A command a script issues
+# is counted on its own and inside the script's EVALSHA as well.
+commandstats_reset() {
+  local p
+  for p in "${REDIS_PORTS[@]}"; do redis-cli -p "$p" config resetstat >/dev/null; done
+}
+#   -> "command calls/op us/op" per line, the most time first (ops: the measurement's operations)
+commandstats_per_op() {
+  local ops=$1 p
+  for p in "${REDIS_PORTS[@]}"; do redis-cli -p "$p" info commandstats; done | tr -d '\r' \
+    | awk -F'[:=,]' -v ops="$ops" '/^cmdstat_/ { c = substr($1, 9); calls[c] += $3; us[c] += $5 }
+        END { if (ops > 0) for (c in calls) if (c != "config|resetstat")
+                printf "%s %.3f %.2f\n", c, calls[c] / ops, us[c] / ops }' | sort -k3,3 -g -r
+}
 # true if nothing listens on loopback port $1
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # a random PORT whose node ports (PORT..PORT+9), Redis ports (PORT+1000..+1009) and cluster bus ports
@@ -186,6 +201,7 @@ load() {
   rm -f "$WORK/$name".*.txt
   for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   local r0 r1
+  [[ -n "${COMMANDSTATS:-}" ]] && commandstats_reset
   r0=$(redis_ticks)
   for i in $(seq 0 $((n - 1))); do
     if [[ "${2:-}" == @owned ]]; then
@@ -206,6 +222,11 @@ load() {
   done
   local mult=1
   [[ "$script" == batch.lua ]] && mult=${2:-1000}
+  if [[ -n "${COMMANDSTATS:-}" ]]; then
+    local ops
+    ops=$(cat "$WORK/$name".*.txt | awk -v mult="$mult" '/ requests in / { n += $1 } END { print n * mult }')
+    commandstats_per_op "$ops" >"$WORK/$name.commandstats"
+  fi
   # what the non-2xx answers were (bench/wrk/post.lua prints them): on stderr, beside the table
   grep -h '^non-2xx' "$WORK/$name".*.txt | sed "s/^/[$name, $n node(s)] /" >&2 || true
   cat "$WORK/$name".*.txt | awk -v sum=$sum -v max=$max -v rt=$((r1 - r0)) -v tck="$TCK" -v mult="$mult" -v jit=$jit '

@@ -14,6 +14,11 @@
 # warming up on 2 cores keep their C2 threads busy for minutes; this is the steady-state cost). CPU per operation is what carries over to other hardware; timers/s on this 2-core
 # machine shared by everything (wrk, nodes, Redis) mostly says how the cores were shared.
 #
+# --commandstats prints, under each row, Redis's own account of its time (INFO commandstats, reset before the
+# measurement): per command, calls and microseconds per operation, the most time first (a command a script issues
+# counts on its own and inside the script's evalsha). Wall time inside Redis, so it also counts what the machine's
+# other work (cache misses, preemption) added to each command.
+#
 # --rate R adds a row "paced": the owner row's POSTs sent at R per second in all (R/N to each of N nodes,
 # TICKWHEEL_RATE in bench/wrk/post.lua; over --paced-connections connections, default 256), so node CPU per POST
 # of 1 and 3 nodes is compared at one load, not each at its own top rate: the unpaced rows run 3 JVMs on 2 cores
@@ -22,6 +27,7 @@
 # Usage: bench/cluster/throughput.sh [--nodes 3] [--rounds 3] [--duration 10s] [--warmup 8s] [--port 8289]
 #                                    [--connections 64] [--batch-connections 6] [--batch-size 1000]
 #                                    [--partitions 256] [--rate R] [--paced-connections 256] [--jar PATH]
+#                                    [--commandstats]
 # Env:   JAVA_OPTS (extra JVM flags for the nodes; default -Xmx700m: give -Xmx4g for long warm-ups, which leave
 #        millions of timers pending in one node), WRK (default: wrk)
 # Needs: wrk, redis-server, redis-cli, curl, jq, and the jar: mvn -B -ntp -q -pl server -am package -DskipTests
@@ -42,6 +48,7 @@ while [[ $# -gt 0 ]]; do
     --jar) JAR=$2; shift 2 ;;
     --rate) RATE=$2; shift 2 ;;
     --paced-connections) PCONNS=$2; shift 2 ;;
+    --commandstats) export COMMANDSTATS=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -67,6 +74,12 @@ echo "tickwheel cluster throughput bench: 1 vs $NODES nodes, rounds=$ROUNDS dura
 printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' round nodes load timers/s node-us/op max-node-us redis-us/op non-2xx \
   node-us/op-nojit
 declare -A V
+# with --commandstats: the load's Redis time by command, "  redis: cmd calls/op us/op | ..." (the 8 largest)
+commandstats_row() {
+  [[ -n "${COMMANDSTATS:-}" && -s "$WORK/$1.commandstats" ]] || return 0
+  head -8 "$WORK/$1.commandstats" | awk '{ printf "%s%s %s calls %s us", (NR > 1 ? " | " : "  redis per op: "), $1, $2, $3 }
+    END { print "" }'
+}
 for r in $(seq 1 "$ROUNDS"); do
   for n in 1 "$NODES"; do
     start_nodes "$n"
@@ -80,10 +93,14 @@ for r in $(seq 1 "$ROUNDS"); do
     fi
     stop_nodes
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" post "$pt" "$pn" "$pm" "$pr" "$pb" "$pj"
+    commandstats_row post
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" owner "$ot" "$on" "$om" "$or" "$ob" "$oj"
+    commandstats_row owner
     printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" batch "$bt" "$bn" "$bm" "$br" "$bb" "$bj"
+    commandstats_row batch
     if [[ -n "$RATE" ]]; then
       printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' "$r" "$n" paced "$qt" "$qn" "$qm" "$qr" "$qb" "$qj"
+      commandstats_row paced
       V[$n.paced.t]+="$qt " V[$n.paced.n]+="$qn " V[$n.paced.r]+="$qr " V[$n.paced.j]+="$qj "
     fi
     V[$n.post.t]+="$pt " V[$n.post.n]+="$pn " V[$n.post.r]+="$pr " V[$n.post.j]+="$pj "
