@@ -119,9 +119,11 @@ class TlsClusterTest {
     assertThat(TestVertx.await(client.get(port, "127.0.0.1", "/internal/v1/firings").ssl(true)
         .putHeader("X-Tickwheel-Node", "x").send()).statusCode()).as("the push route without a token").isEqualTo(401);
     java.util.concurrent.LinkedBlockingQueue<JsonObject> in = new java.util.concurrent.LinkedBlockingQueue<>();
-    io.vertx.core.http.WebSocket ws = TestVertx.await(vertx.createWebSocketClient(
-            new io.vertx.core.http.WebSocketClientOptions().setSsl(true)
-                .setTrustOptions(new PemTrustOptions().addCertPath(ca.ca().toString())))
+    // the client is kept until the end (Vert.x shuts down a client that is garbage collected, its sockets too)
+    io.vertx.core.http.WebSocketClient wsClient = vertx.createWebSocketClient(
+        new io.vertx.core.http.WebSocketClientOptions().setSsl(true)
+            .setTrustOptions(new PemTrustOptions().addCertPath(ca.ca().toString())));
+    io.vertx.core.http.WebSocket ws = TestVertx.await(wsClient
         .connect(new io.vertx.core.http.WebSocketConnectOptions().setHost("127.0.0.1").setPort(port).setSsl(true)
             .setURI("/v1/ws").putHeader("Authorization", "Bearer " + ADMIN)));
     ws.textMessageHandler(t -> in.add(new JsonObject(t)));
@@ -148,6 +150,7 @@ class TlsClusterTest {
     assertThat(metrics).as("node 0's pushes: over the WebSocket, none POSTed")
         .containsPattern("(?m)^tickwheel_cluster_push_requests_total\\{outcome=\"sent\",?\\} [1-9]")
         .containsPattern("(?m)^tickwheel_cluster_push_posted_total [0.]+$");
+    TestVertx.await(wsClient.close());
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
 import io.vertx.core.http.WebSocketConnectOptions;
 import java.util.ArrayList;
@@ -54,8 +55,10 @@ class WsTextFramesTest {
     TestVertx.await(server.listen(0, "127.0.0.1"));
     List<String> got = new CopyOnWriteArrayList<>();
     CompletableFuture<Void> all = new CompletableFuture<>();
-    WebSocket client = TestVertx.await(vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(65_536)
-            .setMaxMessageSize(1 << 20))
+    // the client is kept (and closed below): Vert.x shuts down a client that is garbage collected, its sockets too
+    WebSocketClient wsClient = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(65_536)
+        .setMaxMessageSize(1 << 20));
+    WebSocket client = TestVertx.await(wsClient
         .connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(server.actualPort()).setURI("/")));
     client.textMessageHandler(t -> {
       got.add(t);
@@ -66,6 +69,7 @@ class WsTextFramesTest {
     client.writeTextMessage("go");
     all.get(10, TimeUnit.SECONDS);
     TestVertx.await(client.close());
+    TestVertx.await(wsClient.close());
     TestVertx.await(server.close());
     return got;
   }
@@ -122,13 +126,15 @@ class WsTextFramesTest {
     TestVertx.await(server.listen(0, "127.0.0.1"));
     List<String> got = new CopyOnWriteArrayList<>();
     CompletableFuture<Short> closed = new CompletableFuture<>();
-    WebSocket client = TestVertx.await(vertx.createWebSocketClient()
+    WebSocketClient wsClient = vertx.createWebSocketClient();    // kept until the end, closed there
+    WebSocket client = TestVertx.await(wsClient
         .connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(server.actualPort()).setURI("/")));
     client.textMessageHandler(got::add);
     client.closeHandler(v -> closed.complete(client.closeStatusCode()));
     client.writeTextMessage("go");
     assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo((short) 1013);
     assertThat(got).containsExactly("first", "second");
+    TestVertx.await(wsClient.close());
     TestVertx.await(server.close());
   }
 }

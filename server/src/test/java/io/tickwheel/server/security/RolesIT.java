@@ -65,6 +65,8 @@ class RolesIT {
   static ServerProcess server;
   static Vertx vertx;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  /** The WebSocket clients a test opened, closed after it: Vert.x shuts down a client that is garbage collected. */
+  final List<WebSocketClient> wsClients = new java.util.ArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -74,6 +76,20 @@ class RolesIT {
         .args("--port", "0", "--store", "memory", "--tokens-file", tokensFile.toString(), "--token", FLAG)
         .logs(tmp, "roles").startAndAwaitListening(Duration.ofSeconds(60));
     vertx = Vertx.vertx();
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void closeWebSocketClients() throws Exception {
+    for (WebSocketClient c : wsClients) {
+      c.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A WebSocket client kept until the test ends. */
+  WebSocketClient wsClient() {
+    WebSocketClient c = vertx.createWebSocketClient();
+    wsClients.add(c);
+    return c;
   }
 
   @AfterAll
@@ -210,8 +226,7 @@ class RolesIT {
   }
 
   WebSocket ws(String token, List<JsonObject> messages, List<Short> closed) throws Exception {
-    WebSocketClient c = vertx.createWebSocketClient();
-    WebSocket ws = c.connect(new WebSocketConnectOptions().setAbsoluteURI(server.baseUrl()
+    WebSocket ws = wsClient().connect(new WebSocketConnectOptions().setAbsoluteURI(server.baseUrl()
             .replace("http://", "ws://") + "/v1/ws?access_token=" + token))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     ws.textMessageHandler(t -> messages.add(new JsonObject(t)));
@@ -290,7 +305,7 @@ class RolesIT {
     // and a node's call socket (the internal route) opened with an admin token about to become read
     List<io.vertx.core.buffer.Buffer> answers = new CopyOnWriteArrayList<>();
     List<String> nodeClosed = new CopyOnWriteArrayList<>();
-    WebSocket calls = vertx.createWebSocketClient().connect(new WebSocketConnectOptions()
+    WebSocket calls = wsClient().connect(new WebSocketConnectOptions()
             .setAbsoluteURI(server.baseUrl().replace("http://", "ws://") + "/internal/v1/calls")
             .setAllowOriginHeader(false).putHeader("X-Tickwheel-Node", "n1").putHeader("Authorization", "Bearer " + NODE))
         .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
