@@ -39,9 +39,6 @@ public final class HttpEdge {
 
   private static final System.Logger LOG = System.getLogger(HttpEdge.class.getName());
 
-  /** Largest WebSocket message accepted, bytes. */
-  public static final int MAX_WEBSOCKET_MESSAGE_BYTES = io.tickwheel.server.wire.BodyLimit.MAX_WEBSOCKET_MESSAGE_BYTES;
-
   private final ServerConfig cfg;
   private final HostCheck hosts;
   private final Set<HttpConnection> refused = new HashSet<>();
@@ -84,7 +81,7 @@ public final class HttpEdge {
         .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, cfg.idleTimeoutMs()))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setHttp2ClearTextEnabled(false)
-        .setMaxWebSocketMessageSize(MAX_WEBSOCKET_MESSAGE_BYTES);
+        .setMaxWebSocketMessageSize(io.tickwheel.server.wire.BodyLimit.MAX_WEBSOCKET_MESSAGE_BYTES);
   }
 
   /**

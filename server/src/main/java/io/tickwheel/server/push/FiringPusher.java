@@ -63,7 +63,7 @@ public final class FiringPusher {
   public static final long IDLE_PUSH_MS = 250;
   /** Most characters of one {@code POST}ed push (well under the internal route's 1 MiB body limit, even in 2-byte UTF-8). */
   public static final int MAX_PUSH_CHARS = 256 * 1024;
-  /** Most bytes of one push over a WebSocket: the receiver's WebSocket message limit ({@code HttpEdge}'s). */
+  /** Most bytes of one push over a WebSocket: the receiver's WebSocket message limit ({@code BodyLimit}'s). */
   public static final int MAX_SOCKET_PUSH_BYTES = io.tickwheel.server.wire.BodyLimit.MAX_WEBSOCKET_MESSAGE_BYTES;
   /** Most characters of one push over a WebSocket (room for its bytes in 2-byte UTF-8). */
   public static final int MAX_SOCKET_PUSH_CHARS = MAX_SOCKET_PUSH_BYTES / 2;
