@@ -6,7 +6,7 @@ import io.tickwheel.server.wire.SseFormat;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * One firing rendered for the wire, shared by every subscriber it goes to: the contract's JSON text, with its
+ * One firing rendered for the wire, shared by every subscriber it goes to: the contract's JSON text in UTF-8, with its
  * {@code cursor} (and in a cluster its {@code partition}), is built once per publish, the Server-Sent Events frame
  * (whose {@code id} is the cursor) at most once (on first use). Replayed firings are encoded per subscriber (replay
  * is per subscriber anyway, and so is a replayed firing's cursor in a cluster).
@@ -24,10 +24,12 @@ final class EncodedFiring {
   final long stamp;
   final boolean clustered;
   final String cursor;
-  /** The contract's firing JSON ({@link TimerJson#firingJson}) plus {@code partition} (cluster) and {@code cursor}. */
-  final String json;
+  /**
+   * The contract's firing JSON ({@link TimerJson#firingJson}) plus {@code partition} (cluster) and {@code cursor}, in
+   * UTF-8 ({@link FiringUtf8}); shared by every socket it is written to, never changed.
+   */
+  private final byte[] utf8;
   private Buffer sse;
-  private byte[] utf8;
 
   private EncodedFiring(Firing f, int partition, boolean clustered, String cursor, long stamp) {
     this.firing = f;
@@ -37,12 +39,7 @@ final class EncodedFiring {
     this.stamp = stamp;
     this.clustered = clustered;
     this.cursor = cursor;
-    StringBuilder sb = new StringBuilder(160 + cursor.length() + (f.payload() == null ? 0 : f.payload().length()));
-    TimerJson.appendFiringFields(sb, f);
-    if (clustered) {
-      sb.append(",\"partition\":").append(partition);
-    }
-    this.json = sb.append(",\"cursor\":\"").append(cursor).append("\"}").toString();
+    this.utf8 = FiringUtf8.encode(f, partition, clustered, cursor);
   }
 
   /** A single node's firing: its cursor is its seq, so is its stamp. */
@@ -62,21 +59,18 @@ final class EncodedFiring {
   /** {@code id: <cursor>\nevent: fired\ndata: <json>\n\n}, built on first use and then reused. */
   Buffer sseFrame() {
     if (sse == null) {
-      sse = SseFormat.event(cursor, "fired", json);
+      sse = SseFormat.event(cursor, "fired", utf8);
     }
     return sse;
   }
 
-  /** {@link #json} in UTF-8, built on first use and shared by every socket it is written to (never changed). */
+  /** The firing's wire text in UTF-8, shared by every socket it is written to: never change it. */
   byte[] utf8() {
-    if (utf8 == null) {
-      utf8 = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
     return utf8;
   }
 
   /** Approximate size in bytes, for the per-subscriber byte bound. */
   int size() {
-    return json.length() + cursor.length() + 32;
+    return utf8.length + cursor.length() + 32;
   }
 }

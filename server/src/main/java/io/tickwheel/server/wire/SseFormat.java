@@ -33,6 +33,24 @@ public final class SseFormat {
     return b.appendString("\n");
   }
 
+  /**
+   * {@link #event(String, String, String)} with the data given as UTF-8 bytes (not changed by this call): copied as
+   * they are when they hold no line break, else decoded and split as a string is.
+   */
+  public static Buffer event(String id, String event, byte[] data) {
+    for (byte c : data) {
+      if (c == '\n' || c == '\r') {
+        return event(id, event, new String(data, java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    Buffer b = Buffer.buffer(data.length + 48 + (id == null ? 0 : id.length()));
+    if (id != null) {
+      b.appendString("id: ").appendString(id).appendString("\n");
+    }
+    return b.appendString("event: ").appendString(event).appendString("\ndata: ").appendBytes(data)
+        .appendString("\n\n");
+  }
+
   /** A comment: ignored by clients, keeps proxies and the connection alive. */
   public static Buffer comment(String text) {
     return Buffer.buffer(": " + text.replace('\r', ' ').replace('\n', ' ') + "\n\n");

@@ -1,5 +1,6 @@
 package io.tickwheel.server.wire;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,10 @@ class WireShapesTest {
         .isEqualTo("id: 7\nevent: fired\ndata: {\"a\":1}\n\n");
     assertThat(SseFormat.event(null, "gap", "x\ny\r\nz\rw").toString())
         .isEqualTo("event: gap\ndata: x\ndata: y\ndata: z\ndata: w\n\n");
+    assertThat(SseFormat.event("c9", "fired", "{\"a\":\"é\"}".getBytes(UTF_8)).toString())
+        .isEqualTo("id: c9\nevent: fired\ndata: {\"a\":\"é\"}\n\n");
+    assertThat(SseFormat.event(null, "gap", "x\ny\r\nz\rwé".getBytes(UTF_8)).toString())
+        .isEqualTo("event: gap\ndata: x\ndata: y\ndata: z\ndata: wé\n\n");
     assertThat(SseFormat.comment("a\nb").toString()).isEqualTo(": a b\n\n");
     assertThat(SseFormat.retry(1000).toString()).isEqualTo("retry: 1000\n\n");
   }
