@@ -71,17 +71,26 @@ final class CallSockets {
   volatile long posted;
 
   CallSockets(Vertx vertx, RouteOptions opts, String nodeId, Supplier<String> token, Post post) {
+    this(opts, nodeId, token, post, vertx.createWebSocketClient(clientOptions(opts)));
+  }
+
+  /** With the client that opens the sockets (closed by {@link #close}). */
+  CallSockets(RouteOptions opts, String nodeId, Supplier<String> token, Post post, WebSocketClient client) {
     this.nodeId = nodeId;
     this.token = token;
     this.connectTimeoutMs = opts.connectTimeoutMs();
     this.post = post;
+    this.client = client;
+  }
+
+  private static WebSocketClientOptions clientOptions(RouteOptions opts) {
     WebSocketClientOptions o = new WebSocketClientOptions().setTcpNoDelay(true).setVerifyHost(true)
         .setConnectTimeout(opts.connectTimeoutMs()).setIdleTimeout(60)
         .setMaxFrameSize(CallMessages.MAX_CALL_BYTES).setMaxMessageSize(CallMessages.MAX_ANSWER_BYTES);
     if (opts.trust() != null) {
       o.setTrustOptions(opts.trust());
     }
-    this.client = vertx.createWebSocketClient(o);
+    return o;
   }
 
   /**

@@ -7,7 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tickwheel.server.route.ClusterFixture.Node;
 import io.tickwheel.server.testing.TestVertx;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
@@ -18,6 +21,8 @@ import io.vertx.core.http.WebSocketConnectOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -171,6 +176,73 @@ class CallSocketsTest {
     assertThat(posted.get(2)).contains("\"call\":\"get\"").contains(cluster.idIn(1, "old2"));
     assertThat(upgrades.get()).as("the upgrade is not tried again for a while").isEqualTo(1);
     assertThat(transports(a)).containsExactly(0, 3);
+  }
+
+  @Test
+  void aCallWhoseMessageIsNotWrittenGoesAsAPostAndGetsThePostsAnswer() {
+    Vertx vertx = TestVertx.create();
+    try {
+      List<Buffer> tried = new CopyOnWriteArrayList<>();
+      // a socket that opens, but whose writes fail (it closed under them, its close not yet handled)
+      WebSocket socket = fake(WebSocket.class, (m, args) -> switch (m.getName()) {
+        case "writeBinaryMessage" -> {
+          tried.add((Buffer) args[0]);
+          yield Future.failedFuture(new IllegalStateException("WebSocket is closed"));
+        }
+        case "isClosed" -> false;
+        case "close" -> Future.succeededFuture();
+        default -> null;
+      });
+      WebSocketClient client = fake(WebSocketClient.class, (m, args) -> switch (m.getName()) {
+        case "connect" -> Future.succeededFuture(socket);
+        case "close" -> Future.succeededFuture();
+        default -> throw new UnsupportedOperationException(m.getName());
+      });
+      List<Buffer> posted = new CopyOnWriteArrayList<>();
+      CallSockets sockets = new CallSockets(RouteOptions.defaults(), "n0", () -> "t", (base, body, done, onSent) -> {
+        posted.add(body);
+        onSent.run();
+        done.complete(new Forwarder.Answer(201, Buffer.buffer("{\"created\":true}"), -1));
+      }, client);
+      Context ctx = vertx.getOrCreateContext();
+      AtomicInteger sent = new AtomicInteger();
+      for (String call : List.of("{\"call\":\"create\",\"n\":1}", "{\"call\":\"create\",\"n\":2}")) {
+        Forwarder.Answer answer = TestVertx.on(ctx, () -> {
+          Promise<Forwarder.Answer> done = Promise.promise();
+          sockets.send("http://127.0.0.1:9", Buffer.buffer(call), done, sent::incrementAndGet);
+          return done.future();
+        });
+        assertThat(answer.status()).isEqualTo(201);
+        assertThat(answer.body().toString()).isEqualTo("{\"created\":true}");
+        assertThat(CallMessages.callBody(tried.get(tried.size() - 1)).toString()).as("tried over the socket first")
+            .isEqualTo(call);
+        assertThat(posted.get(posted.size() - 1).toString()).as("then POSTed").isEqualTo(call);
+      }
+      assertThat(tried).hasSize(2);
+      assertThat(posted).hasSize(2);
+      assertThat(sockets.overSocket).as("calls counted over the socket").isZero();
+      assertThat(sockets.posted).as("calls counted as POSTs").isEqualTo(2);
+      assertThat(sent.get()).as("marked sent").isPositive();
+      TestVertx.on(ctx, sockets::close);
+    } finally {
+      TestVertx.close(vertx);
+    }
+  }
+
+  /** An implementation of {@code type} answering {@code answer}; its methods that return {@code type} return it. */
+  @SuppressWarnings("unchecked")
+  private static <T> T fake(Class<T> type, java.util.function.BiFunction<Method, Object[], Object> answer) {
+    return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, m, args) -> {
+      if (m.getDeclaringClass() == Object.class) {
+        return switch (m.getName()) {
+          case "equals" -> proxy == args[0];
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> type.getSimpleName() + " fake";
+        };
+      }
+      Object r = answer.apply(m, args);
+      return r == null && m.getReturnType().isInstance(proxy) ? proxy : r;
+    });
   }
 
   @Test
