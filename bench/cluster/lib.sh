@@ -47,6 +47,13 @@ commandstats_per_op() {
         END { if (ops > 0) for (c in calls) if (c != "config|resetstat")
                 printf "%s %.3f %.2f\n", c, calls[c] / ops, us[c] / ops }' | sort -k3,3 -g -r
 }
+# with COMMANDSTATS=1: what commandstats_per_op wrote for load $1 ($WORK/$1.commandstats), on one line under its
+# row: "  redis per op: cmd calls/op calls us/op us | ..." (the 8 commands that took the most time)
+commandstats_row() {
+  [[ -n "${COMMANDSTATS:-}" && -s "$WORK/$1.commandstats" ]] || return 0
+  head -8 "$WORK/$1.commandstats" | awk '{ printf "%s%s %s calls %s us", (NR > 1 ? " | " : "  redis per op: "), $1, $2, $3 }
+    END { print "" }'
+}
 # true if nothing listens on loopback port $1
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # a random PORT whose node ports (PORT..PORT+9), Redis ports (PORT+1000..+1009) and cluster bus ports

@@ -26,12 +26,16 @@
 # masters all run on it): CPU per operation is the figure that carries over to more machines. The script ends with a
 # projection to 10 and 100 machines from the medians of the run with the most masters (see --cores, --redis-machines).
 #
+# --commandstats prints, under the post, owner, batch and fire rows, Redis's own account of its time (INFO commandstats
+# of every master, reset before the measurement): per command, calls and microseconds per operation, the most time
+# first (a command a script issues counts on its own and inside the script's evalsha).
+#
 # Usage: bench/cluster/scaleout.sh [--masters "1 2 3"] [--nodes 3] [--rounds 3] [--duration 10s] [--warmup 8s]
 #                                  [--connections 64] [--batch-connections 6] [--batch-size 1000]
 #                                  [--idle-s 5] [--firings 100000] [--firing-rate 10000] [--fire-lead-ms 10000]
 #                                  [--partitions 256] [--port random: a free range per cluster] [--csv bench/results/cluster-scaleout.csv]
 #                                  [--cores 16] [--utilization 0.7] [--redis-machines 0.2]
-#                                  [--projection-partitions 4096] [--jar PATH]
+#                                  [--projection-partitions 4096] [--jar PATH] [--commandstats]
 # Env:   JAVA_OPTS (the nodes' JVM flags; default -Xmx700m), WRK (default: wrk)
 # Needs: wrk, redis-server (7+), redis-cli, curl, jq, and the jar: mvn -B -ntp -q -pl server -am package -DskipTests
 set -euo pipefail
@@ -60,6 +64,7 @@ while [[ $# -gt 0 ]]; do
     --redis-machines) RSHARE=$2; shift 2 ;;
     --projection-partitions) PPARTS=$2; shift 2 ;;
     --jar) JAR=$2; shift 2 ;;
+    --commandstats) export COMMANDSTATS=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -131,6 +136,7 @@ fire() {
   local -a c0 c1 j0 j1
   for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   local r0 r1 m0 m1 got=0 f
+  [[ -n "${COMMANDSTATS:-}" ]] && commandstats_reset
   r0=$(redis_ticks) m0=$(now_ms)
   local deadline=$(( t0 + count * 1000 / RATE + 60000 ))
   sleep $(( count / RATE ))
@@ -142,6 +148,7 @@ fire() {
   done
   for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); j1[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   r1=$(redis_ticks) m1=$(now_ms)
+  [[ -n "${COMMANDSTATS:-}" ]] && commandstats_per_op "$count" >"$WORK/$name.commandstats"
   rm -rf "${WORK:?}/$name"
   local sum=0 max=0 d nojit=0
   for i in $(seq 0 $((n - 1))); do
@@ -223,7 +230,8 @@ for r in $(seq 1 "$ROUNDS"); do
     # measured again, with twice the lead, while its fill overran the lead (at most three times; then the row
     # shows the last, and the warning above it says why its CPU per firing is low)
     for attempt in 1 2 3; do
-      read -r ft fn fm fr fb fj _ fo < <(fire "fire-r$r-m$m-$attempt" "$NODES" "$FIRINGS" "$lead")
+      fname="fire-r$r-m$m-$attempt"
+      read -r ft fn fm fr fb fj _ fo < <(fire "$fname" "$NODES" "$FIRINGS" "$lead")
       (( fo == 0 )) && break
       lead=$(( lead * 2 ))
     done
@@ -231,9 +239,13 @@ for r in $(seq 1 "$ROUNDS"); do
     redis_stop
     row "$r" "$m" idle "$it" "$iu" "$im" "$ir" "$ib" "$ij"
     row "$r" "$m" post "$pt" "$pn" "$pm" "$pr" "$pb" "$pj"
+    commandstats_row post
     row "$r" "$m" owner "$ot" "$on" "$om" "$or" "$ob" "$oj"
+    commandstats_row owner
     row "$r" "$m" batch "$bt" "$bn" "$bm" "$br" "$bb" "$bj"
+    commandstats_row batch
     row "$r" "$m" fire "$ft" "$fn" "$fm" "$fr" "$fb" "$fj"
+    commandstats_row "$fname"
     for l in idle post owner batch fire; do
       case $l in idle) set -- "$it" "$iu" "$ij" "$ir" "$im" ;; post) set -- "$pt" "$pn" "$pj" "$pr" "$pm" ;;
         owner) set -- "$ot" "$on" "$oj" "$or" "$om" ;; batch) set -- "$bt" "$bn" "$bj" "$br" "$bm" ;;

@@ -74,12 +74,6 @@ echo "tickwheel cluster throughput bench: 1 vs $NODES nodes, rounds=$ROUNDS dura
 printf '%-6s %-6s %-6s %12s %12s %12s %12s %8s %14s\n' round nodes load timers/s node-us/op max-node-us redis-us/op non-2xx \
   node-us/op-nojit
 declare -A V
-# with --commandstats: the load's Redis time by command, "  redis: cmd calls/op us/op | ..." (the 8 largest)
-commandstats_row() {
-  [[ -n "${COMMANDSTATS:-}" && -s "$WORK/$1.commandstats" ]] || return 0
-  head -8 "$WORK/$1.commandstats" | awk '{ printf "%s%s %s calls %s us", (NR > 1 ? " | " : "  redis per op: "), $1, $2, $3 }
-    END { print "" }'
-}
 for r in $(seq 1 "$ROUNDS"); do
   for n in 1 "$NODES"; do
     start_nodes "$n"
