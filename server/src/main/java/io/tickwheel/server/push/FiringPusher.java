@@ -344,6 +344,9 @@ public final class FiringPusher {
         s.chars -= chars;
         peer.pendingChars -= chars;
         s.after = upTo;
+        if (s.after == s.upTo) {
+          it.remove();    // all of it went (one firing too large to share a push): no empty stretch is left to send
+        }
         any = true;
       }
       break;
@@ -409,6 +412,7 @@ public final class FiringPusher {
         ws.handler(b -> { });    // the receiver sends nothing but its close
         ws.exceptionHandler(e -> LOG.log(System.Logger.Level.DEBUG, "firing push socket to " + peer.nodeId, e));
         ws.closeHandler(v -> {
+          lastClose = ws.closeStatusCode() + " " + ws.closeReason();
           if (peer.socket == ws) {
             peer.socket = null;
           }
@@ -486,9 +490,36 @@ public final class FiringPusher {
   }
 
   /** Whether peer {@code node} is known to want {@code topic}'s firings (tests). */
+  /** The close code and reason of the last push socket that closed (tests' failure messages). */
+  volatile String lastClose;
+
   boolean wants(String node, String topic) {
     Peer p = peers.get(node);
     return p != null && p.wants(topic);
+  }
+
+  /** Whether nothing is pending for {@code node} and no push to it is in flight (tests); owner context. */
+  boolean settled(String node) {
+    Peer p = peers.get(node);
+    return p != null && p.pending.isEmpty() && !p.inFlight;
+  }
+
+  /** What is pending for {@code node} and why it waits (tests' failure messages); owner context. */
+  String state(String node) {
+    Peer p = peers.get(node);
+    if (p == null) {
+      return "no peer " + node;
+    }
+    StringBuilder sb = new StringBuilder("pending");
+    for (Map.Entry<Integer, Stretch> e : p.pending.entrySet()) {
+      Stretch s = e.getValue();
+      sb.append(' ').append(e.getKey()).append(":(").append(s.after).append(',').append(s.upTo).append("] ")
+          .append(s.seqs.size()).append(" firings");
+    }
+    return sb.append("; inFlight ").append(p.inFlight).append(", connecting ").append(p.connecting)
+        .append(", timer ").append(p.timer >= 0).append(", socket ")
+        .append(p.socket == null ? "none" : p.socket.isClosed() ? "closed" : "open").append(", last close ")
+        .append(lastClose).toString();
   }
 
   /** Stops pushing and closes the connections. */

@@ -112,12 +112,20 @@ class ClusterPushTest {
       long reads = other.feed.reads;
       String large = "\"" + "x".repeat(FiringPusher.MAX_SOCKET_PUSH_BYTES + 100) + "\"";
       Set<String> fired = new HashSet<>(keys(record(owner, 20, "a")));
+      List<JsonObject> came = new ArrayList<>(firings(onOther, fired.size(), owner, other));
+      // the large firing alone in its partition's pending stretch: POSTed, and nothing of that stretch is left to push
       fired.addAll(keys(recordWith(owner, 1, large, "a")));
+      came.addAll(firings(onOther, 1, owner, other));
+      Awaitility.await("the POST answered").atMost(Duration.ofSeconds(10))
+          .until(() -> owner.call(() -> Future.succeededFuture(owner.pusher.settled("r"))));
       fired.addAll(keys(record(owner, 20, "a")));
-      assertExactlyOnceInOrderPerPartition(firings(onOther, fired.size(), owner, other), fired);
+      came.addAll(firings(onOther, 20, owner, other));
+      assertExactlyOnceInOrderPerPartition(came, fired);
       assertThat(other.feed.reads).as("log reads on the other node").isEqualTo(reads);
       assertThat(owner.pusher.posted).as("pushes POSTed: the large firing's").isEqualTo(1);
       assertThat(owner.pusher.sent - owner.pusher.posted).as("pushes over the WebSocket").isPositive();
+      assertThat(owner.pusher.failed).as("pushes failed (last close: %s)", owner.pusher.lastClose).isZero();
+      assertThat(other.pushSockets.get()).as("push sockets the other node accepted").isEqualTo(1);
     }
   }
 
@@ -235,13 +243,30 @@ class ClusterPushTest {
 
   /** The next {@code n} firings on {@code probe}; when they do not come, the failure says what the pushes did. */
   private static List<JsonObject> firings(WsProbe probe, int n, ClusterPushNode owner, ClusterPushNode other) {
+    List<JsonObject> got = new ArrayList<>(n);
     try {
-      return probe.firings(n);
+      for (int i = 0; i < n; i++) {
+        got.add(probe.next("fired"));
+      }
+      return got;
     } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "; owner's pushes: sent " + owner.pusher.sent + ", posted "
-          + owner.pusher.posted + ", failed " + owner.pusher.failed + " (last: " + owner.pusher.lastFailure
-          + "), dropped " + owner.pusher.dropped + "; the other node's log reads " + other.feed.reads + ", pushed "
-          + other.feed.pushed, e);
+      StringBuilder seqs = new StringBuilder();
+      for (JsonObject m : got) {
+        seqs.append(' ').append(m.getInteger("partition")).append(':').append(m.getLong("seq"));
+      }
+      String pusher = owner.call(() -> Future.succeededFuture(owner.pusher.state("r")));
+      String known = other.call(() -> {
+        StringBuilder k = new StringBuilder();
+        for (int p = 0; p < P; p++) {
+          k.append(' ').append(p).append(':').append(other.feed.known(p));
+        }
+        return Future.succeededFuture(k.toString());
+      });
+      throw new AssertionError(e.getMessage() + "; " + got.size() + " of " + n + " firings came:" + seqs
+          + "; owner's pushes: sent " + owner.pusher.sent + ", posted " + owner.pusher.posted + ", failed "
+          + owner.pusher.failed + " (last: " + owner.pusher.lastFailure + "), dropped " + owner.pusher.dropped
+          + ", to r: " + pusher + "; the other node's log reads " + other.feed.reads + ", pushed "
+          + other.feed.pushed + ", published up to" + known, e);
     }
   }
 
