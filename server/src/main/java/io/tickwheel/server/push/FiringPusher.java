@@ -489,10 +489,10 @@ public final class FiringPusher {
     return peers.size();
   }
 
-  /** Whether peer {@code node} is known to want {@code topic}'s firings (tests). */
   /** The close code and reason of the last push socket that closed (tests' failure messages). */
   volatile String lastClose;
 
+  /** Whether peer {@code node} is known to want {@code topic}'s firings (tests). */
   boolean wants(String node, String topic) {
     Peer p = peers.get(node);
     return p != null && p.wants(topic);

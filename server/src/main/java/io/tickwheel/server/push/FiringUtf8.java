@@ -47,31 +47,36 @@ final class FiringUtf8 {
         || f.seq() < 0 || f.firing() < 0 || f.dueAt() < 0 || f.nominalAt() < 0 || f.firedAt() < 0 || partition < 0) {
       return viaString(f, partition, clustered, cursor);
     }
-    int n = TYPE_SEQ.length + digits(f.seq()) + ID.length + id.length() + TOPIC.length + topic.length()
-        + FIRING.length + digits(f.firing()) + DUE_AT.length + digits(f.dueAt()) + NOMINAL_AT.length
-        + digits(f.nominalAt()) + FIRED_AT.length + digits(f.firedAt()) + PAYLOAD.length
-        + (payload == null ? NULL.length : payload.length())
-        + (clustered ? PARTITION.length + digits(partition) : 0) + CURSOR.length + cursor.length() + END.length;
+    int seqDigits = digits(f.seq());
+    int firingDigits = digits(f.firing());
+    int dueDigits = digits(f.dueAt());
+    int nominalDigits = digits(f.nominalAt());
+    int firedDigits = digits(f.firedAt());
+    int partitionDigits = clustered ? digits(partition) : 0;
+    int n = TYPE_SEQ.length + seqDigits + ID.length + id.length() + TOPIC.length + topic.length()
+        + FIRING.length + firingDigits + DUE_AT.length + dueDigits + NOMINAL_AT.length + nominalDigits
+        + FIRED_AT.length + firedDigits + PAYLOAD.length + (payload == null ? NULL.length : payload.length())
+        + (clustered ? PARTITION.length + partitionDigits : 0) + CURSOR.length + cursor.length() + END.length;
     byte[] b = new byte[n];
     int o = put(b, 0, TYPE_SEQ);
-    o = putDigits(b, o, f.seq());
+    o = putDigits(b, o, f.seq(), seqDigits);
     o = put(b, o, ID);
     o = putAscii(b, o, id);
     o = put(b, o, TOPIC);
     o = putAscii(b, o, topic);
     o = put(b, o, FIRING);
-    o = putDigits(b, o, f.firing());
+    o = putDigits(b, o, f.firing(), firingDigits);
     o = put(b, o, DUE_AT);
-    o = putDigits(b, o, f.dueAt());
+    o = putDigits(b, o, f.dueAt(), dueDigits);
     o = put(b, o, NOMINAL_AT);
-    o = putDigits(b, o, f.nominalAt());
+    o = putDigits(b, o, f.nominalAt(), nominalDigits);
     o = put(b, o, FIRED_AT);
-    o = putDigits(b, o, f.firedAt());
+    o = putDigits(b, o, f.firedAt(), firedDigits);
     o = put(b, o, PAYLOAD);
     o = payload == null ? put(b, o, NULL) : putAscii(b, o, payload);
     if (clustered) {
       o = put(b, o, PARTITION);
-      o = putDigits(b, o, partition);
+      o = putDigits(b, o, partition, partitionDigits);
     }
     o = put(b, o, CURSOR);
     o = putAscii(b, o, cursor);
@@ -120,9 +125,9 @@ final class FiringUtf8 {
     return o + s.length();
   }
 
-  /** Writes {@code v >= 0} in decimal, {@link #digits} bytes. */
-  private static int putDigits(byte[] b, int o, long v) {
-    int end = o + digits(v);
+  /** Writes {@code v >= 0} in decimal: its {@code digits} ({@link #digits}) bytes. */
+  private static int putDigits(byte[] b, int o, long v, int digits) {
+    int end = o + digits;
     int i = end;
     do {
       b[--i] = (byte) ('0' + (int) (v % 10));

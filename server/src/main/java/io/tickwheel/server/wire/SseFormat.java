@@ -24,11 +24,7 @@ public final class SseFormat {
    * @param data  the event data
    */
   public static Buffer event(String id, String event, String data) {
-    Buffer b = Buffer.buffer(data.length() + 48);
-    if (id != null) {
-      b.appendString("id: ").appendString(id).appendString("\n");
-    }
-    b.appendString("event: ").appendString(event).appendString("\n");
+    Buffer b = head(id, event, data.length());
     appendData(b, data);
     return b.appendString("\n");
   }
@@ -43,12 +39,16 @@ public final class SseFormat {
         return event(id, event, new String(data, java.nio.charset.StandardCharsets.UTF_8));
       }
     }
-    Buffer b = Buffer.buffer(data.length + 48 + (id == null ? 0 : id.length()));
+    return head(id, event, data.length).appendString("data: ").appendBytes(data).appendString("\n\n");
+  }
+
+  /** A buffer for an event of about {@code dataLength} bytes of data, holding its id and event lines. */
+  private static Buffer head(String id, String event, int dataLength) {
+    Buffer b = Buffer.buffer(dataLength + 48 + (id == null ? 0 : id.length()));
     if (id != null) {
       b.appendString("id: ").appendString(id).appendString("\n");
     }
-    return b.appendString("event: ").appendString(event).appendString("\ndata: ").appendBytes(data)
-        .appendString("\n\n");
+    return b.appendString("event: ").appendString(event).appendString("\n");
   }
 
   /** A comment: ignored by clients, keeps proxies and the connection alive. */
