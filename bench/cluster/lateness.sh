@@ -5,7 +5,8 @@
 # which routes each timer to its partition's owner, then schedules a stream due at --firing-rate/s for --window-ms
 # and subscribes on node 0's WebSocket to every topic: the cluster-wide stream). Lateness = received − due, so it
 # includes the hop from the owner node to node 0 (the cluster feed). Prints the tool's lateness rows and the CPU time
-# (seconds) of all nodes and of redis-server over the whole scenario, fill included (utime + stime, /proc/PID/stat),
+# (seconds) of all nodes and of redis-server over the whole scenario, fill included (utime + stime, /proc/PID/stat;
+# jit-cpu-s: the part of the nodes' that their C1/C2 compiler threads took: three JVMs warming up on a small machine),
 # and where the p99 goes: fire-p99 = the owner's firedAt − dueAt, hop-p99 = received − firedAt (the hop from the owner
 # to node 0's stream and on to the tool), create-p99 = how long the stream's batch creates took to be answered (each
 # sent 1 s before its first timer is due).
@@ -62,11 +63,11 @@ TCK=$(getconf CLK_TCK)
 redis_start
 
 # one lateness run against node 0 of n running nodes
-#   -> "p50 p99 p999 max early missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99"
+#   -> "p50 p99 p999 max early missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99 jit-cpu-s"
 measure() {
   local n=$1 name=$2
-  local -a c0 c1
-  for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); done
+  local -a c0 c1 j0 j1
+  for i in $(seq 0 $((n - 1))); do c0[$i]=$(ticks "${PIDS[$i]}"); j0[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   local r0 r1
   r0=$(ticks "$REDIS_PID")
   local -a via=()
@@ -78,11 +79,11 @@ measure() {
   java -Xmx1g -cp "$BENCH" io.tickwheel.bench.load.LoadTool --url "$(url 0)" "${via[@]}" --scenario lateness --lateness-warmup-ms "$WARMUP_MS" \
     --pending "$PENDING" --firing-rate "$RATE" --window-ms "$WINDOW" --keep-timers --csv "$WORK/$name.csv" \
     >"$WORK/$name.out" 2>&1 || { tail -20 "$WORK/$name.out" >&2; exit 1; }
-  for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); done
+  for i in $(seq 0 $((n - 1))); do c1[$i]=$(ticks "${PIDS[$i]}"); j1[$i]=$(ticks_nojit "${PIDS[$i]}"); done
   r1=$(ticks "$REDIS_PID")
-  local sum=0
-  for i in $(seq 0 $((n - 1))); do sum=$(( sum + c1[i] - c0[i] )); done
-  awk -F, -v nodes=$sum -v rt=$((r1 - r0)) -v tck="$TCK" '
+  local sum=0 jit=0
+  for i in $(seq 0 $((n - 1))); do sum=$(( sum + c1[i] - c0[i] )); jit=$(( jit + c1[i] - c0[i] - (j1[i] - j0[i]) )); done
+  awk -F, -v nodes=$sum -v jit=$jit -v rt=$((r1 - r0)) -v tck="$TCK" '
     $2 ~ /^lateness/ && $3 == "lateness p50 ms" { p50 = $4 }
     $2 ~ /^lateness/ && $3 == "lateness p99 ms" { p99 = $4 }
     $2 ~ /^lateness/ && $3 == "lateness p999 ms" { p999 = $4 }
@@ -92,24 +93,24 @@ measure() {
     $2 ~ /^lateness/ && $3 ~ /^server firedAt/ { split($4, a, " / "); fire = a[2] }
     $2 ~ /^lateness/ && $3 ~ /^received .*firedAt p50/ { split($4, a, " / "); hop = a[2] }
     $2 ~ /^lateness/ && $3 ~ /^stream batch answer/ { split($4, a, " / "); ans = a[2] }
-    END { printf "%s %s %s %s %s %s %.1f %.1f %s %s %s\n", p50, p99, p999, mx, early, miss, nodes / tck, rt / tck,
-      fire == "" ? "?" : fire, hop == "" ? "?" : hop, ans == "" ? "?" : ans }' \
+    END { printf "%s %s %s %s %s %s %.1f %.1f %s %s %s %.1f\n", p50, p99, p999, mx, early, miss, nodes / tck, rt / tck,
+      fire == "" ? "?" : fire, hop == "" ? "?" : hop, ans == "" ? "?" : ans, jit / tck }' \
     "$WORK/$name.csv"
 }
 
 echo "tickwheel cluster lateness bench: 1 vs $NODES nodes, rounds=$ROUNDS pending=$PENDING firing-rate=$RATE/s" \
   "window=${WINDOW}ms partitions=$PARTS via=$VIA warmup=${WARMUP_MS}ms, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s\n' round nodes p50-ms p99-ms p999-ms max-ms early \
-  missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99
+printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s %10s\n' round nodes p50-ms p99-ms p999-ms max-ms early \
+  missing node-cpu-s redis-cpu-s fire-p99 hop-p99 create-p99 jit-cpu-s
 declare -A V
 for r in $(seq 1 "$ROUNDS"); do
   for n in 1 "$NODES"; do
     start_nodes "$n"
-    read -r p50 p99 p999 mx early miss nc rc fire hop ans < <(measure "$n" "r$r-n$n")
+    read -r p50 p99 p999 mx early miss nc rc fire hop ans jc < <(measure "$n" "r$r-n$n")
     stop_nodes
-    printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" \
-      "$miss" "$nc" "$rc" "$fire" "$hop" "$ans"
+    printf '%-6s %-6s %8s %8s %8s %8s %6s %8s %12s %12s %9s %9s %10s %10s\n' "$r" "$n" "$p50" "$p99" "$p999" "$mx" "$early" \
+      "$miss" "$nc" "$rc" "$fire" "$hop" "$ans" "$jc"
     if [[ -n "$BY_SECOND" ]]; then
       echo "  p99 ms by second: $(awk -F, '$2 ~ /^lateness/ && $3 ~ /^lateness p99 ms by second/ { print $4 }' \
         "$WORK/r$r-n$n.csv")"
