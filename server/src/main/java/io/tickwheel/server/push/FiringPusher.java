@@ -145,6 +145,8 @@ public final class FiringPusher {
   volatile long posted;
   /** Why the last push or socket that failed did (tests and diagnostics), or {@code null}. */
   volatile Throwable lastFailure;
+  /** The close code and reason of the last push socket that closed (tests' failure messages). */
+  volatile String lastClose;
 
   /** A pusher without a token, trusting the JVM's certificate authorities. */
   public FiringPusher(Vertx vertx, String nodeId) {
@@ -488,9 +490,6 @@ public final class FiringPusher {
   int peers() {
     return peers.size();
   }
-
-  /** The close code and reason of the last push socket that closed (tests' failure messages). */
-  volatile String lastClose;
 
   /** Whether peer {@code node} is known to want {@code topic}'s firings (tests). */
   boolean wants(String node, String topic) {
