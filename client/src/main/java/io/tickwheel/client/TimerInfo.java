@@ -22,6 +22,15 @@ public final class TimerInfo {
     return new TimerInfo(json.copy());
   }
 
+  /**
+   * Wraps the server's timer JSON without copying it: the caller hands {@code json} over and neither changes it nor
+   * lets anyone else hold it afterwards (as with a timer object just parsed from an answer). Then the result is as
+   * immutable as one from {@link #fromJson}.
+   */
+  public static TimerInfo adopt(JsonObject json) {
+    return new TimerInfo(json);
+  }
+
   public String id() {
     return json.getString("id");
   }

@@ -67,6 +67,22 @@ class WireFieldsTest {
   }
 
   @Test
+  void fromJson_copies_the_answer_and_adopt_takes_it_over_and_both_hand_out_copies() {
+    JsonObject answer = new JsonObject().put("id", "a").put("kind", "once").put("nextDueAt", 1L)
+        .put("payload", new JsonObject().put("n", 1));
+    TimerInfo copied = TimerInfo.fromJson(answer);
+    TimerInfo adopted = TimerInfo.adopt(answer);
+    answer.put("nextDueAt", 2L);
+    assertThat(copied.nextDueAt()).isEqualTo(1L);
+    assertThat(adopted.nextDueAt()).isEqualTo(2L);
+
+    ((JsonObject) adopted.payload()).put("n", 99);
+    adopted.json().put("nextDueAt", 99L);
+    assertThat(adopted.payload()).isEqualTo(new JsonObject().put("n", 1));
+    assertThat(adopted.nextDueAt()).isEqualTo(2L);
+  }
+
+  @Test
   void a_firing_says_its_nominal_time_and_partition_when_the_server_sends_them() {
     Firing plain = Firing.fromJson(new JsonObject().put("seq", 3).put("id", "a").put("dueAt", 1_000L));
     assertThat(plain.nominalAt()).isEqualTo(1_000L);       // absent: the due time itself

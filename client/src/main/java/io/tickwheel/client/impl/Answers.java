@@ -23,7 +23,7 @@ final class Answers {
         throw TickwheelException.client(TickwheelException.PROTOCOL, "result " + status + " without a timer: "
             + shorten(result.encode()), true);
       }
-      return TimerInfo.fromJson(t);
+      return TimerInfo.adopt(t);
     }
     throw error(status, result.getValue("error"));
   }

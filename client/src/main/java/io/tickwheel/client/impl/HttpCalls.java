@@ -59,12 +59,12 @@ final class HttpCalls {
   }
 
   Future<TimerInfo> get(String id) {
-    return call(HttpMethod.GET, "/v1/timers/" + enc(id), id).map(TimerInfo::fromJson);
+    return call(HttpMethod.GET, "/v1/timers/" + enc(id), id).map(TimerInfo::adopt);
   }
 
   /** {@code POST /v1/timers/{id}/{action}} ({@code pause}, {@code resume}, {@code fire}): the timer after it. */
   Future<TimerInfo> timerAction(String id, String action) {
-    return call(HttpMethod.POST, "/v1/timers/" + enc(id) + "/" + action, id).map(TimerInfo::fromJson);
+    return call(HttpMethod.POST, "/v1/timers/" + enc(id) + "/" + action, id).map(TimerInfo::adopt);
   }
 
   /** {@code POST /v1/topics/{topic}/{action}} ({@code pause}, {@code resume}): the topic's state after it. */
@@ -90,7 +90,7 @@ final class HttpCalls {
       JsonArray arr = body.getJsonArray("timers", new JsonArray());
       List<TimerInfo> timers = new ArrayList<>(arr.size());
       for (int i = 0; i < arr.size(); i++) {
-        timers.add(TimerInfo.fromJson(arr.getJsonObject(i)));
+        timers.add(TimerInfo.adopt(arr.getJsonObject(i)));
       }
       return new TimerPage(timers, body.getString("next"));
     });
