@@ -298,15 +298,30 @@ public final class Routes {
     });
   }
 
+  /** Marks {@code r}'s requests as its own ({@link #tag}); on {@code /v1}, refuses query parameters it does not take. */
   private static Route on(Route r, RouteMeters meters) {
-    return r.handler(tag(meters));
+    Set<String> params = QueryParams.taken(r);
+    if (params == null) {
+      return r.handler(tag(meters));
+    }
+    return r.handler(rc -> {
+      rc.put(ROUTE, meters);
+      if (QueryParams.check(rc, params)) {
+        rc.next();
+      }
+    });
   }
 
-  /** {@code handler}, the request first marked as the route's ({@link #tag}). */
+  /**
+   * {@code handler}, the request first marked as the route's ({@link #tag}) and refused if it has a query parameter:
+   * for the single timer writes, which take none.
+   */
   private static Handler<RoutingContext> tagged(RouteMeters meters, Handler<RoutingContext> handler) {
     return rc -> {
       rc.put(ROUTE, meters);
-      handler.handle(rc);
+      if (QueryParams.check(rc, Set.of())) {
+        handler.handle(rc);
+      }
     };
   }
 

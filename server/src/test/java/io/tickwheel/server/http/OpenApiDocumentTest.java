@@ -91,6 +91,35 @@ class OpenApiDocumentTest {
     assertThat(missing).as("routes the router registers but the document does not list").isEmpty();
   }
 
+  @Test
+  void everyApiRouteTakesExactlyTheQueryParametersTheDocumentLists() {
+    OpenAPI api = parseServed().getOpenAPI();
+    Map<String, Set<String>> differ = new java.util.TreeMap<>();
+    int checked = 0;
+    for (Route r : s.server.router().getRoutes()) {
+      if (r.methods() == null || r.methods().isEmpty() || r.getPath() == null || !r.getPath().startsWith("/v1/")) {
+        continue;
+      }
+      PathItem item = api.getPaths().get(documentedPath(r));
+      for (HttpMethod m : r.methods()) {
+        checked++;
+        io.swagger.v3.oas.models.Operation op = item.readOperationsMap().get(PathItem.HttpMethod.valueOf(m.name()));
+        Set<String> documented = new TreeSet<>();
+        if (op.getParameters() != null) {
+          op.getParameters().stream().filter(p -> "query".equals(p.getIn())).forEach(p -> documented.add(p.getName()));
+        }
+        Set<String> taken = new TreeSet<>(QueryParams.taken(m, r.getPath()));
+        if (!taken.equals(documented)) {
+          differ.put(m.name() + " " + r.getPath(), taken);
+        }
+        assertThat(op.getResponses()).as("%s %s may answer 400 (an unknown query parameter)", m, r.getPath())
+            .containsKey("400");
+      }
+    }
+    assertThat(checked).isGreaterThan(20);
+    assertThat(differ).as("routes whose query parameters differ from the document's (what they take)").isEmpty();
+  }
+
   /**
    * What generators make of a request schema: a {@code default} becomes a value the client sends (openapi-generator's
    * Java models start with it) or a required field (openapi-typescript's default options), and a read-only property

@@ -1,0 +1,81 @@
+package io.tickwheel.server.http;
+
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.Route;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The query parameters each {@code /v1} route takes. A request with any other is refused, 400
+ * {@code invalid_argument} naming it, before its handler runs: a misspelt parameter ({@code ?topics=} for
+ * {@code ?topic=}, {@code ?delayMs=} on a touch) would otherwise be ignored and the request served as if it were
+ * absent (every topic's firings, a touch with the stored countdown). The OpenAPI document lists the same parameters
+ * ({@code OpenApiDocumentTest} checks it). Stateless, thread safe.
+ */
+final class QueryParams {
+
+  private QueryParams() {}
+
+  /** By "METHOD path" (the route's path as registered); a {@code /v1} route not listed takes none. */
+  private static final Map<String, Set<String>> TAKEN = Map.of(
+      "GET /v1/timers", Set.of("topic", "limit", "cursor"),
+      "GET /v1/topics", Set.of("topic", "limit", "after"),
+      "GET /v1/deliveries", Set.of("state", "limit", "cursor"),
+      "GET /v1/export", Set.of("topic"),
+      "GET /v1/events", Set.of("topic", "from", "access_token"),
+      "GET /v1/ws", Set.of("access_token"),
+      "GET /v1/wheel/stream", Set.of("access_token"));
+
+  /** What {@code method path} takes; {@code null} outside {@code /v1} (not checked). */
+  static Set<String> taken(HttpMethod method, String path) {
+    if (path == null || !path.startsWith("/v1/")) {
+      return null;
+    }
+    return TAKEN.getOrDefault(method.name() + " " + path, Set.of());
+  }
+
+  /**
+   * What route {@code r} takes: the union over its methods ({@link #taken(HttpMethod, String)}); {@code null} outside
+   * {@code /v1}.
+   */
+  static Set<String> taken(Route r) {
+    if (r.getPath() == null || !r.getPath().startsWith("/v1/") || r.methods() == null) {
+      return null;
+    }
+    java.util.HashSet<String> all = new java.util.HashSet<>();
+    for (HttpMethod m : r.methods()) {
+      all.addAll(taken(m, r.getPath()));
+    }
+    return Set.copyOf(all);
+  }
+
+  /**
+   * Fails {@code rc} (400, the first parameter not in {@code taken}) and returns false if its query has one; true
+   * (nothing done) otherwise, at once when the request has no query.
+   */
+  static boolean check(RoutingContext rc, Set<String> taken) {
+    String q = rc.request().query();
+    if (q == null || q.isEmpty()) {
+      return true;
+    }
+    MultiMap params;
+    try {
+      params = rc.queryParams();
+    } catch (IllegalArgumentException e) {
+      rc.fail(ApiException.invalid(null, "the query is malformed: \"" + ErrorResponses.shorten(q) + "\""));
+      return false;
+    }
+    for (String name : params.names()) {
+      if (!taken.contains(name)) {
+        String shown = ErrorResponses.shorten(name);
+        rc.fail(ApiException.invalid(shown, "unknown query parameter '" + shown + "' ("
+            + rc.request().method().name() + " " + rc.currentRoute().getPath() + " takes "
+            + (taken.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(taken))) + ")"));
+        return false;
+      }
+    }
+    return true;
+  }
+}
