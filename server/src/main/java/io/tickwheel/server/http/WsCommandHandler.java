@@ -55,6 +55,11 @@ public final class WsCommandHandler implements WsCommands {
     try {
       JsonObject message = args.message();
       if (message != null) {
+        try {
+          WsCommands.checkFields(message, op.wire, op.fields);
+        } catch (ValidationException e) {
+          throw ErrorResponses.toApi(e, 400);
+        }
         written = switch (op) {
           case SCHEDULE -> pipeline.create(timer(message, false));
           case PUT -> pipeline.upsert(timer(message, true));

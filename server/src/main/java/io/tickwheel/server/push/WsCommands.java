@@ -3,6 +3,8 @@ package io.tickwheel.server.push;
 import com.fasterxml.jackson.core.JsonParser;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerFields;
+import io.tickwheel.core.model.TopicRule;
+import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -21,13 +23,19 @@ public interface WsCommands {
 
   /** The write commands, by their {@code op}. */
   enum Op {
-    SCHEDULE("schedule"), PUT("put"), TOUCH("touch"), CANCEL("cancel");
+    SCHEDULE("schedule", "timer"), PUT("put", "timer"), TOUCH("touch", "id", "delayMs"), CANCEL("cancel", "id");
 
     /** The {@code op} on the wire. */
     public final String wire;
+    /** The fields its message takes, {@code op} and {@code ref} included. */
+    public final java.util.Set<String> fields;
 
-    Op(String wire) {
+    Op(String wire, String... args) {
       this.wire = wire;
+      java.util.Set<String> all = new java.util.HashSet<>(java.util.List.of(args));
+      all.add("op");
+      all.add("ref");
+      this.fields = java.util.Set.copyOf(all);
     }
 
     /** The op named {@code wire}, or {@code null}. */
@@ -38,6 +46,23 @@ public interface WsCommands {
         }
       }
       return null;
+    }
+  }
+
+  /**
+   * Refuses a client message of op {@code op} that has a field other than {@code taken}, as an HTTP body's unknown
+   * field is refused.
+   *
+   * @throws ValidationException naming the first such field, its message listing what the op takes
+   */
+  static void checkFields(JsonObject message, String op, java.util.Set<String> taken) {
+    for (String name : message.fieldNames()) {
+      if (!taken.contains(name)) {
+        java.util.TreeSet<String> others = new java.util.TreeSet<>(taken);
+        others.remove("op");
+        throw new ValidationException(name, "unknown field " + TopicRule.quote(name) + " (op \"" + op + "\" takes "
+            + (others.isEmpty() ? "no other" : String.join(", ", others)) + ")");
+      }
     }
   }
 

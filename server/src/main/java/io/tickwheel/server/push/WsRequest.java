@@ -20,7 +20,9 @@ import java.util.Set;
  * A client's WebSocket message, validated: {@code {"op":"subscribe","topics":[…],"from":SEQ?}},
  * {@code {"op":"unsubscribe","topics":[…]}}, {@code {"op":"ping"}}, or a write command ({@code schedule},
  * {@code put}, {@code touch}, {@code cancel}) with its {@code ref}, whose own fields {@link WsCommands} validates.
- * Unknown fields are ignored. Stateless parsing, thread safe.
+ * A field the op does not take is refused, as an unknown field of an HTTP body is: by {@link #parse(String)} for
+ * subscribe, unsubscribe and ping ({@link #FIELDS}), by the command's executor for the write commands (a result with
+ * its {@code ref}; {@link WsCommands#checkFields}). Stateless parsing, thread safe.
  */
 sealed interface WsRequest {
 
@@ -38,6 +40,12 @@ sealed interface WsRequest {
 
   /** Longest {@code ref}, characters. */
   int MAX_REF_LENGTH = 200;
+
+  /** The fields of the messages that are not write commands, by op (the commands': {@link WsCommands.Op#fields}). */
+  java.util.Map<String, Set<String>> FIELDS = java.util.Map.of(
+      "subscribe", Set.of("op", "topics", "from"),
+      "unsubscribe", Set.of("op", "topics"),
+      "ping", Set.of("op"));
 
   /** What an unknown or missing op is told. */
   String OPS = "subscribe, unsubscribe, ping, schedule, put, touch or cancel";
@@ -70,10 +78,13 @@ sealed interface WsRequest {
     }
     switch (name) {
       case "subscribe":
+        WsCommands.checkFields(o, name, FIELDS.get(name));
         return new Subscribe(topics(o), from(o));
       case "unsubscribe":
+        WsCommands.checkFields(o, name, FIELDS.get(name));
         return new Unsubscribe(topics(o));
       case "ping":
+        WsCommands.checkFields(o, name, FIELDS.get(name));
         return new Ping();
       default:
         WsCommands.Op command = WsCommands.Op.of(name);
@@ -144,7 +155,9 @@ sealed interface WsRequest {
               return null;
             }
           }
-          default -> p.skipChildren();
+          default -> {
+            return null;    // a field no command takes: parse(String) and the executor refuse it
+          }
         }
       }
       if (t != JsonToken.END_OBJECT || p.nextToken() != null || op == null || ref == null || ref.isEmpty()
@@ -155,9 +168,10 @@ sealed interface WsRequest {
       if (command == null) {
         return null;
       }
-      boolean shaped = switch (command) {
-        case SCHEDULE, PUT -> timer != null;
-        case TOUCH, CANCEL -> id != null;
+      boolean shaped = switch (command) {    // its fields and no other (else parse(String) and the executor refuse)
+        case SCHEDULE, PUT -> timer != null && id == null && !hasDelay;
+        case TOUCH -> id != null && timer == null;
+        case CANCEL -> id != null && timer == null && !hasDelay;
       };
       return shaped ? new Command(command, ref, new WsCommands.Args(null, timer, id, hasDelay, delay)) : null;
     } catch (java.io.IOException | RuntimeException e) {

@@ -14,6 +14,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.HashMap;
@@ -196,6 +197,17 @@ class WsCommandsTest {
     JsonObject noRef = next();
     assertThat(noRef.getString("type")).as("without a ref there is no result to answer").isEqualTo("error");
     assertThat(noRef.getString("field")).isEqualTo("ref");
+    send(schedule("extra", "e", 5).put("delay", 5));
+    JsonObject extra = next();
+    assertThat(extra.getString("ref")).isEqualTo("extra");
+    assertThat(extra.getInteger("status")).isEqualTo(400);
+    assertThat(extra.getJsonObject("error").getString("field")).isEqualTo("delay");
+    assertThat(extra.getJsonObject("error").getString("message"))
+        .isEqualTo("unknown field \"delay\" (op \"schedule\" takes ref, timer)");
+    send(new JsonObject().put("op", "subscribe").put("topics", new JsonArray().add("a")).put("form", 5));
+    JsonObject sub = next();
+    assertThat(sub.getString("type")).isEqualTo("error");
+    assertThat(sub.getString("field")).isEqualTo("form");
     send(new JsonObject().put("op", "ping"));
     assertThat(next().getString("type")).isEqualTo("pong");
     assertThat(store.createAllCalls.get()).as("nothing of a bad command is written").isZero();

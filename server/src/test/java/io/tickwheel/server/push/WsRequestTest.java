@@ -40,7 +40,7 @@ class WsRequestTest {
   @Test
   void readsCommandsOfTheUsualShapeFromTheirTokens() {
     WsRequest.Command c = (WsRequest.Command) parse(
-        "{\"op\":\"schedule\",\"ref\":\"r1\",\"timer\":{\"id\":\"a\",\"delayMs\":5,\"payload\":{ \"n\" : 1 }},\"x\":[1]}");
+        "{\"op\":\"schedule\",\"ref\":\"r1\",\"timer\":{\"id\":\"a\",\"delayMs\":5,\"payload\":{ \"n\" : 1 }}}");
     assertThat(c.op()).isEqualTo(WsCommands.Op.SCHEDULE);
     assertThat(c.ref()).isEqualTo("r1");
     assertThat(c.args().message()).isNull();
@@ -63,7 +63,14 @@ class WsRequestTest {
       "{\"op\":\"put\",\"ref\":\"r\",\"timer\":null}", "{\"op\":\"touch\",\"ref\":\"r\",\"id\":5}",
       "{\"op\":\"touch\",\"ref\":\"r\",\"id\":\"a\",\"delayMs\":\"5\"}", "{\"op\":\"cancel\",\"ref\":\"r\"}",
       "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\",\"id\":\"b\"}",
-      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"delayMs\":1,\"payload\":{\"é\":1}}}"})
+      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"delayMs\":1,\"payload\":{\"é\":1}}}",
+      // a field the op does not take: the executor refuses it with the command's ref
+      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"id\":\"a\"},\"x\":[1]}",
+      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"id\":\"a\"},\"delayMs\":5}",
+      "{\"op\":\"put\",\"ref\":\"r\",\"timer\":{\"id\":\"a\"},\"id\":\"a\"}",
+      "{\"op\":\"touch\",\"ref\":\"r\",\"id\":\"a\",\"delay\":1000}",
+      "{\"op\":\"touch\",\"ref\":\"r\",\"id\":\"a\",\"timer\":{}}",
+      "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\",\"delayMs\":5}"})
   void decodesCommandsOfAnyOtherShapeAsAWhole(String text) {
     WsRequest.Command c = (WsRequest.Command) parse(text);
     assertThat(c.args().message()).isEqualTo(new JsonObject(text));
@@ -78,11 +85,29 @@ class WsRequestTest {
     assertThat(parse(text)).isEqualTo(WsRequest.parse(text));
   }
 
+  @Test
+  void aFieldTheOpDoesNotTakeIsRefusedNamingItAndWhatTheOpTakes() {
+    assertThatThrownBy(() -> WsRequest.parse("{\"op\":\"subscribe\",\"topics\":[\"a\"],\"form\":5}"))
+        .isInstanceOfSatisfying(ValidationException.class, e -> {
+          assertThat(e.field()).isEqualTo("form");
+          assertThat(e.getMessage()).isEqualTo("unknown field \"form\" (op \"subscribe\" takes from, topics)");
+        });
+    assertThatThrownBy(() -> WsRequest.parse("{\"op\":\"ping\",\"x\":1}")).isInstanceOfSatisfying(
+        ValidationException.class, e -> assertThat(e.getMessage()).isEqualTo(
+            "unknown field \"x\" (op \"ping\" takes no other)"));
+    assertThatThrownBy(() -> WsCommands.checkFields(new JsonObject("{\"op\":\"touch\",\"ref\":\"r\",\"delay\":1}"),
+        "touch", WsCommands.Op.TOUCH.fields)).isInstanceOfSatisfying(ValidationException.class, e -> {
+          assertThat(e.field()).isEqualTo("delay");
+          assertThat(e.getMessage()).isEqualTo("unknown field \"delay\" (op \"touch\" takes delayMs, id, ref)");
+        });
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
       "not json", "[1]", "{\"op\":5}", "{}", "{\"op\":\"fly\"}", "{\"op\":\"schedule\",\"timer\":{}}",
       "{\"op\":\"schedule\",\"ref\":\"\",\"timer\":{}}", "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\"} x",
-      "{\"op\":\"subscribe\"}"})
+      "{\"op\":\"subscribe\"}", "{\"op\":\"subscribe\",\"topics\":[\"a\"],\"form\":5}",
+      "{\"op\":\"ping\",\"ref\":\"1\"}", "{\"op\":\"unsubscribe\",\"topics\":[\"a\"],\"from\":1}"})
   void errorsAreTheDecodedParsesErrors(String text) {
     ValidationException expected = null;
     try {
