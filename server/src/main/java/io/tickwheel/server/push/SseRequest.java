@@ -18,7 +18,8 @@ import java.util.Set;
  *       by the hub, which knows the partitions ({@link FiringCursor}). The header wins because a browser's EventSource sends it
  *       on reconnection while the URL still carries the original {@code from}.</li>
  * </ul>
- * Other parameters ({@code access_token}, …) are not this class's business and are ignored.
+ * Other parameters are not this class's business: {@code access_token} is the auth handler's, and the route refuses
+ * any other ({@code http.QueryParams}).
  *
  * @param topics the topics, {@code ["*"]} for all
  * @param from   the cursor to resume after, unparsed, or {@code null} for new firings only
