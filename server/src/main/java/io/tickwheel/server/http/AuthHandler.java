@@ -25,7 +25,10 @@ final class AuthHandler implements Handler<RoutingContext> {
   /** Context key: the SHA-256 digest ({@code byte[]}) of the request's token. */
   static final String DIGEST = "tw.tokenDigest";
 
-  private static final Set<String> QUERY_TOKEN_PATHS = Set.of("/v1/ws", "/v1/events", "/v1/wheel/stream");
+  /** The paths whose token may come as {@value #QUERY_TOKEN} in the query (browsers' EventSource and WebSocket). */
+  static final Set<String> QUERY_TOKEN_PATHS = Set.of("/v1/ws", "/v1/events", "/v1/wheel/stream");
+  /** The query parameter of a token on {@link #QUERY_TOKEN_PATHS}. */
+  static final String QUERY_TOKEN = "access_token";
 
   private final Tokens tokens;
 
@@ -86,7 +89,7 @@ final class AuthHandler implements Handler<RoutingContext> {
       return h.substring(7).trim();
     }
     if (QUERY_TOKEN_PATHS.contains(rc.request().path())) {
-      return rc.request().getParam("access_token");
+      return rc.request().getParam(QUERY_TOKEN);
     }
     return null;
   }

@@ -18,22 +18,30 @@ final class QueryParams {
 
   private QueryParams() {}
 
-  /** By "METHOD path" (the route's path as registered); a {@code /v1} route not listed takes none. */
+  /**
+   * By "METHOD path" (the route's path as registered), the route's own parameters; a {@code /v1} route not listed
+   * takes none. The paths that take a token in the query ({@link AuthHandler#QUERY_TOKEN_PATHS}) also take
+   * {@code access_token}.
+   */
   private static final Map<String, Set<String>> TAKEN = Map.of(
       "GET /v1/timers", Set.of("topic", "limit", "cursor"),
       "GET /v1/topics", Set.of("topic", "limit", "after"),
       "GET /v1/deliveries", Set.of("state", "limit", "cursor"),
       "GET /v1/export", Set.of("topic"),
-      "GET /v1/events", Set.of("topic", "from", "access_token"),
-      "GET /v1/ws", Set.of("access_token"),
-      "GET /v1/wheel/stream", Set.of("access_token"));
+      "GET /v1/events", Set.of("topic", "from"));
 
   /** What {@code method path} takes; {@code null} outside {@code /v1} (not checked). */
   static Set<String> taken(HttpMethod method, String path) {
     if (path == null || !path.startsWith("/v1/")) {
       return null;
     }
-    return TAKEN.getOrDefault(method.name() + " " + path, Set.of());
+    Set<String> own = TAKEN.getOrDefault(method.name() + " " + path, Set.of());
+    if (!AuthHandler.QUERY_TOKEN_PATHS.contains(path)) {
+      return own;
+    }
+    java.util.HashSet<String> all = new java.util.HashSet<>(own);
+    all.add(AuthHandler.QUERY_TOKEN);
+    return Set.copyOf(all);
   }
 
   /**
@@ -60,13 +68,7 @@ final class QueryParams {
     if (q == null || q.isEmpty()) {
       return true;
     }
-    MultiMap params;
-    try {
-      params = rc.queryParams();
-    } catch (IllegalArgumentException e) {
-      rc.fail(ApiException.invalid(null, "the query is malformed: \"" + ErrorResponses.shorten(q) + "\""));
-      return false;
-    }
+    MultiMap params = rc.queryParams();    // a query that does not decode was refused by the router (400)
     for (String name : params.names()) {
       if (!taken.contains(name)) {
         String shown = ErrorResponses.shorten(name);
