@@ -91,7 +91,8 @@ public final class TopicRule {
     return s.length() <= QUOTE_MAX ? s : s.substring(0, QUOTE_MAX) + "…(" + s.length() + " chars)";
   }
 
-  private static String shorten(String s) {
+  /** {@code s} as an error message shows a bad value: its first 60 characters, then "…" if it is longer. */
+  public static String shorten(String s) {
     return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "…";
   }
 }

@@ -60,7 +60,8 @@ public interface WsCommands {
       if (!taken.contains(name)) {
         java.util.TreeSet<String> others = new java.util.TreeSet<>(taken);
         others.remove("op");
-        throw new ValidationException(name, "unknown field " + TopicRule.quote(name) + " (op \"" + op + "\" takes "
+        String shown = TopicRule.shorten(name);
+        throw new ValidationException(shown, "unknown field '" + shown + "' (op \"" + op + "\" takes "
             + (others.isEmpty() ? "no other" : String.join(", ", others)) + ")");
       }
     }

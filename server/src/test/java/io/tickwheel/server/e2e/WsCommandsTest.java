@@ -203,7 +203,7 @@ class WsCommandsTest {
     assertThat(extra.getInteger("status")).isEqualTo(400);
     assertThat(extra.getJsonObject("error").getString("field")).isEqualTo("delay");
     assertThat(extra.getJsonObject("error").getString("message"))
-        .isEqualTo("unknown field \"delay\" (op \"schedule\" takes ref, timer)");
+        .isEqualTo("unknown field 'delay' (op \"schedule\" takes ref, timer)");
     send(new JsonObject().put("op", "subscribe").put("topics", new JsonArray().add("a")).put("form", 5));
     JsonObject sub = next();
     assertThat(sub.getString("type")).isEqualTo("error");

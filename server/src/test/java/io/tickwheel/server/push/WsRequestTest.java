@@ -90,15 +90,21 @@ class WsRequestTest {
     assertThatThrownBy(() -> WsRequest.parse("{\"op\":\"subscribe\",\"topics\":[\"a\"],\"form\":5}"))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
           assertThat(e.field()).isEqualTo("form");
-          assertThat(e.getMessage()).isEqualTo("unknown field \"form\" (op \"subscribe\" takes from, topics)");
+          assertThat(e.getMessage()).isEqualTo("unknown field 'form' (op \"subscribe\" takes from, topics)");
         });
     assertThatThrownBy(() -> WsRequest.parse("{\"op\":\"ping\",\"x\":1}")).isInstanceOfSatisfying(
         ValidationException.class, e -> assertThat(e.getMessage()).isEqualTo(
-            "unknown field \"x\" (op \"ping\" takes no other)"));
+            "unknown field 'x' (op \"ping\" takes no other)"));
     assertThatThrownBy(() -> WsCommands.checkFields(new JsonObject("{\"op\":\"touch\",\"ref\":\"r\",\"delay\":1}"),
         "touch", WsCommands.Op.TOUCH.fields)).isInstanceOfSatisfying(ValidationException.class, e -> {
           assertThat(e.field()).isEqualTo("delay");
-          assertThat(e.getMessage()).isEqualTo("unknown field \"delay\" (op \"touch\" takes delayMs, id, ref)");
+          assertThat(e.getMessage()).isEqualTo("unknown field 'delay' (op \"touch\" takes delayMs, id, ref)");
+        });
+    String longName = "n".repeat(500);
+    assertThatThrownBy(() -> WsRequest.parse(new JsonObject().put("op", "ping").put(longName, 1).encode()))
+        .isInstanceOfSatisfying(ValidationException.class, e -> {
+          assertThat(e.field()).as("shortened as other bad values are").isEqualTo("n".repeat(60) + "…");
+          assertThat(e.getMessage()).hasSizeLessThan(120);
         });
   }
 
