@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /v1/export[?topic=a,b]}: every timer with its whole state, one NDJSON line each
+ * {@code GET /v1/export[?topic=a,b[&topic=c]]}: every timer with its whole state, one NDJSON line each
  * ({@link TimerJson#appendExport}), {@code application/x-ndjson}, streamed as the store reads it.
  *
  * <p><b>Back-pressure, bounded memory.</b> The store hands out {@value #BATCH} timers at a time
@@ -53,7 +53,7 @@ public final class ExportApi {
 
   /** {@code GET /v1/export}. */
   public void export(RoutingContext rc) {
-    Set<String> topics = topics(rc.request().getParam("topic"));
+    Set<String> topics = topics(rc.queryParam("topic"));
     List<TimerExport> all;
     try {
       all = sources.get();
@@ -85,19 +85,24 @@ public final class ExportApi {
     });
   }
 
-  /** The {@code topic} filter: comma-separated topic names, or {@code null} for all. */
-  private static Set<String> topics(String param) {
-    if (param == null || param.isEmpty()) {
+  /**
+   * The {@code topic} filter: the topics the values name (each comma-separated), or {@code null} for all when the
+   * parameter is absent. An empty value names the empty topic, which is refused as any invalid name is.
+   */
+  private static Set<String> topics(List<String> params) {
+    if (params.isEmpty()) {
       return null;
     }
     Set<String> out = new HashSet<>();
-    for (String t : param.split(",", -1)) {
-      try {
-        TopicRule.check("topic", t);
-      } catch (ValidationException e) {
-        throw ErrorResponses.toApi(e, 400);
+    for (String param : params) {
+      for (String t : param.split(",", -1)) {
+        try {
+          TopicRule.check("topic", t);
+        } catch (ValidationException e) {
+          throw ErrorResponses.toApi(e, 400);
+        }
+        out.add(t);
       }
-      out.add(t);
     }
     return out;
   }

@@ -11,8 +11,10 @@ import java.util.Set;
  * The query parameters each {@code /v1} route takes. A request with any other is refused, 400
  * {@code invalid_argument} naming it, before its handler runs: a misspelt parameter ({@code ?topics=} for
  * {@code ?topic=}, {@code ?delayMs=} on a touch) would otherwise be ignored and the request served as if it were
- * absent (every topic's firings, a touch with the stored countdown). The OpenAPI document lists the same parameters
- * ({@code OpenApiDocumentTest} checks it). Stateless, thread safe.
+ * absent (every topic's firings, a touch with the stored countdown). A parameter that takes one value and is given
+ * more than once ({@code ?limit=1&limit=1000}) is refused too, rather than one of its values taken silently; only
+ * the topic lists of {@code GET /v1/events} and {@code GET /v1/export} may be repeated (their values add up). The
+ * OpenAPI document lists the same parameters ({@code OpenApiDocumentTest} checks it). Stateless, thread safe.
  */
 final class QueryParams {
 
@@ -29,6 +31,11 @@ final class QueryParams {
       "GET /v1/deliveries", Set.of("state", "limit", "cursor"),
       "GET /v1/export", Set.of("topic"),
       "GET /v1/events", Set.of("topic", "from"));
+
+  /** By "METHOD path", the parameters that may be given more than once; every other one takes a single value. */
+  private static final Map<String, Set<String>> REPEATABLE = Map.of(
+      "GET /v1/export", Set.of("topic"),
+      "GET /v1/events", Set.of("topic"));
 
   /** What {@code method path} takes; {@code null} outside {@code /v1} (not checked). */
   static Set<String> taken(HttpMethod method, String path) {
@@ -59,9 +66,15 @@ final class QueryParams {
     return Set.copyOf(all);
   }
 
+  /** Whether {@code name} may be given more than once to {@code method path}. */
+  static boolean repeatable(HttpMethod method, String path, String name) {
+    return REPEATABLE.getOrDefault(method.name() + " " + path, Set.of()).contains(name);
+  }
+
   /**
-   * Fails {@code rc} (400, the first parameter not in {@code taken}) and returns false if its query has one; true
-   * (nothing done) otherwise, at once when the request has no query.
+   * Fails {@code rc} (400 naming the parameter) and returns false if its query has a parameter not in {@code taken},
+   * or one that takes a single value more than once; true (nothing done) otherwise, at once when the request has no
+   * query.
    */
   static boolean check(RoutingContext rc, Set<String> taken) {
     String q = rc.request().query();
@@ -75,6 +88,13 @@ final class QueryParams {
         rc.fail(ApiException.invalid(shown, "unknown query parameter '" + shown + "' ("
             + rc.request().method().name() + " " + rc.currentRoute().getPath() + " takes "
             + (taken.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(taken))) + ")"));
+        return false;
+      }
+      int given = params.getAll(name).size();
+      if (given > 1 && !repeatable(rc.request().method(), rc.currentRoute().getPath(), name)) {
+        String shown = ErrorResponses.shorten(name);
+        rc.fail(ApiException.invalid(shown, "query parameter '" + shown + "' takes one value, was given " + given
+            + " times (" + rc.request().method().name() + " " + rc.currentRoute().getPath() + ")"));
         return false;
       }
     }

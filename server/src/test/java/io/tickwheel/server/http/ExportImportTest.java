@@ -113,6 +113,11 @@ class ExportImportTest {
       assertThat(lines(a.send(GET, "/v1/export?topic=orders,nothing").bodyAsString()))
           .extracting(l -> l.getString("id")).containsExactly("once");
       assertThat(a.send(GET, "/v1/export?topic=bad%20topic").statusCode()).isEqualTo(400);
+      assertThat(lines(a.send(GET, "/v1/export?topic=nothing&topic=orders").bodyAsString()))
+          .as("repeated lists add up").extracting(l -> l.getString("id")).containsExactly("once");
+      HttpResponse<Buffer> empty = a.send(GET, "/v1/export?topic=");
+      assertThat(empty.statusCode()).as("an empty name is no filter").isEqualTo(400);
+      assertThat(empty.bodyAsJsonObject().getJsonObject("error").getString("field")).isEqualTo("topic");
     }
   }
 

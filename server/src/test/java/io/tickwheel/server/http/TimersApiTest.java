@@ -391,6 +391,19 @@ class TimersApiTest {
   }
 
   @Test
+  void aSingleValuedParameterGivenTwiceIsRefusedAndTopicListsAddUp() {
+    JsonObject e = queryRefusal(s.send(GET, "/v1/timers?limit=1&topic=billing&limit=1000"));
+    assertThat(e.getString("field")).isEqualTo("limit");
+    assertThat(e.getString("message"))
+        .isEqualTo("query parameter 'limit' takes one value, was given 2 times (GET /v1/timers)");
+    assertThat(queryRefusal(s.send(GET, "/v1/deliveries?state=dead&state=pending")).getString("field"))
+        .isEqualTo("state");
+    assertThat(queryRefusal(s.send(GET, "/v1/topics?after=a&after=b")).getString("field")).isEqualTo("after");
+    assertThat(queryRefusal(s.send(GET, "/v1/events?from=1&from=2")).getString("field")).isEqualTo("from");
+    assertThat(s.send(GET, "/v1/timers?limit=5").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void aWriteWithAQueryParameterIsRefusedAndWritesNothing() {
     assertThat(queryRefusal(s.send(POST, "/v1/timers?dryRun=true", "{\"id\":\"q-1\",\"topic\":\"t\",\"delayMs\":60000}"))
         .getString("message")).isEqualTo("unknown query parameter 'dryRun' (POST /v1/timers takes none)");
