@@ -151,6 +151,9 @@ public final class ImportApi {
       } catch (DecodeException e) {
         fail(line.number(), ApiException.invalid(null, "the line is not valid JSON: " + firstLine(e.getMessage())));
         return null;
+      } catch (ValidationException e) {
+        fail(line.number(), ErrorResponses.toApi(e, 400));
+        return null;
       } catch (RuntimeException e) {
         fail(line.number(), ApiException.invalid(null, "the line is not valid JSON"));
         return null;

@@ -3,13 +3,13 @@ package io.tickwheel.server.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tickwheel.core.model.TimerFields;
 import io.tickwheel.core.model.TimerParser;
+import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.wire.StrictJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import io.vertx.core.json.jackson.JacksonCodec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,18 +19,12 @@ import io.vertx.ext.web.RoutingContext;
 final class JsonBodies {
 
   /**
-   * Vert.x's own parser settings (comments allowed, Jackson's default limits), used on the body's bytes: Vert.x's
-   * {@code Json.decodeValue(Buffer)} reads through an {@code InputStream} over the buffer, which was a third of the
-   * decoding time of a single-timer POST (encoding detection and stream reads for a 100-byte body).
+   * Vert.x's own parser settings (comments allowed, Jackson's default limits) with repeated keys refused, used on
+   * the body's bytes ({@link StrictJson}): Vert.x's {@code Json.decodeValue(Buffer)} reads through an
+   * {@code InputStream} over the buffer, which was a third of the decoding time of a single-timer POST (encoding
+   * detection and stream reads for a 100-byte body). A repeated key sends a body to the tree path, which refuses it.
    */
-  private static final JsonFactory FACTORY = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
-
-  /**
-   * {@link #FACTORY} with repeated keys refused: what {@link #timer} reads with. A repeated key sends the body to the
-   * tree path, which keeps the last value as Vert.x's decoding does.
-   */
-  private static final JsonFactory STRICT = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
-      .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  private static final JsonFactory STRICT = StrictJson.FACTORY;
 
   private JsonBodies() {}
 
@@ -98,7 +92,7 @@ final class JsonBodies {
    *
    * @param optional whether the body may be left out: an empty body, or the JSON value {@code null} (what generated
    *                 clients send for an optional body they were given none for), returns {@code null}
-   * @throws ApiException 400 when the body is missing, not JSON, or not an object
+   * @throws ApiException 400 when the body is missing, not JSON, not an object, or repeats a key in an object
    */
   static JsonObject object(RoutingContext rc, boolean optional) {
     return object(rc.body() == null ? null : rc.body().buffer(), optional);
@@ -117,6 +111,8 @@ final class JsonBodies {
       v = decode(b);
     } catch (DecodeException e) {
       throw ApiException.invalid(null, "the body is not valid JSON: " + firstLine(e.getMessage()));
+    } catch (ValidationException e) {
+      throw ErrorResponses.toApi(e, 400);
     } catch (RuntimeException e) {
       throw ApiException.invalid(null, "the body is not valid JSON");
     }
@@ -130,19 +126,14 @@ final class JsonBodies {
   }
 
   /**
-   * Decodes a JSON value exactly as {@code Json.decodeValue(Buffer)} does ({@code JsonObject}, {@code JsonArray},
-   * {@code String}, {@code Number}, {@code Boolean} or {@code null}; trailing tokens rejected), from the buffer's bytes.
+   * Decodes a JSON value as {@code Json.decodeValue(Buffer)} does, a repeated key refused ({@link StrictJson}), from
+   * the buffer's bytes.
    *
-   * @throws DecodeException if it is not valid JSON
+   * @throws DecodeException     if it is not valid JSON
+   * @throws ValidationException if an object repeats a key
    */
   static Object decode(Buffer b) {
-    JsonParser p;
-    try {
-      p = FACTORY.createParser(b.getBytes());
-    } catch (IOException e) {
-      throw new DecodeException("Failed to decode: " + e.getMessage(), e);
-    }
-    return JacksonCodec.fromParser(p, Object.class);      // closes the parser
+    return StrictJson.decode(b.getBytes());
   }
 
   private static String firstLine(String m) {

@@ -3,11 +3,10 @@ package io.tickwheel.server.push;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.tickwheel.core.model.TimerFields;
 import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
+import io.tickwheel.server.wire.StrictJson;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -59,7 +58,7 @@ sealed interface WsRequest {
   static WsRequest parse(String text) {
     JsonObject o;
     try {
-      Object v = io.vertx.core.json.Json.decodeValue(text);
+      Object v = StrictJson.decode(text);
       if (!(v instanceof JsonObject obj)) {
         throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
             + TopicRule.quote(text));
@@ -109,10 +108,9 @@ sealed interface WsRequest {
 
   /**
    * {@link JsonFactory} as Vert.x's decoding sets it up (comments allowed), with repeated keys refused: a message
-   * with one goes to {@link #parse(String)}, which keeps the last value.
+   * with one goes to {@link #parse(String)}, which refuses it ({@link StrictJson}).
    */
-  JsonFactory STRICT = JsonFactory.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  JsonFactory STRICT = StrictJson.FACTORY;
 
   /** A command of the usual shape read from its tokens, or {@code null} for any other message. */
   private static Command command(byte[] utf8, WsCommands commands) {

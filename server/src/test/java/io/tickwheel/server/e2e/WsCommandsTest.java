@@ -208,6 +208,12 @@ class WsCommandsTest {
     JsonObject sub = next();
     assertThat(sub.getString("type")).isEqualTo("error");
     assertThat(sub.getString("field")).isEqualTo("form");
+    ws.writeTextMessage("{\"op\":\"schedule\",\"ref\":\"dup\",\"timer\":{\"id\":\"d\",\"delayMs\":5,\"delayMs\":6}}");
+    JsonObject dup = next();
+    assertThat(dup.getString("type")).as("a message that repeats a key is not decoded").isEqualTo("error");
+    assertThat(dup.getString("field")).isEqualTo("timer");
+    assertThat(dup.getString("message"))
+        .isEqualTo("duplicate key 'delayMs' at /timer/delayMs (an object takes each key once)");
     send(new JsonObject().put("op", "ping"));
     assertThat(next().getString("type")).isEqualTo("pong");
     assertThat(store.createAllCalls.get()).as("nothing of a bad command is written").isZero();

@@ -140,20 +140,23 @@ class ExportImportTest {
           "{\"id\":\"g2\",\"delayMs\":1000,\"nextDueAt\":" + due + ",\"firings\":2}",                     // 7
           "{\"id\":\"g3\",\"nextDueAt\":-4}",                                                             // 8
           "{\"id\":\"g1\",\"nextDueAt\":" + (due + 1) + "}\r",                                            // 9
-          "{\"nextDueAt\":" + due + "}");                                                                 // 10, no end
+          "{\"id\":\"g4\",\"nextDueAt\":" + due + ",\"nextDueAt\":" + (due + 5) + "}",                     // 10
+          "{\"nextDueAt\":" + due + "}");                                                                 // 11, no end
       HttpResponse<Buffer> r = importBody(s, body);
       assertThat(r.statusCode()).isEqualTo(200);
       JsonObject report = r.bodyAsJsonObject();
       assertThat(report.getLong("imported")).isEqualTo(3);
-      assertThat(report.getLong("failed")).isEqualTo(6);
+      assertThat(report.getLong("failed")).isEqualTo(7);
       JsonArray errors = report.getJsonArray("errors");
       assertThat(errors.stream().map(e -> ((JsonObject) e).getLong("line")).toList())
-          .containsExactly(2L, 3L, 4L, 6L, 8L, 10L);
+          .containsExactly(2L, 3L, 4L, 6L, 8L, 10L, 11L);
       assertThat(errors.getJsonObject(2).getJsonObject("error").getString("field")).isEqualTo("kind");
       assertThat(errors.getJsonObject(2).getJsonObject("error").getString("message")).contains("sometimes");
       assertThat(errors.getJsonObject(3).getJsonObject("error").getString("code")).isEqualTo("payload_too_large");
       assertThat(errors.getJsonObject(4).getJsonObject("error").getString("field")).isEqualTo("nextDueAt");
-      assertThat(errors.getJsonObject(5).getJsonObject("error").getString("field")).isEqualTo("id");
+      assertThat(errors.getJsonObject(5).getJsonObject("error").getString("field")).isEqualTo("nextDueAt");
+      assertThat(errors.getJsonObject(5).getJsonObject("error").getString("message")).startsWith("duplicate key");
+      assertThat(errors.getJsonObject(6).getJsonObject("error").getString("field")).isEqualTo("id");
       for (Object e : errors) {
         assertThat(((JsonObject) e).getJsonObject("error").getString("code")).isIn("invalid_argument",
             "payload_too_large");
@@ -165,6 +168,7 @@ class ExportImportTest {
       assertThat(g2.getLong("firings")).isEqualTo(2);
       assertThat(g2.getLong("delayMs")).isEqualTo(1000);
       assertThat(s.send(GET, "/v1/timers/big").statusCode()).isEqualTo(404);
+      assertThat(s.send(GET, "/v1/timers/g4").statusCode()).as("a line that repeats a key").isEqualTo(404);
     }
   }
 

@@ -391,6 +391,29 @@ class TimersApiTest {
   }
 
   @Test
+  void aRepeatedKeyAnywhereInABodyIsRefusedNamingItAndNothingIsWritten() {
+    JsonObject e = queryRefusal(s.send(POST, "/v1/timers", "{\"id\":\"dk-1\",\"delayMs\":1000,\"delayMs\":600000}"));
+    assertThat(e.getString("field")).isEqualTo("delayMs");
+    assertThat(e.getString("message")).isEqualTo("duplicate key 'delayMs' at /delayMs (an object takes each key once)");
+    e = queryRefusal(s.send(POST, "/v1/timers", "{\"id\":\"dk-1\",\"delayMs\":600000,\"payload\":{\"a\":1,\"a\":2}}"));
+    assertThat(e.getString("field")).isEqualTo("payload");
+    assertThat(e.getString("message")).contains("'a' at /payload/a");
+    e = queryRefusal(s.send(POST, "/v1/timers/batch",
+        "{\"timers\":[{\"id\":\"dk-2\",\"delayMs\":600000},{\"id\":\"dk-3\",\"delayMs\":600000,\"id\":\"dk-4\"}]}"));
+    assertThat(e.getString("field")).isEqualTo("timers");
+    assertThat(e.getString("message")).contains("'id' at /timers/1/id");
+    assertThat(s.send(PUT, "/v1/timers/dk-5", "{\"delayMs\":600000,\"topic\":\"a\",\"topic\":\"b\"}").statusCode())
+        .isEqualTo(400);
+    for (String id : List.of("dk-1", "dk-2", "dk-3", "dk-4", "dk-5")) {
+      assertThat(s.send(GET, "/v1/timers/" + id).statusCode()).as(id).isEqualTo(404);
+    }
+    JsonObject created = s.send(POST, "/v1/timers", "{\"id\":\"dk-6\",\"delayMs\":600000}").bodyAsJsonObject();
+    assertThat(queryRefusal(s.send(POST, "/v1/timers/dk-6/touch", "{\"delayMs\":1,\"delayMs\":2}")).getString("field"))
+        .isEqualTo("delayMs");
+    assertThat(s.send(GET, "/v1/timers/dk-6").bodyAsJsonObject()).as("not touched").isEqualTo(created);
+  }
+
+  @Test
   void aSingleValuedParameterGivenTwiceIsRefusedAndTopicListsAddUp() {
     JsonObject e = queryRefusal(s.send(GET, "/v1/timers?limit=1&topic=billing&limit=1000"));
     assertThat(e.getString("field")).isEqualTo("limit");

@@ -62,7 +62,6 @@ class WsRequestTest {
       "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":5}", "{\"op\":\"schedule\",\"ref\":\"r\"}",
       "{\"op\":\"put\",\"ref\":\"r\",\"timer\":null}", "{\"op\":\"touch\",\"ref\":\"r\",\"id\":5}",
       "{\"op\":\"touch\",\"ref\":\"r\",\"id\":\"a\",\"delayMs\":\"5\"}", "{\"op\":\"cancel\",\"ref\":\"r\"}",
-      "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\",\"id\":\"b\"}",
       "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"delayMs\":1,\"payload\":{\"é\":1}}}",
       // a field the op does not take: the executor refuses it with the command's ref
       "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"id\":\"a\"},\"x\":[1]}",
@@ -75,6 +74,16 @@ class WsRequestTest {
     WsRequest.Command c = (WsRequest.Command) parse(text);
     assertThat(c.args().message()).isEqualTo(new JsonObject(text));
     assertThat(c.args().timer()).isNull();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\",\"id\":\"b\"}",
+      "{\"op\":\"schedule\",\"ref\":\"r\",\"timer\":{\"id\":\"a\",\"payload\":{\"k\":1,\"k\":2}}}",
+      "{\"op\":\"subscribe\",\"topics\":[\"a\"],\"topics\":[\"b\"]}"})
+  void aMessageThatRepeatsAKeyIsRefusedByEitherPath(String text) {
+    assertThatThrownBy(() -> parse(text)).isInstanceOfSatisfying(ValidationException.class,
+        e -> assertThat(e.getMessage()).startsWith("duplicate key '"));
   }
 
   @ParameterizedTest
