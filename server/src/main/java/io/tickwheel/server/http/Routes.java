@@ -176,13 +176,13 @@ public final class Routes {
     on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
     on(router.post("/v1/timers/touch").handler(body), m.httpRoute("/v1/timers/touch")).handler(t::touchBatch);
     // the single writes: the route's tag and its handler in one step (one router hop less per request)
-    router.post("/v1/timers").handler(body).handler(tagged(m.httpRoute("/v1/timers"), t::create));
+    router.post("/v1/timers").handler(body).handler(tagged(m.httpRoute("/v1/timers"), true, t::create));
     on(router.get("/v1/timers"), m.httpRoute("/v1/timers")).handler(t::list);
-    router.put("/v1/timers/:id").handler(body).handler(tagged(m.httpRoute("/v1/timers/:id"), t::upsert));
+    router.put("/v1/timers/:id").handler(body).handler(tagged(m.httpRoute("/v1/timers/:id"), true, t::upsert));
     on(router.get("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::get);
-    router.delete("/v1/timers/:id").handler(tagged(m.httpRoute("/v1/timers/:id"), t::delete));
+    router.delete("/v1/timers/:id").handler(tagged(m.httpRoute("/v1/timers/:id"), false, t::delete));
     router.post("/v1/timers/:id/touch").handler(body)
-        .handler(tagged(m.httpRoute("/v1/timers/:id/touch"), t::touch));
+        .handler(tagged(m.httpRoute("/v1/timers/:id/touch"), true, t::touch));
     on(router.post("/v1/timers/:id/pause"), m.httpRoute("/v1/timers/:id/pause")).handler(t::pause);
     on(router.post("/v1/timers/:id/resume"), m.httpRoute("/v1/timers/:id/resume")).handler(t::resume);
     on(router.post("/v1/timers/:id/fire"), m.httpRoute("/v1/timers/:id/fire")).handler(t::fire);
@@ -298,28 +298,33 @@ public final class Routes {
     });
   }
 
-  /** Marks {@code r}'s requests as its own ({@link #tag}); on {@code /v1}, refuses query parameters it does not take. */
+  /**
+   * Marks {@code r}'s requests as its own ({@link #tag}); on {@code /v1}, refuses query parameters and a body it does
+   * not take ({@link RouteInputs}).
+   */
   private static Route on(Route r, RouteMeters meters) {
-    Set<String> params = QueryParams.taken(r);
+    Set<String> params = RouteInputs.taken(r);
     if (params == null) {
       return r.handler(tag(meters));
     }
+    boolean bodyTaken = RouteInputs.takesBody(r);
     return r.handler(rc -> {
       rc.put(ROUTE, meters);
-      if (QueryParams.check(rc, params)) {
+      if (RouteInputs.check(rc, params, bodyTaken)) {
         rc.next();
       }
     });
   }
 
   /**
-   * {@code handler}, the request first marked as the route's ({@link #tag}) and refused if it has a query parameter:
-   * for the single timer writes, which take none.
+   * {@code handler}, the request first marked as the route's ({@link #tag}) and refused if it has a query parameter
+   * (the single timer writes take none) or a body it does not take ({@link RouteInputs}).
    */
-  private static Handler<RoutingContext> tagged(RouteMeters meters, Handler<RoutingContext> handler) {
+  private static Handler<RoutingContext> tagged(RouteMeters meters, boolean bodyTaken,
+      Handler<RoutingContext> handler) {
     return rc -> {
       rc.put(ROUTE, meters);
-      if (QueryParams.check(rc, Set.of())) {
+      if (RouteInputs.check(rc, Set.of(), bodyTaken)) {
         handler.handle(rc);
       }
     };

@@ -19,7 +19,7 @@ import java.util.Set;
  *       on reconnection while the URL still carries the original {@code from}.</li>
  * </ul>
  * Other parameters are not this class's business: {@code access_token} is the auth handler's, and the route refuses
- * any other ({@code http.QueryParams}).
+ * any other ({@code http.RouteInputs}).
  *
  * @param topics the topics, {@code ["*"]} for all
  * @param from   the cursor to resume after, unparsed, or {@code null} for new firings only

@@ -92,7 +92,7 @@ class OpenApiDocumentTest {
   }
 
   @Test
-  void everyApiRouteTakesExactlyTheQueryParametersTheDocumentLists() {
+  void everyApiRouteTakesExactlyTheQueryParametersAndBodyTheDocumentLists() {
     OpenAPI api = parseServed().getOpenAPI();
     Map<String, Set<String>> differ = new java.util.TreeMap<>();
     int checked = 0;
@@ -108,10 +108,12 @@ class OpenApiDocumentTest {
         if (op.getParameters() != null) {
           op.getParameters().stream().filter(p -> "query".equals(p.getIn())).forEach(p -> documented.add(p.getName()));
         }
-        Set<String> taken = new TreeSet<>(QueryParams.taken(m, r.getPath()));
+        Set<String> taken = new TreeSet<>(RouteInputs.taken(m, r.getPath()));
         if (!taken.equals(documented)) {
           differ.put(m.name() + " " + r.getPath(), taken);
         }
+        assertThat(RouteInputs.takesBody(m, r.getPath())).as("%s %s takes a body as the document says", m,
+            r.getPath()).isEqualTo(op.getRequestBody() != null);
         assertThat(op.getResponses()).as("%s %s may answer 400 (an unknown query parameter)", m, r.getPath())
             .containsKey("400");
       }

@@ -414,6 +414,25 @@ class TimersApiTest {
   }
 
   @Test
+  void aBodyOnARouteThatTakesNoneIsRefusedAndNothingIsDone() {
+    JsonObject created = s.send(POST, "/v1/timers", "{\"id\":\"nb-1\",\"topic\":\"nb\",\"delayMs\":600000}")
+        .bodyAsJsonObject();
+    JsonObject e = queryRefusal(s.send(DELETE, "/v1/timers/nb-1", "{\"ifGeneration\":3}"));
+    assertThat(e.getString("message")).isEqualTo("DELETE /v1/timers/:id takes no request body, was sent one "
+        + "(Content-Length 18)");
+    assertThat(queryRefusal(s.send(POST, "/v1/timers/nb-1/fire", "{\"payload\":1}")).getString("message"))
+        .startsWith("POST /v1/timers/:id/fire takes no request body");
+    queryRefusal(s.send(POST, "/v1/timers/nb-1/pause", "{}"));
+    queryRefusal(s.send(POST, "/v1/topics/nb/pause", "{\"until\":5}"));
+    queryRefusal(s.send(GET, "/v1/timers/nb-1", "{}"));
+    assertThat(s.send(GET, "/v1/timers/nb-1").bodyAsJsonObject()).as("not deleted, fired nor paused")
+        .isEqualTo(created);
+    assertThat(s.send(GET, "/v1/topics?topic=nb").bodyAsJsonObject().getJsonArray("topics").getJsonObject(0)
+        .getBoolean("paused")).isFalse();
+    assertThat(s.send(DELETE, "/v1/timers/nb-1", "").statusCode()).as("an empty body").isEqualTo(204);
+  }
+
+  @Test
   void aSingleValuedParameterGivenTwiceIsRefusedAndTopicListsAddUp() {
     JsonObject e = queryRefusal(s.send(GET, "/v1/timers?limit=1&topic=billing&limit=1000"));
     assertThat(e.getString("field")).isEqualTo("limit");

@@ -1,24 +1,34 @@
 package io.tickwheel.server.http;
 
 import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The query parameters each {@code /v1} route takes. A request with any other is refused, 400
- * {@code invalid_argument} naming it, before its handler runs: a misspelt parameter ({@code ?topics=} for
- * {@code ?topic=}, {@code ?delayMs=} on a touch) would otherwise be ignored and the request served as if it were
- * absent (every topic's firings, a touch with the stored countdown). A parameter that takes one value and is given
- * more than once ({@code ?limit=1&limit=1000}) is refused too, rather than one of its values taken silently; only
- * the topic lists of {@code GET /v1/events} and {@code GET /v1/export} may be repeated (their values add up). The
- * OpenAPI document lists the same parameters ({@code OpenApiDocumentTest} checks it). Stateless, thread safe.
+ * What each {@code /v1} route takes besides its path: its query parameters, and whether a request body. A request
+ * with anything else is refused, 400 {@code invalid_argument}, before its handler runs, so nothing is served as if
+ * the extra input were absent:
+ * <ul>
+ *   <li>A query parameter the route does not take, named: a misspelt one ({@code ?topics=} for {@code ?topic=},
+ *       {@code ?delayMs=} on a touch) would otherwise be ignored (every topic's firings, a touch with the stored
+ *       countdown). A parameter that takes one value given more than once ({@code ?limit=1&limit=1000}) too, rather
+ *       than one of its values taken silently; only the topic lists of {@code GET /v1/events} and
+ *       {@code GET /v1/export} may be repeated (their values add up). The OpenAPI document lists the same parameters
+ *       ({@code OpenApiDocumentTest} checks it).</li>
+ *   <li>A body ({@link RequestGuard#hasBody}: a {@code Content-Length} above 0, or a {@code Transfer-Encoding}) on a
+ *       route that takes none: a {@code DELETE} with {@code {"ifGeneration":3}} would otherwise delete
+ *       unconditionally, a fire with {@code {"payload":…}} fire the stored payload. The body is not read.</li>
+ * </ul>
+ * Stateless, thread safe.
  */
-final class QueryParams {
+final class RouteInputs {
 
-  private QueryParams() {}
+  private RouteInputs() {}
 
   /**
    * By "METHOD path" (the route's path as registered), the route's own parameters; a {@code /v1} route not listed
@@ -31,6 +41,10 @@ final class QueryParams {
       "GET /v1/deliveries", Set.of("state", "limit", "cursor"),
       "GET /v1/export", Set.of("topic"),
       "GET /v1/events", Set.of("topic", "from"));
+
+  /** The {@code /v1} routes that take a request body, as "METHOD path"; every other one takes none. */
+  private static final Set<String> WITH_BODY = Set.of("POST /v1/timers", "PUT /v1/timers/:id",
+      "POST /v1/timers/:id/touch", "POST /v1/timers/batch", "POST /v1/timers/touch", "POST " + RequestGuard.IMPORT);
 
   /** By "METHOD path", the parameters that may be given more than once; every other one takes a single value. */
   private static final Map<String, Set<String>> REPEATABLE = Map.of(
@@ -71,13 +85,30 @@ final class QueryParams {
     return REPEATABLE.getOrDefault(method.name() + " " + path, Set.of()).contains(name);
   }
 
+  /** Whether {@code method path} takes a request body. */
+  static boolean takesBody(HttpMethod method, String path) {
+    return WITH_BODY.contains(method.name() + " " + path);
+  }
+
+  /** Whether route {@code r} takes a request body (with any of its methods). */
+  static boolean takesBody(Route r) {
+    return r.methods() != null && r.methods().stream().anyMatch(m -> takesBody(m, r.getPath()));
+  }
+
   /**
-   * Fails {@code rc} (400 naming the parameter) and returns false if its query has a parameter not in {@code taken},
-   * or one that takes a single value more than once; true (nothing done) otherwise, at once when the request has no
-   * query.
+   * Fails {@code rc} (400) and returns false if it has a body its route does not take, a query parameter not in
+   * {@code taken} (named), or one that takes a single value more than once; true (nothing done) otherwise.
+   *
+   * @param bodyTaken whether the route takes a body ({@link #takesBody})
    */
-  static boolean check(RoutingContext rc, Set<String> taken) {
-    String q = rc.request().query();
+  static boolean check(RoutingContext rc, Set<String> taken, boolean bodyTaken) {
+    HttpServerRequest req = rc.request();
+    if (!bodyTaken && RequestGuard.hasBody(req)) {
+      rc.fail(ApiException.invalid(null, req.method().name() + " " + rc.currentRoute().getPath()
+          + " takes no request body, was sent one (" + bodySign(req) + ")"));
+      return false;
+    }
+    String q = req.query();
     if (q == null || q.isEmpty()) {
       return true;
     }
@@ -99,5 +130,11 @@ final class QueryParams {
       }
     }
     return true;
+  }
+
+  private static String bodySign(HttpServerRequest req) {
+    String length = req.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return length != null ? "Content-Length " + ErrorResponses.shorten(length.trim())
+        : "Transfer-Encoding " + ErrorResponses.shorten(req.getHeader(HttpHeaders.TRANSFER_ENCODING));
   }
 }
