@@ -79,6 +79,9 @@ public final class Routes {
     void accept(ServerWebSocket ws, io.netty.channel.Channel channel, WsCommands.Gate gate);
   }
 
+  /** The GET routes that do not answer HEAD: streams and the export. */
+  private static final Set<String> NO_HEAD = Set.of("/v1/events", "/v1/wheel/stream", "/v1/ws", "/v1/export");
+
   private Routes() {}
 
   /** Builds the router. */
@@ -89,6 +92,17 @@ public final class Routes {
     Tokens tokens = d.tokens() != null ? d.tokens() : Tokens.single(null);
     TokenStreams streams = new TokenStreams();
     tokens.onRevoked(streams::revoked);
+
+    // HEAD is GET without the body (RFC 9110, 9.3.2): routed as a GET, Vert.x leaves the body out; a stream or an
+    // export, which would run (or hold a subscriber) for a body nobody reads, answers 405 instead
+    router.route().method(HttpMethod.HEAD).handler(rc -> {
+      if (NO_HEAD.contains(rc.normalizedPath())) {
+        rc.response().putHeader(HttpHeaders.ALLOW, "GET");
+        rc.fail(405);
+      } else {
+        rc.reroute(HttpMethod.GET, rc.request().uri());
+      }
+    });
 
     if (!d.allowedOrigins().isEmpty()) {
       CorsHandler cors = CorsHandler.create()

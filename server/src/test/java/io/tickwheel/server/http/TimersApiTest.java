@@ -433,6 +433,37 @@ class TimersApiTest {
   }
 
   @Test
+  void headAnswersAsGetWithoutTheBodyExceptOnStreams() throws Exception {
+    s.send(POST, "/v1/timers", "{\"id\":\"hd-1\",\"delayMs\":600000}");
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.util.function.Function<String, java.net.http.HttpResponse<byte[]>> head = path -> {
+      try {
+        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(s.url() + path))
+            .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+      } catch (Exception e) {
+        throw new AssertionError(path, e);
+      }
+    };
+    for (String path : List.of("/health", "/metrics", "/openapi.yaml", "/console/", "/v1/timers/hd-1",
+        "/v1/timers?limit=1", "/v1/wheel")) {
+      java.net.http.HttpResponse<byte[]> r = head.apply(path);
+      assertThat(r.statusCode()).as(path).isEqualTo(200);
+      assertThat(r.body()).as(path).isEmpty();
+      assertThat(r.headers().firstValue("content-type")).as(path)
+          .isEqualTo(java.util.Optional.ofNullable(s.send(GET, path).getHeader("content-type")));
+    }
+    assertThat(head.apply("/v1/timers/no-such").statusCode()).isEqualTo(404);
+    assertThat(head.apply("/v1/timers?bogus=1").statusCode()).isEqualTo(400);
+    for (String path : List.of("/v1/events", "/v1/wheel/stream", "/v1/export")) {
+      java.net.http.HttpResponse<byte[]> r = head.apply(path);
+      assertThat(r.statusCode()).as(path).isEqualTo(405);
+      assertThat(r.headers().firstValue("allow")).as(path).contains("GET");
+    }
+    assertThat(s.send(GET, "/v1/timers/hd-1").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void aSingleValuedParameterGivenTwiceIsRefusedAndTopicListsAddUp() {
     JsonObject e = queryRefusal(s.send(GET, "/v1/timers?limit=1&topic=billing&limit=1000"));
     assertThat(e.getString("field")).isEqualTo("limit");
