@@ -66,7 +66,6 @@ public final class TimerParser {
 
   private static final Set<String> CALLBACK_FIELDS = Set.of(
       "url", "timeoutMs", "maxAttempts", "minBackoffMs", "maxBackoffMs");
-  private static final int SHOWN = 60;
 
   private final Limits limits;
   private final boolean calendars;
@@ -142,7 +141,7 @@ public final class TimerParser {
   public TimerSpec parse(TimerFields body, long nowMs) {
     String unknown = body.unknown();
     if (unknown != null) {
-      throw new ValidationException(unknown, "unknown field '" + shorten(unknown) + "'");
+      throw new ValidationException(unknown, "unknown field '" + TopicRule.shorten(unknown) + "'");
     }
     String id = str(body.get(TimerFields.ID), "id");
     if (id != null) {
@@ -161,7 +160,7 @@ public final class TimerParser {
       kind = Kind.fromWire(kindName);
       if (kind == null || (kind == Kind.CRON && !calendars)) {
         throw new ValidationException("kind", "kind must be one of once, fixed-rate, fixed-delay"
-            + (calendars ? ", cron" : "") + ", was \"" + shorten(kindName) + "\"");
+            + (calendars ? ", cron" : "") + ", was \"" + TopicRule.shorten(kindName) + "\"");
       }
     }
     Long delay = lng(body.get(TimerFields.DELAY_MS), "delayMs");
@@ -205,7 +204,7 @@ public final class TimerParser {
       misfire = Misfire.fromWire(misfireName);
       if (misfire == null) {
         throw new ValidationException("misfire",
-            "misfire must be one of fire-once, fire-all, skip, was \"" + shorten(misfireName) + "\"");
+            "misfire must be one of fire-once, fire-all, skip, was \"" + TopicRule.shorten(misfireName) + "\"");
       }
     }
     String payload = body.payloadText();
@@ -234,11 +233,11 @@ public final class TimerParser {
       if (first - start > CRON_MUST_FIRE_WITHIN_YEARS * 365L * 86_400_000L && first > OffsetDateTime.ofInstant(
           Instant.ofEpochMilli(start), ZoneOffset.UTC).plusYears(CRON_MUST_FIRE_WITHIN_YEARS).toInstant().toEpochMilli()) {
         throw new ValidationException("cron", "cron never fires within " + CRON_MUST_FIRE_WITHIN_YEARS
-            + " years in time zone " + cron.zone() + ", was \"" + shorten(cron.expression()) + "\"");
+            + " years in time zone " + cron.zone() + ", was \"" + TopicRule.shorten(cron.expression()) + "\"");
       }
       if (first - nowMs > limits.maxHorizonMs()) {
         throw new ValidationException("cron", "cron first fires more than " + limits.maxHorizonMs()
-            + " ms ahead (the horizon), was \"" + shorten(cron.expression()) + "\"");
+            + " ms ahead (the horizon), was \"" + TopicRule.shorten(cron.expression()) + "\"");
       }
       start = first;
     }
@@ -274,7 +273,7 @@ public final class TimerParser {
     }
     for (String name : cb.fieldNames()) {
       if (!CALLBACK_FIELDS.contains(name)) {
-        throw new ValidationException("callback." + shorten(name), "unknown field 'callback." + shorten(name) + "'");
+        throw new ValidationException("callback." + TopicRule.shorten(name), "unknown field 'callback." + TopicRule.shorten(name) + "'");
       }
     }
     String url = optString(cb, "url", "callback.url");
@@ -285,12 +284,12 @@ public final class TimerParser {
     try {
       refused = addresses.refusedHost(CallbackUrl.parse(url).host());
     } catch (IllegalArgumentException e) {
-      throw new ValidationException("callback.url", "callback.url " + e.getMessage() + ", was \"" + shorten(url) + "\"");
+      throw new ValidationException("callback.url", "callback.url " + e.getMessage() + ", was \"" + TopicRule.shorten(url) + "\"");
     }
     if (refused != null) {
       throw new ValidationException("callback.url", "callback.url must not point at a private or local address ("
           + refused + "; the server allows it with --webhook-allow-private or a --webhook-allow-cidr block), was \""
-          + shorten(url) + "\"");
+          + TopicRule.shorten(url) + "\"");
     }
     long timeout = rangedLong(cb, "timeoutMs", Callback.MIN_TIMEOUT_MS, Callback.MAX_TIMEOUT_MS,
         Callback.DEFAULT_TIMEOUT_MS);
@@ -342,7 +341,7 @@ public final class TimerParser {
       for (int i = 0; i < names.length; i++) {
         if (values[i] != null && !values[i].equals(defaults[i])) {
           throw new ValidationException(names[i], names[i] + " is only allowed for kind cron, not for kind "
-              + kind.wireName() + ", was \"" + shorten(values[i]) + "\"");
+              + kind.wireName() + ", was \"" + TopicRule.shorten(values[i]) + "\"");
         }
       }
       return null;
@@ -356,7 +355,7 @@ public final class TimerParser {
         zone = ZoneId.of(zoneName);
       } catch (DateTimeException e) {
         throw new ValidationException("timeZone",
-            "timeZone must be an IANA time zone such as Europe/Paris, was \"" + shorten(zoneName) + "\"");
+            "timeZone must be an IANA time zone such as Europe/Paris, was \"" + TopicRule.shorten(zoneName) + "\"");
       }
     }
     DstGap gap = DstGap.AUTO;
@@ -364,7 +363,7 @@ public final class TimerParser {
       gap = DstGap.fromWire(gapName);
       if (gap == null) {
         throw new ValidationException("dstGap",
-            "dstGap must be one of shift, skip, auto, was \"" + shorten(gapName) + "\"");
+            "dstGap must be one of shift, skip, auto, was \"" + TopicRule.shorten(gapName) + "\"");
       }
     }
     DstOverlap overlap = DstOverlap.AUTO;
@@ -372,14 +371,14 @@ public final class TimerParser {
       overlap = DstOverlap.fromWire(overlapName);
       if (overlap == null) {
         throw new ValidationException("dstOverlap",
-            "dstOverlap must be one of once, twice, auto, was \"" + shorten(overlapName) + "\"");
+            "dstOverlap must be one of once, twice, auto, was \"" + TopicRule.shorten(overlapName) + "\"");
       }
     }
     try {
       return ZonedCron.of(expression, zone, gap, overlap);
     } catch (IllegalArgumentException e) {
-      throw new ValidationException("cron", "cron is not a valid expression (" + shorten(String.valueOf(e.getMessage()))
-          + "), was \"" + shorten(expression) + "\"");
+      throw new ValidationException("cron", "cron is not a valid expression (" + TopicRule.shorten(String.valueOf(e.getMessage()))
+          + "), was \"" + TopicRule.shorten(expression) + "\"");
     }
   }
 
@@ -394,7 +393,7 @@ public final class TimerParser {
     }
     for (String name : body.fieldNames()) {
       if (!"delayMs".equals(name)) {
-        throw new ValidationException(name, "unknown field '" + shorten(name) + "' (touch takes only delayMs)");
+        throw new ValidationException(name, "unknown field '" + TopicRule.shorten(name) + "' (touch takes only delayMs)");
       }
     }
     Long delay = optLong(body, "delayMs");
@@ -442,7 +441,7 @@ public final class TimerParser {
   public static void checkId(String id) {
     if (!isId(id)) {
       throw new ValidationException("id",
-          "id must match " + ID_RULE + ", was \"" + shorten(String.valueOf(id)) + "\"");
+          "id must match " + ID_RULE + ", was \"" + TopicRule.shorten(String.valueOf(id)) + "\"");
     }
   }
 
@@ -480,16 +479,16 @@ public final class TimerParser {
       return ((Number) v).longValue();
     }
     if (v instanceof BigInteger) {
-      throw new ValidationException(field, field + " is out of range, was " + shorten(v.toString()));
+      throw new ValidationException(field, field + " is out of range, was " + TopicRule.shorten(v.toString()));
     }
     if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) {
       if (!(v instanceof BigDecimal) && !Double.isFinite(((Number) v).doubleValue())) {
-        throw new ValidationException(field, field + " is out of range, was " + shorten(v.toString()));
+        throw new ValidationException(field, field + " is out of range, was " + TopicRule.shorten(v.toString()));
       }
       try {
         return new BigDecimal(v.toString()).longValueExact();
       } catch (ArithmeticException e) {
-        throw new ValidationException(field, field + " must be an integer, was " + shorten(v.toString()));
+        throw new ValidationException(field, field + " must be an integer, was " + TopicRule.shorten(v.toString()));
       }
     }
     throw new ValidationException(field, field + " must be an integer, was " + describe(v));
@@ -513,12 +512,12 @@ public final class TimerParser {
           at = Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e2) {
           throw new ValidationException(field,
-              field + " must be epoch milliseconds or an ISO-8601 instant, was \"" + shorten(s) + "\"");
+              field + " must be epoch milliseconds or an ISO-8601 instant, was \"" + TopicRule.shorten(s) + "\"");
         } catch (ArithmeticException e2) {
-          throw new ValidationException(field, field + " is out of range, was \"" + shorten(s) + "\"");
+          throw new ValidationException(field, field + " is out of range, was \"" + TopicRule.shorten(s) + "\"");
         }
       } catch (ArithmeticException e) {
-        throw new ValidationException(field, field + " is out of range, was \"" + shorten(s) + "\"");
+        throw new ValidationException(field, field + " is out of range, was \"" + TopicRule.shorten(s) + "\"");
       }
     } else {
       at = toLong(field, v);
@@ -531,7 +530,7 @@ public final class TimerParser {
 
   static String describe(Object v) {
     if (v instanceof String s) {
-      return "\"" + shorten(s) + "\"";
+      return "\"" + TopicRule.shorten(s) + "\"";
     }
     if (v instanceof JsonObject) {
       return "an object";
@@ -542,10 +541,6 @@ public final class TimerParser {
     if (v instanceof Boolean b) {
       return b.toString();
     }
-    return shorten(String.valueOf(v));
-  }
-
-  private static String shorten(String s) {
-    return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "…";
+    return TopicRule.shorten(String.valueOf(v));
   }
 }
