@@ -61,7 +61,7 @@ sealed interface WsRequest {
       Object v = StrictJson.decode(text);
       if (!(v instanceof JsonObject obj)) {
         throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
-            + TopicRule.quote(text));
+            + TopicRule.shorten(text.strip()));    // JSON text: shown as it is, a string with its own quotes
       }
       o = obj;
     } catch (DecodeException e) {

@@ -76,6 +76,14 @@ class WsRequestTest {
     assertThat(c.args().timer()).isNull();
   }
 
+  @Test
+  void aMessageThatIsJsonButNotAnObjectIsShownAsItIs() {
+    assertThatThrownBy(() -> WsRequest.parse(" \"x\" ")).isInstanceOfSatisfying(ValidationException.class,
+        e -> assertThat(e.getMessage()).endsWith(", was \"x\""));
+    assertThatThrownBy(() -> WsRequest.parse("[1]")).isInstanceOfSatisfying(ValidationException.class,
+        e -> assertThat(e.getMessage()).endsWith(", was [1]"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
       "{\"op\":\"cancel\",\"ref\":\"r\",\"id\":\"a\",\"id\":\"b\"}",
