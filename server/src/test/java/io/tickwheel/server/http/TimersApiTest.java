@@ -379,12 +379,17 @@ class TimersApiTest {
     return e;
   }
 
+  /** {@link #queryRefusal} naming {@code field} with {@code message}. */
+  private static void refused(HttpResponse<Buffer> r, String field, String message) {
+    JsonObject e = queryRefusal(r);
+    assertThat(e.getString("field")).isEqualTo(field);
+    assertThat(e.getString("message")).isEqualTo(message);
+  }
+
   @Test
   void aMisspeltListParameterIsRefusedNamingItAndWhatTheRouteTakes() {
-    JsonObject e = queryRefusal(s.send(GET, "/v1/timers?topics=billing"));
-    assertThat(e.getString("field")).isEqualTo("topics");
-    assertThat(e.getString("message"))
-        .isEqualTo("unknown query parameter 'topics' (GET /v1/timers takes cursor, limit, topic)");
+    refused(s.send(GET, "/v1/timers?topics=billing"), "topics",
+        "unknown query parameter 'topics' (GET /v1/timers takes cursor, limit, topic)");
     assertThat(s.send(GET, "/v1/timers?topic=billing&limit=5&cursor=").statusCode()).isEqualTo(200);
     assertThat(queryRefusal(s.send(GET, "/v1/events?topics=billing")).getString("field")).isEqualTo("topics");
     assertThat(queryRefusal(s.send(GET, "/v1/deliveries?state=dead&page=2")).getString("field")).isEqualTo("page");
@@ -392,10 +397,9 @@ class TimersApiTest {
 
   @Test
   void aRepeatedKeyAnywhereInABodyIsRefusedNamingItAndNothingIsWritten() {
-    JsonObject e = queryRefusal(s.send(POST, "/v1/timers", "{\"id\":\"dk-1\",\"delayMs\":1000,\"delayMs\":600000}"));
-    assertThat(e.getString("field")).isEqualTo("delayMs");
-    assertThat(e.getString("message")).isEqualTo("duplicate key 'delayMs' at /delayMs (an object takes each key once)");
-    e = queryRefusal(s.send(POST, "/v1/timers", "{\"id\":\"dk-1\",\"delayMs\":600000,\"payload\":{\"a\":1,\"a\":2}}"));
+    refused(s.send(POST, "/v1/timers", "{\"id\":\"dk-1\",\"delayMs\":1000,\"delayMs\":600000}"), "delayMs",
+        "duplicate key 'delayMs' at /delayMs (an object takes each key once)");
+    JsonObject e = queryRefusal(s.send(POST, "/v1/timers", "{\"id\":\"dk-1\",\"delayMs\":600000,\"payload\":{\"a\":1,\"a\":2}}"));
     assertThat(e.getString("field")).isEqualTo("payload");
     assertThat(e.getString("message")).contains("'a' at /payload/a");
     e = queryRefusal(s.send(POST, "/v1/timers/batch",
@@ -465,10 +469,8 @@ class TimersApiTest {
 
   @Test
   void aSingleValuedParameterGivenTwiceIsRefusedAndTopicListsAddUp() {
-    JsonObject e = queryRefusal(s.send(GET, "/v1/timers?limit=1&topic=billing&limit=1000"));
-    assertThat(e.getString("field")).isEqualTo("limit");
-    assertThat(e.getString("message"))
-        .isEqualTo("query parameter 'limit' takes one value, was given 2 times (GET /v1/timers)");
+    refused(s.send(GET, "/v1/timers?limit=1&topic=billing&limit=1000"), "limit",
+        "query parameter 'limit' takes one value, was given 2 times (GET /v1/timers)");
     assertThat(queryRefusal(s.send(GET, "/v1/deliveries?state=dead&state=pending")).getString("field"))
         .isEqualTo("state");
     assertThat(queryRefusal(s.send(GET, "/v1/topics?after=a&after=b")).getString("field")).isEqualTo("after");
