@@ -190,13 +190,13 @@ public final class Routes {
     on(router.post("/v1/timers/batch").handler(body), m.httpRoute("/v1/timers/batch")).handler(t::batch);
     on(router.post("/v1/timers/touch").handler(body), m.httpRoute("/v1/timers/touch")).handler(t::touchBatch);
     // the single writes: the route's tag and its handler in one step (one router hop less per request)
-    router.post("/v1/timers").handler(body).handler(tagged(m.httpRoute("/v1/timers"), true, t::create));
+    router.post("/v1/timers").handler(body).handler(tagged(HttpMethod.POST, "/v1/timers", m, t::create));
     on(router.get("/v1/timers"), m.httpRoute("/v1/timers")).handler(t::list);
-    router.put("/v1/timers/:id").handler(body).handler(tagged(m.httpRoute("/v1/timers/:id"), true, t::upsert));
+    router.put("/v1/timers/:id").handler(body).handler(tagged(HttpMethod.PUT, "/v1/timers/:id", m, t::upsert));
     on(router.get("/v1/timers/:id"), m.httpRoute("/v1/timers/:id")).handler(t::get);
-    router.delete("/v1/timers/:id").handler(tagged(m.httpRoute("/v1/timers/:id"), false, t::delete));
+    router.delete("/v1/timers/:id").handler(tagged(HttpMethod.DELETE, "/v1/timers/:id", m, t::delete));
     router.post("/v1/timers/:id/touch").handler(body)
-        .handler(tagged(m.httpRoute("/v1/timers/:id/touch"), true, t::touch));
+        .handler(tagged(HttpMethod.POST, "/v1/timers/:id/touch", m, t::touch));
     on(router.post("/v1/timers/:id/pause"), m.httpRoute("/v1/timers/:id/pause")).handler(t::pause);
     on(router.post("/v1/timers/:id/resume"), m.httpRoute("/v1/timers/:id/resume")).handler(t::resume);
     on(router.post("/v1/timers/:id/fire"), m.httpRoute("/v1/timers/:id/fire")).handler(t::fire);
@@ -331,11 +331,14 @@ public final class Routes {
   }
 
   /**
-   * {@code handler}, the request first marked as the route's ({@link #tag}) and refused if it has a query parameter
-   * (the single timer writes take none) or a body it does not take ({@link RouteInputs}).
+   * {@code handler} of route {@code method path}, the request first marked as the route's ({@link #tag}) and refused
+   * if it has a query parameter (the single timer writes take none) or a body the route does not take
+   * ({@link RouteInputs}).
    */
-  private static Handler<RoutingContext> tagged(RouteMeters meters, boolean bodyTaken,
+  private static Handler<RoutingContext> tagged(HttpMethod method, String path, Metrics m,
       Handler<RoutingContext> handler) {
+    RouteMeters meters = m.httpRoute(path);
+    boolean bodyTaken = RouteInputs.takesBody(method, path);
     return rc -> {
       rc.put(ROUTE, meters);
       if (RouteInputs.check(rc, Set.of(), bodyTaken)) {
