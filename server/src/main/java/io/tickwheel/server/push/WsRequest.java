@@ -1,6 +1,5 @@
 package io.tickwheel.server.push;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.tickwheel.core.model.TimerFields;
@@ -56,16 +55,22 @@ sealed interface WsRequest {
    *                             missing or bad topics, bad from
    */
   static WsRequest parse(String text) {
+    return decoded(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** {@link #parse(String)} of the message's UTF-8 bytes (its text made only for an error message). */
+  private static WsRequest decoded(byte[] utf8) {
     JsonObject o;
     try {
-      Object v = StrictJson.decode(text);
+      Object v = StrictJson.decode(utf8);
       if (!(v instanceof JsonObject obj)) {
         throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
-            + TopicRule.shorten(text.strip()));    // JSON text: shown as it is, a string with its own quotes
+            + TopicRule.shorten(new String(utf8, StandardCharsets.UTF_8).strip()));    // JSON text, as it is
       }
       o = obj;
     } catch (DecodeException e) {
-      throw new ValidationException(null, "message is not valid JSON: " + TopicRule.quote(text));
+      throw new ValidationException(null, "message is not valid JSON: "
+          + TopicRule.quote(new String(utf8, StandardCharsets.UTF_8)));
     }
     Object op = o.getValue("op");
     if (op == null) {
@@ -103,18 +108,12 @@ sealed interface WsRequest {
    */
   static WsRequest parse(byte[] utf8, WsCommands commands) {
     Command c = ascii(utf8) ? command(utf8, commands) : null;
-    return c != null ? c : parse(new String(utf8, StandardCharsets.UTF_8));
+    return c != null ? c : decoded(utf8);
   }
-
-  /**
-   * {@link JsonFactory} as Vert.x's decoding sets it up (comments allowed), with repeated keys refused: a message
-   * with one goes to {@link #parse(String)}, which refuses it ({@link StrictJson}).
-   */
-  JsonFactory STRICT = StrictJson.FACTORY;
 
   /** A command of the usual shape read from its tokens, or {@code null} for any other message. */
   private static Command command(byte[] utf8, WsCommands commands) {
-    try (JsonParser p = STRICT.createParser(utf8)) {
+    try (JsonParser p = StrictJson.FACTORY.createParser(utf8)) {    // a repeated key: decoded() refuses it
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
