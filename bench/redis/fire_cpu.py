@@ -34,10 +34,7 @@ def run(c, pid, body, lean_s, parts, per_call, firings):
     calls = max(1, firings // per_call)
     plan = []
     for t in range(calls):
-        by = {}
-        for i in range(per_call):
-            p = i % parts if parts <= per_call else (t * per_call + i) * 7919 % parts
-            by.setdefault(p, []).append('t%d_%d' % (t, i))
+        by = sc.turn(t, per_call, parts)
         plan.append(by)
         sc.send(c, sha, lean, [sc.create_section(p, ids, now + t, now) for p, ids in by.items()])
     c0 = cpu_s(pid)

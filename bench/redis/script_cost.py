@@ -207,6 +207,16 @@ def instructions(vpid, work):
     raise RuntimeError('no summary in ' + f)
 
 
+def turn(t, per_turn, parts):
+    """Turn t's timer ids ('t<t>_<i>') by partition: spread over every partition when there are no more than per_turn,
+    else one partition each, scattered."""
+    by = {}
+    for i in range(per_turn):
+        by.setdefault(i % parts if parts <= per_turn else (t * per_turn + i) * 7919 % parts, []) \
+            .append('t%d_%d' % (t, i))
+    return by
+
+
 def measure(c, vpid, body, parts, per_turn, turns, then, lean_script=None):
     """Instructions per timer, a turn's sections sent as WriteGroup sends them (lean_script: see lean_scripts)."""
     c.call('FLUSHALL')
@@ -219,10 +229,7 @@ def measure(c, vpid, body, parts, per_turn, turns, then, lean_script=None):
 
     def work():
         for t in range(turns):
-            by = {}
-            for i in range(per_turn):
-                by.setdefault(i % parts if parts <= per_turn else (t * per_turn + i) * 7919 % parts, []) \
-                    .append('t%d_%d' % (t, i))
+            by = turn(t, per_turn, parts)
             due = now + t
             send(c, sha, lean, [create_section(p, ids, due, now) for p, ids in by.items()])
             if then == 'touch':
