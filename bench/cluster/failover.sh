@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Failover time of a tickwheel cluster: kill -9 one node → first firing, on a survivor, of a partition the killed
 # node owned, for a timer due after the kill (so the time measured is the take-over, not a backlog).
+# With --signal term: SIGTERM instead (a rolling restart's stop): the node hands its partitions over and exits; the
+# hand-over time is how late the worst firing of its partitions due after the signal came (max-late-ms), since a
+# timer due while a partition is between owners fires only once the next owner has loaded it.
 #
 # Starts a private redis-server (loopback, port = --port + 1000, no persistence) and N nodes of
 # server/target/tickwheel.jar (--store redis --cluster --lease-ms L, ports --port .. --port+N-1). Each round:
@@ -9,21 +12,24 @@
 #   2. reads the victim's partitions from a survivor's GET /v1/cluster owners, and listens to a survivor's SSE
 #      /v1/events?topic=<round topic> (the cluster-wide stream: every partition's firings);
 #   3. waits --pre-s seconds, notes the kill instant (ms, this machine's clock = the nodes' clock) and kill -9s the
-#      victim (round r kills node (r-1) mod N, so each node dies in turn);
-#   4. waits --lease-ms + --wait-extra-s, then failover = min(firedAt) - kill over firings whose partition the victim
-#      owned and whose dueAt > kill. Also prints how many such firings came and the lateness of those firings;
+#      victim (round r kills node (r-1) mod N, so each node dies in turn); with --signal term, SIGTERMs it and waits
+#      for it to exit (exit-ms: signal to exit; its exit code must be 0);
+#   4. waits --lease-ms + --wait-extra-s (--signal term: --wait-extra-s), then failover = min(firedAt) - kill over
+#      firings whose partition the victim owned and whose dueAt > kill. Also prints how many such firings came and
+#      the most and the 99th percentile of their lateness (firedAt - dueAt);
 #   5. restarts the victim and waits until it owns partitions again (and the cluster has N nodes).
 # Prints every round and the median and max of the failover times.
 #
-# Usage: bench/cluster/failover.sh [--nodes 3] [--rounds 10] [--lease-ms 6000] [--port 8189] [--every-ms 5]
+# Usage: bench/cluster/failover.sh [--signal kill|term] [--nodes 3] [--rounds 10] [--lease-ms 6000] [--port 8189] [--every-ms 5]
 #                                  [--span-s 40] [--pre-s 3] [--wait-extra-s 5] [--partitions 256] [--jar PATH]
 # Env:   JAVA_OPTS (extra JVM flags for the nodes; default -Xmx512m)
 # Needs: redis-server, redis-cli, curl, jq, and the jar: mvn -B -ntp -q -pl server -am package -DskipTests
 set -euo pipefail
 
-NODES=3 ROUNDS=10 LEASE=6000 PORT=8189 EVERY=5 SPAN=40 PRE=3 EXTRA=5 PARTS=256 JAR=
+NODES=3 ROUNDS=10 LEASE=6000 PORT=8189 EVERY=5 SPAN=40 PRE=3 EXTRA=5 PARTS=256 JAR= SIGNAL=kill
 while [[ $# -gt 0 ]]; do
   case "$1" in
+    --signal) SIGNAL=$2; shift 2 ;;
     --nodes) NODES=$2; shift 2 ;;
     --rounds) ROUNDS=$2; shift 2 ;;
     --lease-ms) LEASE=$2; shift 2 ;;
@@ -38,6 +44,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+[[ "$SIGNAL" == kill || "$SIGNAL" == term ]] || { echo "--signal must be kill or term, was '$SIGNAL'" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 JAR=${JAR:-"$ROOT/server/target/tickwheel.jar"}
@@ -134,12 +141,12 @@ create_timers() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "tickwheel failover bench: nodes=$NODES rounds=$ROUNDS lease-ms=$LEASE partitions=$PARTS" \
+echo "tickwheel failover bench: signal=$SIGNAL nodes=$NODES rounds=$ROUNDS lease-ms=$LEASE partitions=$PARTS" \
   "timers every ${EVERY} ms over ${SPAN} s, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')," \
   "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-7s %11s %12s %14s %14s %14s\n' round victim partitions failover-ms late-firings max-late-ms \
-  cluster-back-ms
-RESULTS=()
+printf '%-6s %-7s %11s %8s %12s %14s %12s %12s %14s\n' round victim partitions exit-ms failover-ms firings \
+  p99-late-ms max-late-ms cluster-back-ms
+RESULTS=() LATES=()
 for r in $(seq 1 "$ROUNDS"); do
   victim=$(( (r - 1) % NODES ))
   via=$(( (victim + 1) % NODES ))
@@ -155,31 +162,47 @@ for r in $(seq 1 "$ROUNDS"); do
   owned_by "$victim" "$via" >"$WORK/owned-b$r.txt"
   comm -12 "$WORK/owned-a$r.txt" "$WORK/owned-b$r.txt" >"$WORK/victim$r.txt"
   kill_ms=$(now_ms)
-  kill -9 "${PIDS[$victim]}"
-  wait "${PIDS[$victim]}" 2>/dev/null || true
-  PIDS[$victim]=
-  sleep $(( (LEASE + 999) / 1000 + EXTRA ))
+  if [[ "$SIGNAL" == term ]]; then
+    kill -TERM "${PIDS[$victim]}"
+    rc=0
+    wait "${PIDS[$victim]}" 2>/dev/null || rc=$?
+    exit_ms=$(( $(now_ms) - kill_ms ))
+    (( rc == 0 )) || { echo "n$victim exited $rc after SIGTERM: $(tail -5 "$WORK/node$victim.err")" >&2; exit 1; }
+    PIDS[$victim]=
+    sleep "$EXTRA"
+  else
+    kill -9 "${PIDS[$victim]}"
+    wait "${PIDS[$victim]}" 2>/dev/null || true
+    exit_ms=-
+    PIDS[$victim]=
+    sleep $(( (LEASE + 999) / 1000 + EXTRA ))
+  fi
   kill "$SSE_PID" 2>/dev/null || true
   wait "$SSE_PID" 2>/dev/null || true
   SSE_PID=
   # firings of the victim's partitions due after the kill: failover = first firedAt - kill
-  read -r fo cnt maxlate < <(sed -n 's/^data: *//p' "$WORK/sse$r.txt" \
+  read -r fo cnt p99late maxlate < <(sed -n 's/^data: *//p' "$WORK/sse$r.txt" \
     | jq -sr --argjson kill "$kill_ms" --slurpfile parts <(jq -R 'tonumber' "$WORK/victim$r.txt" | jq -s .) '
         ($parts[0] | map({(tostring): true}) | add // {}) as $p
         | [.[] | select(.type == "fired" and ($p[(.partition | tostring)] // false) and .dueAt > $kill)]
-        | if length == 0 then "none 0 0"
-          else "\((map(.firedAt) | min) - $kill) \(length) \(map(.firedAt - .dueAt) | max)" end')
+        | if length == 0 then "none 0 0 0"
+          else (map(.firedAt - .dueAt) | sort) as $late
+            | "\((map(.firedAt) | min) - $kill) \(length) \($late[((length * 99 + 99) / 100 | floor) - 1]) \($late[-1])"
+          end')
   start_node "$victim"
   back0=$(now_ms)
   wait_balanced "$via"
   back=$(( $(now_ms) - back0 ))
-  printf '%-6s %-7s %11s %12s %14s %14s %14s\n' "$r" "n$victim" "$(wc -l <"$WORK/victim$r.txt")" "$fo" "$cnt" \
-    "$maxlate" "$back"
-  [[ "$fo" != none ]] && RESULTS+=("$fo")
+  printf '%-6s %-7s %11s %8s %12s %14s %12s %12s %14s\n' "$r" "n$victim" "$(wc -l <"$WORK/victim$r.txt")" "$exit_ms" \
+    "$fo" "$cnt" "$p99late" "$maxlate" "$back"
+  [[ "$fo" != none ]] && RESULTS+=("$fo") && LATES+=("$maxlate")
   # let the rest of this round's timers fire (or be taken over) before the next round's
   sleep 2
 done
-if (( ${#RESULTS[@]} > 0 )); then
+if (( ${#RESULTS[@]} > 0 )) && [[ "$SIGNAL" == term ]]; then
+  printf 'hand-over ms (SIGTERM -> the latest firing of its partitions due after the signal, max-late-ms): median %s max %s over %d rounds\n' \
+    "$(printf '%s\n' "${LATES[@]}" | median)" "$(printf '%s\n' "${LATES[@]}" | sort -g | tail -1)" "${#LATES[@]}"
+elif (( ${#RESULTS[@]} > 0 )); then
   printf 'failover ms (kill -9 -> first firing of a taken-over partition due after the kill): median %s max %s over %d rounds (lease %d ms)\n' \
     "$(printf '%s\n' "${RESULTS[@]}" | median)" "$(printf '%s\n' "${RESULTS[@]}" | sort -g | tail -1)" \
     "${#RESULTS[@]}" "$LEASE"

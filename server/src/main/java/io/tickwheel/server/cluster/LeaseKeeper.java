@@ -55,8 +55,13 @@ public final class LeaseKeeper {
 
   /** Most acquire calls one round starts (bounded work per round); the rest follow on the next rounds. */
   public static final int MAX_ACQUIRES_PER_ROUND = 64;
-  /** Delay of the next round when a wanted partition's lease had not yet expired, or after an {@code "m"} hint. */
+  /** Delay of the next round when a wanted partition's lease had not yet expired. */
   static final long RETRY_SOON_MS = 200;
+  /**
+   * Most delay of a round after an {@code "m"} hint: a hand-over of many partitions broadcasts one hint each, and the
+   * first schedules the round, so a burst of them costs one round (and the ones that come during it, one more).
+   */
+  static final long NUDGE_MS = 20;
 
   private final Vertx vertx;
   private final ClusterCoordinator coord;
@@ -80,6 +85,10 @@ public final class LeaseKeeper {
   private boolean drive;
   private boolean roundInFlight;
   private boolean retrySoon;
+  /** Whether an {@code "m"} hint came while a round was in flight (the next round then follows within NUDGE_MS). */
+  private boolean nudged;
+  /** When {@link #loopTimer} fires ({@link #clock}, ms), while it is set. */
+  private long loopAt;
   /** Whether the last heartbeat was refused: another live process is the member with this node id. */
   private boolean idInUse;
   private long loopTimer = -1;
@@ -194,6 +203,7 @@ public final class LeaseKeeper {
     }
     roundInFlight = true;
     retrySoon = false;
+    nudged = false;
     checkDeadlines();
     long hbSent = clock.millis();
     Future<Void> renewed = renew();
@@ -402,8 +412,9 @@ public final class LeaseKeeper {
   }
 
   /**
-   * SIGTERM: stops the rounds, stops every partition, releases its lease and leaves the membership, so the other
-   * nodes take the partitions over at once. Completes when all is done (failures ignored: the leases then expire).
+   * SIGTERM: stops the rounds, stops every partition, releases its lease and leaves the membership, then broadcasts
+   * {@code "m"} once more, so the other nodes, whose rounds count this node until it has left, take the partitions
+   * over at once. Completes when all is done (failures ignored: the leases then expire).
    */
   public Future<Void> shutdown() {
     running = false;
@@ -415,17 +426,24 @@ public final class LeaseKeeper {
       }
     }
     return Future.join(all).<Void>mapEmpty().otherwiseEmpty()
-        .compose(v -> coord.leave(holder).otherwiseEmpty());
+        .compose(v -> coord.leave(holder).otherwiseEmpty())
+        .compose(v -> coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged())).otherwiseEmpty());
   }
 
   // ------------------------------------------------------------------ timers
 
-  /** A hint that ownership changed somewhere: run a round shortly (debounced). */
+  /**
+   * A hint that ownership changed somewhere: a round within {@link #NUDGE_MS} (one already due sooner stays; one in
+   * flight is followed by another within it, as the hint may have come after that round read the leases).
+   */
   public void nudge() {
-    if (running && drive && !roundInFlight) {
-      scheduleRound(RETRY_SOON_MS);
-    } else {
-      retrySoon = true;
+    if (!running || !drive) {
+      return;
+    }
+    if (roundInFlight) {
+      nudged = true;
+    } else if (loopTimer < 0 || loopAt - clock.millis() > NUDGE_MS) {
+      scheduleRound(NUDGE_MS);
     }
   }
 
@@ -436,10 +454,11 @@ public final class LeaseKeeper {
     if (loopTimer >= 0) {
       vertx.cancelTimer(loopTimer);
     }
+    loopAt = clock.millis() + Math.max(1, delay);
     loopTimer = vertx.setTimer(Math.max(1, delay), id -> {
       loopTimer = -1;
       long started = clock.millis();
-      round().onComplete(v -> scheduleRound(retrySoon ? RETRY_SOON_MS
+      round().onComplete(v -> scheduleRound(nudged ? NUDGE_MS : retrySoon ? RETRY_SOON_MS
           : Math.max(1, periodMs - (clock.millis() - started))));
     });
   }

@@ -579,9 +579,15 @@ class LeaseKeeperTest {
     long period = a.keeper.periodMs();
     settle(a, b);
     assertThat(b.owned()).isPositive();
+    // each broadcast with the members as it was sent: the others' rounds count b until it has left
+    List<String> heard = Collections.synchronizedList(new ArrayList<>());
+    coord.onBroadcast(msg -> heard.add(msg + " " + TestVertx.await(coord.members()).stream()
+        .map(m -> m.nodeId()).sorted().toList()));
     b.shutdown();
     assertThat(b.owned()).isZero();
     assertThat(TestVertx.await(coord.members())).extracting(m -> m.nodeId()).containsExactly("a");
+    assertThat(heard).as("a hint per partition handed over, then one once b has left").hasSizeGreaterThan(1)
+        .last().isEqualTo("m [a]");
     a.round();
     a.round();
     assertThat(a.owned()).isEqualTo(P);                // no wait for a lease to end
