@@ -16,7 +16,8 @@ import java.util.Set;
  *       due time from {@code delayMs}/{@code at}).</li>
  *   <li>{@code nominalAt}: the un-jittered time of {@code nextDueAt}, only for a timer with {@code jitterMs}, at most
  *       {@code nextDueAt}; default {@code nextDueAt}.</li>
- *   <li>{@code firings} ({@code >= 0}, below {@code maxFirings} when set: a timer that fired them all has ended),
+ *   <li>{@code firings} ({@code >= 0}, below {@code maxFirings} when set and 0 for a {@code once} timer: a timer
+ *       that fired them all has ended),
  *       {@code createdAt} ({@code >= 0}, default now), {@code paused} (boolean, default false).</li>
  *   <li>{@code delayMs} is kept as the countdown a touch restarts; {@code upcoming} is ignored (it is computed).</li>
  * </ul>
@@ -101,6 +102,10 @@ public final class TimerImport {
       throw new ValidationException("firings", "firings must be >= 0, was " + firings);
     }
     long f = firings == null ? 0 : firings;
+    if (t.kind() == Kind.ONCE && f > 0) {
+      throw new ValidationException("firings", "firings must be 0 for a once timer: one that fired has ended, was "
+          + f);
+    }
     if (t.maxFirings() > 0 && f >= t.maxFirings()) {
       throw new ValidationException("firings", "firings must be below maxFirings (" + t.maxFirings()
           + "): a timer that fired them all has ended, was " + f);

@@ -69,6 +69,7 @@ class TimerImportTest {
     assertRefused(good.replace("\"nextDueAt\":" + (NOW + 1000), "\"nextDueAt\":" + (NOW + 20L * Limits.TEN_YEARS_MS)),
         "nextDueAt", "horizon");
     assertRefused(good.replace("\"firings\":0", "\"firings\":-1"), "firings", "-1");
+    assertRefused(good.replace("\"firings\":0", "\"firings\":1"), "firings", "0 for a once timer");
     assertRefused(good.replace("\"createdAt\":", "\"createdAt\":-") , "createdAt", "-");
     assertRefused(good.replace("\"paused\":false", "\"paused\":\"no\""), "paused", "no");
     assertRefused(good.replace("\"kind\":\"once\"", "\"kind\":\"sometimes\""), "kind", "sometimes");
