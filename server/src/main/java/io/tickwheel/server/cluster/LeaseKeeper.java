@@ -62,6 +62,11 @@ public final class LeaseKeeper {
    * first schedules the round, so a burst of them costs one round (and the ones that come during it, one more).
    */
   static final long NUDGE_MS = 20;
+  /**
+   * How long after an end the next round comes (see {@link #untilNextEnd}): the coordinator's clock against this
+   * node's estimate of it (a heartbeat's call time), so the end has passed for the coordinator too.
+   */
+  static final long END_SLACK_MS = 25;
 
   private final Vertx vertx;
   private final ClusterCoordinator coord;
@@ -458,9 +463,42 @@ public final class LeaseKeeper {
     loopTimer = vertx.setTimer(Math.max(1, delay), id -> {
       loopTimer = -1;
       long started = clock.millis();
-      round().onComplete(v -> scheduleRound(nudged ? NUDGE_MS : retrySoon ? RETRY_SOON_MS
-          : Math.max(1, periodMs - (clock.millis() - started))));
+      round().onComplete(v -> scheduleRound(nudged ? NUDGE_MS
+          : Math.min(retrySoon ? RETRY_SOON_MS : Math.max(1, periodMs - (clock.millis() - started)),
+              untilNextEnd())));
     });
+  }
+
+  /**
+   * Local ms from now until the earliest end this node waits on, plus {@link #END_SLACK_MS}: another member's
+   * heartbeat running out (its {@code lastSeenAt} + the lease, the heartbeat's ttl) or the lease of a partition whose
+   * holder is no longer live; {@link Long#MAX_VALUE} when there is none. The round then comes at that end rather than
+   * up to a period after it, so a dead node's partitions are taken over as soon as its lease allows. A live member's
+   * heartbeat ends a lease ahead, beyond the next periodic round: in a healthy cluster this adds no round.
+   */
+  long untilNextEnd() {
+    long now = clock.millis();
+    long next = Long.MAX_VALUE;
+    for (Member m : view.live()) {
+      if (!m.nodeId().equals(nodeId)) {
+        next = Math.min(next, after(m.lastSeenAt() + leaseMs, now));
+      }
+    }
+    for (Lease l : leases) {
+      if (l != null && l.nodeId() != null && !l.nodeId().equals(nodeId) && !view.isLive(l.nodeId())) {
+        next = Math.min(next, after(l.expiresAt(), now));
+      }
+    }
+    return next;
+  }
+
+  /**
+   * Local ms from {@code now} until {@link #END_SLACK_MS} after the coordinator time {@code end}; {@link Long#MAX_VALUE}
+   * if that has passed (a view the heartbeat could not refresh: the periodic rounds deal with it).
+   */
+  private long after(long end, long now) {
+    long d = view.localTimeOf(end) + END_SLACK_MS - now;
+    return d > 0 ? d : Long.MAX_VALUE;
   }
 
   private void armDeadline() {

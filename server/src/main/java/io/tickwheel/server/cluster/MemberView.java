@@ -26,6 +26,8 @@ final class MemberView {
   private List<Member> live = List.of();
   private boolean first = true;
   private long coordinatorTime;
+  /** This node's local time (ms) at which it sent the heartbeat {@link #coordinatorTime} answered. */
+  private long coordinatorTimeSent;
 
   MemberView(String self, long settleMs) {
     this.self = self;
@@ -44,8 +46,9 @@ final class MemberView {
     live = List.copyOf(members);
     first = false;
     for (Member m : members) {
-      if (m.nodeId().equals(self)) {
-        coordinatorTime = Math.max(coordinatorTime, m.lastSeenAt());
+      if (m.nodeId().equals(self) && m.lastSeenAt() > coordinatorTime) {
+        coordinatorTime = m.lastSeenAt();
+        coordinatorTimeSent = now;
       }
     }
   }
@@ -76,6 +79,15 @@ final class MemberView {
    */
   long coordinatorTime() {
     return coordinatorTime;
+  }
+
+  /**
+   * The local time (this node's clock, ms) at which the coordinator's clock reads {@code coordinatorMs}, as estimated
+   * from the last heartbeat: its send time stands for the coordinator's time of its answer, so the estimate is early by
+   * at most that call's time. {@code coordinatorMs} itself before the first answer.
+   */
+  long localTimeOf(long coordinatorMs) {
+    return coordinatorTime == 0 ? coordinatorMs : coordinatorTimeSent + (coordinatorMs - coordinatorTime);
   }
 
   /** The live members at the last answer, sorted by id. */

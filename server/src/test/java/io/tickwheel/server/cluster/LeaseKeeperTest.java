@@ -277,6 +277,36 @@ class LeaseKeeperTest {
   }
 
   @Test
+  void theRoundAfterADeadNodesLastHeartbeatComesAtItsEndAndTakesItsPartitions() {
+    Node a = node("a");
+    Node b = node("b");
+    a.round();
+    b.round();
+    long period = a.keeper.periodMs();
+    for (int i = 0; i < 4; i++) {
+      step(period, a, b);
+    }
+    // a's round came before b's: a saw b's heartbeat of a period ago
+    assertThat(untilNextEnd(a)).as("b's heartbeat ends a lease ahead, beyond a's next periodic round")
+        .isEqualTo(LEASE - period + LeaseKeeper.END_SLACK_MS).isGreaterThan(period);
+    long bLast = clock.get();
+    // b dies (no more rounds): a's next round is due where b's heartbeat and leases end, not up to a period after
+    step(period, a);
+    step(period, a);
+    long wait = untilNextEnd(a);
+    assertThat(wait).isEqualTo(bLast + LEASE + LeaseKeeper.END_SLACK_MS - clock.get()).isLessThan(period * 3);
+    assertThat(a.owned()).isEqualTo(share("a", "a", "b"));
+    step(wait, a);
+    assertThat(a.owned()).isEqualTo(P);
+    assertThat(untilNextEnd(a)).as("nothing left to wait for").isEqualTo(Long.MAX_VALUE);
+    assertOneOwnerEach();
+  }
+
+  long untilNextEnd(Node n) {
+    return on(n.ctx, () -> Future.succeededFuture(n.keeper.untilNextEnd()));
+  }
+
+  @Test
   void leasesAreRenewedWhileARoundWaitsOnItsHeartbeat() {
     // a coordinator whose heartbeats wait for the gate while it is set: a round slowed by a busy link or event loop
     AtomicReference<Promise<Void>> gate = new AtomicReference<>();
