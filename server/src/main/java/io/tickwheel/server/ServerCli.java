@@ -173,7 +173,7 @@ public final class ServerCli {
 
   @Option(names = "--lease-ms", paramLabel = "MS", defaultValue = "" + ClusterOptions.DEFAULT_LEASE_MS,
       description = "cluster: partition lease in ms, " + ClusterOptions.MIN_LEASE_MS + ".." + ClusterOptions.MAX_LEASE_MS
-          + "; failover takes about this + 2 s (default ${DEFAULT-VALUE})")
+          + "; a dead node's partitions are taken over when its lease ends, within about this (default ${DEFAULT-VALUE})")
   private long leaseMs;
 
   @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MAX_CONNECTIONS,

@@ -27,7 +27,7 @@ public record ClusterOptions(boolean enabled, String nodeId, String advertise, i
   public static final long DEFAULT_LEASE_MS = 6000;
   /** Shortest lease: renewals every 250 ms, a safety margin of 250 ms. */
   public static final long MIN_LEASE_MS = 1000;
-  /** Longest lease: failover is lease + 2 s, so a longer one is a misconfiguration. */
+  /** Longest lease: failover takes about the lease, so a longer one is a misconfiguration. */
   public static final long MAX_LEASE_MS = 300_000;
 
   private static final Pattern NODE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
