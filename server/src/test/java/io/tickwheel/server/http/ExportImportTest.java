@@ -137,7 +137,8 @@ class ExportImportTest {
           "{\"id\":\"keep\",\"kind\":\"sometimes\",\"nextDueAt\":" + due + "}",                           // 4
           "",                                                                                             // 5
           tooLong,                                                                                        // 6
-          "{\"id\":\"g2\",\"delayMs\":1000,\"nextDueAt\":" + due + ",\"firings\":2}",                     // 7
+          "{\"id\":\"g2\",\"kind\":\"fixed-delay\",\"periodMs\":1000,\"delayMs\":1000,\"nextDueAt\":" + due
+              + ",\"firings\":2}",                                                                      // 7
           "{\"id\":\"g3\",\"nextDueAt\":-4}",                                                             // 8
           "{\"id\":\"g1\",\"nextDueAt\":" + (due + 1) + "}\r",                                            // 9
           "{\"id\":\"g4\",\"nextDueAt\":" + due + ",\"nextDueAt\":" + (due + 5) + "}",                     // 10

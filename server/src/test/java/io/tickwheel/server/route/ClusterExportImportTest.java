@@ -50,7 +50,7 @@ class ClusterExportImportTest {
         String id = cluster.idIn(p, "imp" + k);
         long d = due + p * 1000 + k;
         dues.put(id, d);
-        body.append("{\"id\":\"").append(id).append("\",\"topic\":\"t").append(p % 2).append("\",\"delayMs\":5000,")
+        body.append("{\"id\":\"").append(id).append("\",\"topic\":\"t").append(p % 2).append("\",\"kind\":\"fixed-delay\",\"periodMs\":5000,")
             .append("\"nextDueAt\":").append(d).append(",\"firings\":").append(k).append(",\"createdAt\":7,")
             .append("\"paused\":").append(k == 2).append("}\n");
       }
