@@ -115,10 +115,12 @@ final class OutcomeMapping {
     }
     if (r instanceof Refusal.NotOwner n) {
       return ApiException.unavailable("partition " + n.partition()
-          + " is not served by this node (its owner changed); retry shortly").withRetryAfter(1);
+          + " is not served by this node (its owner changed; the call was not applied); retry shortly")
+          .withRetryAfter(1);
     }
     if (r instanceof Refusal.Unrouted u) {
-      String effect = u.mayHaveApplied() ? " (the write may have been applied: read the timer before retrying)" : "";
+      String effect = u.mayHaveApplied() ? " (the write may have been applied: read the timer before retrying)"
+          : " (not applied)";
       return ApiException.unavailable("the call could not be routed to its partition's owner" + effect + ": "
           + u.reason()).withRetryAfter(1);
     }

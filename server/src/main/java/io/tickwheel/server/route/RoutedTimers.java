@@ -11,6 +11,7 @@ import io.tickwheel.server.scheduler.Scheduler;
 import io.tickwheel.server.scheduler.TopicInfo;
 import io.tickwheel.server.scheduler.WriteOutcome;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * A cluster node's {@link Timers}: each call goes to the partition of its id ({@link PartitionOwners#partitionOf}):
@@ -41,6 +43,12 @@ import java.util.function.LongSupplier;
  * here ({@link #direct()}) for a partition this node does not serve → {@link Refusal.NotOwner} (503, Retry-After 1),
  * never forwarded again, so a call never loops; the forward cap full, an owner unreachable or too slow →
  * {@link Refusal.Unrouted}.
+ *
+ * <p>Between owners: a single call (not a batch) refused because its partition was between owners, with nothing
+ * applied (no live owner; fenced; the owner it was sent to no longer serves it), is routed again after
+ * {@link #REROUTE_DELAYS_MS} (775 ms in all) before that refusal is answered, so a hand-over, which takes about a tenth
+ * of a second, is a short wait for the caller rather than a 503. At most {@link #MAX_REROUTING} calls wait at once (the
+ * others are answered at once). A call another node forwarded here is answered at once: that node waits.
  *
  * <p><b>Owner context only</b> (the node's event loop, where its partition schedulers run); futures complete there and
  * never fail.
@@ -58,6 +66,8 @@ final class RoutedTimers implements Timers {
   private final boolean pipelined;
   private final boolean direct;
   private final RoutedTimers plain;
+  /** Single calls waiting to be routed again (counted on {@link #plain}, shared by the views). */
+  private int rerouting;
   private RoutedTimers pipelinedView;
   private RoutedTimers directView;
 
@@ -72,6 +82,11 @@ final class RoutedTimers implements Timers {
         new ForwardBatcher(forwarder.vertx(), forwarder, metrics, FORWARD_BATCH_ITEMS, FORWARD_BATCHES_IN_FLIGHT,
             FORWARD_QUEUED), false, false, null);
   }
+
+  /** The waits before a single call refused between owners is routed again, ms (775 in all). */
+  static final long[] REROUTE_DELAYS_MS = {25, 50, 100, 200, 400};
+  /** Most single calls waiting to be routed again at once; beyond, the refusal is answered at once. */
+  static final int MAX_REROUTING = 10_000;
 
   /** Forwarded single creates/touches per batch request, such requests in flight per owner, calls waiting in all. */
   static final int FORWARD_BATCH_ITEMS = 1000;
@@ -154,6 +169,10 @@ final class RoutedTimers implements Timers {
 
   @Override
   public Future<ReadOutcome> get(String id) {
+    return rerouted(owners.partitionOf(id), () -> route(id), 0);
+  }
+
+  private Future<ReadOutcome> route(String id) {
     int p = owners.partitionOf(id);
     Scheduler s = owners.local(p);
     if (s != null) {
@@ -209,6 +228,11 @@ final class RoutedTimers implements Timers {
    */
   private Future<WriteOutcome> batched(String id, Function<Scheduler, Future<WriteOutcome>> local,
       Function<String, Future<WriteOutcome>> forward) {
+    return rerouted(owners.partitionOf(id), () -> route(id, local, forward), 0);
+  }
+
+  private Future<WriteOutcome> route(String id, Function<Scheduler, Future<WriteOutcome>> local,
+      Function<String, Future<WriteOutcome>> forward) {
     int p = owners.partitionOf(id);
     Scheduler s = owners.local(p);
     if (s != null) {
@@ -220,6 +244,45 @@ final class RoutedTimers implements Timers {
       return Future.succeededFuture(r);
     }
     return forward.apply(owners.ownerAddress(p));
+  }
+
+  /**
+   * {@code attempt}'s outcome, or, while it is a refusal of partition {@code p} between owners
+   * ({@link #betweenOwners}), {@code attempt} again after the next of {@link #REROUTE_DELAYS_MS}; the last refusal
+   * when they are spent, when this is the {@link #direct()} view, or when {@link #MAX_REROUTING} calls wait.
+   */
+  private <T> Future<T> rerouted(int p, Supplier<Future<T>> attempt, int tries) {
+    return attempt.get().compose(o -> {
+      if (direct || tries >= REROUTE_DELAYS_MS.length || !betweenOwners(o, p) || plain.rerouting >= MAX_REROUTING) {
+        return Future.succeededFuture(o);
+      }
+      plain.rerouting++;
+      metrics.routed("rerouted", 1);
+      Promise<T> next = Promise.promise();
+      forwarder.vertx().setTimer(REROUTE_DELAYS_MS[tries], t -> {
+        plain.rerouting--;
+        rerouted(p, attempt, tries + 1).onComplete(next);
+      });
+      return next.future();
+    });
+  }
+
+  /**
+   * Whether {@code o} refuses a call of partition {@code p} because the partition was between owners, nothing
+   * applied: fenced here ({@link Refusal.NotOwner}); the owner it was sent to no longer serves it (its 503 with
+   * Retry-After whose message says "not applied", as a not-owner answer does; a gathered call's items all carry a
+   * Retry-After, so the message decides); no live owner, and still none now.
+   */
+  private boolean betweenOwners(Object o, int p) {
+    if (o instanceof Refusal.NotOwner) {
+      return true;
+    }
+    if (o instanceof Refusal.Remote r) {
+      return r.status() == 503 && "unavailable".equals(r.code()) && r.retryAfterSeconds() > 0
+          && r.message() != null && r.message().contains("not applied");
+    }
+    return o instanceof Refusal.Unrouted u && !u.mayHaveApplied() && owners.local(p) == null
+        && owners.ownerAddress(p) == null;
   }
 
   /** Why partition {@code p} (not served here) cannot be forwarded, or {@code null} if it can. */

@@ -150,7 +150,7 @@ class ClusterFaultsIT {
   /** Counts and checks: every acknowledged timer fired exactly once, never before its due time. */
   Map<String, List<Firing>> verify(String what, ClusterLoad load, long waitUntil) {
     return probe.verifyFiredOnce("ClusterFaultsIT " + what, load.acked, waitUntil,
-        ", refused " + load.refusals.size());
+        ", refused " + load.refusalSummary());
   }
 
   /** A create load through the live nodes. */

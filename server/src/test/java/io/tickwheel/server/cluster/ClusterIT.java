@@ -107,7 +107,7 @@ class ClusterIT {
     load.awaitMoreAcked(100);          // the load goes on while the victim's partitions have no live owner
     long lastDue = load.finish();
     Map<String, List<Firing>> fired = probe.verifyFiredOnce("ClusterIT", load.acked,
-        Math.max(lastDue, killedAt + LEASE + 2000) + 10_000, ", refused " + load.refusals.size());
+        Math.max(lastDue, killedAt + LEASE + 2000) + 10_000, ", refused " + load.refusalSummary());
     load.assertOnlyRetryableRefusals(List.of(victim.baseUrl()));
     // the victim's partitions: what was due before the take-over fired within lease + 2 s of the kill
     long worst = Long.MIN_VALUE;
@@ -211,7 +211,7 @@ class ClusterIT {
         .pollInterval(Duration.ofMillis(50)).until(() -> partitionsLost(paused) > 0);
     load.awaitMoreAcked(100);          // the load goes on with it awake
     long lastDue = load.finish();
-    probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, ", refused " + load.refusals.size());
+    probe.verifyFiredOnce("ClusterIT", load.acked, lastDue + 10_000, ", refused " + load.refusalSummary());
     load.assertOnlyRetryableRefusals(List.of(paused.baseUrl()));
     probe.awaitOwners(nodes.get(0), Set.of("n0", "n1", "n2"), 15_000);   // and it rejoins the assignment
     assertThat(partitionsLost(paused)).isPositive();

@@ -119,6 +119,18 @@ final class ClusterLoad implements Runnable, AutoCloseable {
    * refused or reset, client timeout). Anything else (a 500, a 502, a 4xx, a timeout from a healthy node) fails,
    * listing them all.
    */
+  /** The refusals so far, counted: "N (503: a, no answer: b, other: c)". */
+  String refusalSummary() {
+    List<Refusal> all;
+    synchronized (refusals) {
+      all = new ArrayList<>(refusals);
+    }
+    long unavailable = all.stream().filter(r -> r.error() == null && r.status() == 503).count();
+    long noAnswer = all.stream().filter(r -> r.error() != null).count();
+    return all.size() + " (503: " + unavailable + ", no answer: " + noAnswer + ", other: "
+        + (all.size() - unavailable - noAnswer) + ")";
+  }
+
   void assertOnlyRetryableRefusals(Collection<String> faulted) {
     List<Refusal> all;
     synchronized (refusals) {

@@ -43,9 +43,9 @@ class OutcomeMappingTest {
           "the store is unavailable: connection reset"),
       new Row(new Refusal.StoreFault("corrupt"), 500, "internal", null, "the store failed: corrupt"),
       new Row(new Refusal.NotOwner(7), 503, "unavailable", null,
-          "partition 7 is not served by this node (its owner changed); retry shortly"),
+          "partition 7 is not served by this node (its owner changed; the call was not applied); retry shortly"),
       new Row(new Refusal.Unrouted("no live node holds partition 3 now", false), 503, "unavailable", null,
-          "the call could not be routed to its partition's owner: no live node holds partition 3 now"),
+          "the call could not be routed to its partition's owner (not applied): no live node holds partition 3 now"),
       new Row(new Refusal.Remote(429, "resource_exhausted", "full", "topic", 0), 429, "resource_exhausted", "topic",
           "full"));
 

@@ -363,13 +363,43 @@ class RoutingTest {
     assertThat(r.statusCode()).isEqualTo(503);
     assertThat(r.getHeader("Retry-After")).isEqualTo("1");
     assertThat(r.bodyAsJsonObject().getJsonObject("error").getString("message"))
-        .isEqualTo("partition 1 is not served by this node (its owner changed); retry shortly");
-    assertThat(b.routeMetrics.count("not_owner")).isEqualTo(1);
+        .isEqualTo("partition 1 is not served by this node (its owner changed; the call was not applied); retry shortly");
+    // a routed it again after each of its waits; b answered each at once and never forwarded one
+    int tries = 1 + RoutedTimers.REROUTE_DELAYS_MS.length;
+    assertThat(a.routeMetrics.count("rerouted")).isEqualTo(tries - 1);
+    assertThat(b.routeMetrics.count("not_owner")).isEqualTo(tries);
     assertThat(b.routeMetrics.count("forwarded")).isZero();
-    assertThat(a.routeMetrics.count("forwarded")).isEqualTo(1);
+    assertThat(a.routeMetrics.count("forwarded")).isEqualTo(tries);
     // sent straight to b, a client gets the same: b forwards it to a
     assertThat(send(b, GET, "/v1/timers/" + id, null).statusCode()).isEqualTo(503);
-    assertThat(a.routeMetrics.count("not_owner")).isEqualTo(1);
+    assertThat(a.routeMetrics.count("not_owner")).isEqualTo(tries);
+    assertThat(a.routeMetrics.count("rerouted")).as("a answered b's forwards at once").isEqualTo(tries - 1);
+  }
+
+  @Test
+  void aSingleCallWhosePartitionIsBetweenOwnersWaitsForItsNewOwnerRatherThanBeing503() {
+    cluster = new ClusterFixture(3, P);
+    int p = 1;                                   // served by node 1
+    Node a = cluster.nodes.get(0);
+    String owner = a.on(() -> Future.succeededFuture(a.owners.owner[p]));
+    a.on(() -> {
+      a.owners.owner[p] = null;                  // a take-over under way: no live owner yet
+      return Future.succeededFuture();
+    });
+    String id = cluster.idIn(p, "moving");
+    var put = a.client.request(PUT, "/v1/timers/" + id).putHeader("content-type", "application/json")
+        .sendBuffer(Buffer.buffer("{\"delayMs\":60000}"));
+    Awaitility.await("refused once and waiting").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> a.routeMetrics.count("rerouted") >= 1);
+    a.on(() -> {
+      a.owners.owner[p] = owner;                 // the partition has its owner again
+      return Future.succeededFuture();
+    });
+    HttpResponse<Buffer> r = TestVertx.await(put);
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    assertThat(a.routeMetrics.count("no_owner")).isPositive();
+    assertThat(a.routeMetrics.count("forwarded")).isEqualTo(1);
+    assertThat(send(cluster.nodes.get(2), GET, "/v1/timers/" + id, null).statusCode()).isEqualTo(200);
   }
 
   @Test
