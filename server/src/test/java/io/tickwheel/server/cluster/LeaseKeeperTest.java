@@ -251,16 +251,24 @@ class LeaseKeeperTest {
     assertOneOwnerEach();
   }
 
-  @Test
-  void aDeadNodesPartitionsAreTakenByTheOthersOnlyOnceItsLeaseHasEnded() {
+  /** Nodes a and b, each with its rendezvous share after four periods of rounds (a's round of each before b's). */
+  Node[] twoSettledNodes() {
     Node a = node("a");
     Node b = node("b");
     a.round();
     b.round();
-    long period = a.keeper.periodMs();
     for (int i = 0; i < 4; i++) {
-      step(period, a, b);
+      step(a.keeper.periodMs(), a, b);
     }
+    return new Node[] {a, b};
+  }
+
+  @Test
+  void aDeadNodesPartitionsAreTakenByTheOthersOnlyOnceItsLeaseHasEnded() {
+    Node[] ab = twoSettledNodes();
+    Node a = ab[0];
+    Node b = ab[1];
+    long period = a.keeper.periodMs();
     assertThat(b.owned()).isEqualTo(share("b", "a", "b")).isPositive();
     long bLastRenew = clock.get();
     // b dies (no more rounds): a keeps going
@@ -278,14 +286,8 @@ class LeaseKeeperTest {
 
   @Test
   void theRoundAfterADeadNodesLastHeartbeatComesAtItsEndAndTakesItsPartitions() {
-    Node a = node("a");
-    Node b = node("b");
-    a.round();
-    b.round();
+    Node a = twoSettledNodes()[0];
     long period = a.keeper.periodMs();
-    for (int i = 0; i < 4; i++) {
-      step(period, a, b);
-    }
     // a's round came before b's: a saw b's heartbeat of a period ago
     assertThat(untilNextEnd(a)).as("b's heartbeat ends a lease ahead, beyond a's next periodic round")
         .isEqualTo(LEASE - period + LeaseKeeper.END_SLACK_MS).isGreaterThan(period);
