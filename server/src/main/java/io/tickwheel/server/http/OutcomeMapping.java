@@ -105,7 +105,7 @@ final class OutcomeMapping {
       return ApiException.unavailable("timer \"" + c.id() + "\" changed concurrently; retry");
     }
     if (r instanceof Refusal.Recovering) {
-      return ApiException.unavailable("the server is recovering its timers; retry shortly");
+      return ApiException.unavailable("the server is recovering its timers (the call was not applied); retry shortly");
     }
     if (r instanceof Refusal.StoreUnavailable u) {
       String effect = !u.write() ? ""

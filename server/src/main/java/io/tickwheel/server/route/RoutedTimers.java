@@ -44,11 +44,12 @@ import java.util.function.Supplier;
  * never forwarded again, so a call never loops; the forward cap full, an owner unreachable or too slow →
  * {@link Refusal.Unrouted}.
  *
- * <p>Between owners: a single call (not a batch) refused because its partition was between owners, with nothing
- * applied (no live owner; fenced; the owner it was sent to no longer serves it), is routed again after
+ * <p>Between owners: a single call, or a batch's items, refused because their partition was between owners, with
+ * nothing applied (no live owner; fenced; the owner it was sent to no longer serves it), is routed again after
  * {@link #REROUTE_DELAYS_MS} (775 ms in all) before that refusal is answered, so a hand-over, which takes about a tenth
- * of a second, is a short wait for the caller rather than a 503. At most {@link #MAX_REROUTING} calls wait at once (the
- * others are answered at once). A call another node forwarded here is answered at once: that node waits.
+ * of a second, is a short wait for the caller rather than a 503. At most {@link #MAX_REROUTING} calls (a batch counts
+ * as one) wait at once (the others are answered at once). A call another node forwarded here is answered at once: that
+ * node waits.
  *
  * <p><b>Owner context only</b> (the node's event loop, where its partition schedulers run); futures complete there and
  * never fail.
@@ -269,17 +270,18 @@ final class RoutedTimers implements Timers {
 
   /**
    * Whether {@code o} refuses a call of partition {@code p} because the partition was between owners, nothing
-   * applied: fenced here ({@link Refusal.NotOwner}); the owner it was sent to no longer serves it (its 503 with
-   * Retry-After whose message says "not applied", as a not-owner answer does; a gathered call's items all carry a
-   * Retry-After, so the message decides); no live owner, and still none now.
+   * applied: fenced here ({@link Refusal.NotOwner}); taken here so lately that it is still being recovered
+   * ({@link Refusal.Recovering}); the node it was sent to answered a 503 that says "not applied" (no longer its
+   * owner, still recovering it, or its store out of reach for a moment; the message decides, as the clients'
+   * {@code mayHaveApplied} does); no live owner, and still none now.
    */
   private boolean betweenOwners(Object o, int p) {
-    if (o instanceof Refusal.NotOwner) {
-      return true;
+    if (o instanceof Refusal.NotOwner || o instanceof Refusal.Recovering) {
+      return true;                               // fenced; a partition just taken, still reading its window
     }
     if (o instanceof Refusal.Remote r) {
-      return r.status() == 503 && "unavailable".equals(r.code()) && r.retryAfterSeconds() > 0
-          && r.message() != null && r.message().contains("not applied");
+      return r.status() == 503 && "unavailable".equals(r.code()) && r.message() != null
+          && r.message().contains("not applied");
     }
     return o instanceof Refusal.Unrouted u && !u.mayHaveApplied() && owners.local(p) == null
         && owners.ownerAddress(p) == null;
@@ -321,20 +323,58 @@ final class RoutedTimers implements Timers {
     for (TimerSpec s : specs) {
       withIds.add(s.id() != null ? s : s.withId(freshId()));
     }
-    return split(withIds, TimerSpec::id, Scheduler::createAll, InternalCodec::specText, null,
-        sub -> new InternalCall.CreateAll(sub), InternalCodec.batchPrefix(false));
+    return rerouted(withIds, TimerSpec::id, sub -> split(sub, TimerSpec::id, Scheduler::createAll,
+        InternalCodec::specText, null, InternalCall.CreateAll::new, InternalCodec.batchPrefix(false)), 0);
   }
 
   @Override
   public Future<List<WriteOutcome>> restoreAll(List<io.tickwheel.core.model.Timer> timers) {
-    return split(timers, io.tickwheel.core.model.Timer::id, Scheduler::restoreAll, InternalCodec::stateText,
-        null, InternalCall.RestoreAll::new, InternalCodec.RESTORE_PREFIX);
+    return rerouted(timers, io.tickwheel.core.model.Timer::id, sub -> split(sub, io.tickwheel.core.model.Timer::id,
+        Scheduler::restoreAll, InternalCodec::stateText, null, InternalCall.RestoreAll::new,
+        InternalCodec.RESTORE_PREFIX), 0);
   }
 
   @Override
   public Future<List<WriteOutcome>> touchAll(List<String> ids, Long delayOverride) {
-    return split(ids, id -> id, (s, sub) -> s.touchAll(sub, delayOverride), InternalCodec::idText,
-        delayOverride, sub -> new InternalCall.TouchAll(sub, delayOverride), InternalCodec.batchPrefix(true));
+    return rerouted(ids, id -> id, sub -> split(sub, id -> id, (s, part) -> s.touchAll(part, delayOverride),
+        InternalCodec::idText, delayOverride, part -> new InternalCall.TouchAll(part, delayOverride),
+        InternalCodec.batchPrefix(true)), 0);
+  }
+
+  /**
+   * A batch's outcomes by {@code attempt}; its items refused between owners ({@link #betweenOwners}) are sent again,
+   * as a batch of their own, after the next of {@link #REROUTE_DELAYS_MS}, their new outcomes put in their places
+   * (as {@link #rerouted(int, Supplier, int)} does for a single call; one waiting batch counts as one call).
+   */
+  private <T> Future<List<WriteOutcome>> rerouted(List<T> items, Function<T, String> idOf,
+      Function<List<T>, Future<List<WriteOutcome>>> attempt, int tries) {
+    return attempt.apply(items).compose(outs -> {
+      List<Integer> again = new ArrayList<>();
+      if (!direct && tries < REROUTE_DELAYS_MS.length && plain.rerouting < MAX_REROUTING) {
+        for (int i = 0; i < outs.size(); i++) {
+          if (betweenOwners(outs.get(i), owners.partitionOf(idOf.apply(items.get(i))))) {
+            again.add(i);
+          }
+        }
+      }
+      if (again.isEmpty()) {
+        return Future.succeededFuture(outs);
+      }
+      plain.rerouting++;
+      metrics.routed("rerouted", again.size());
+      Promise<List<WriteOutcome>> next = Promise.promise();
+      forwarder.vertx().setTimer(REROUTE_DELAYS_MS[tries], t -> {
+        plain.rerouting--;
+        rerouted(pick(items, again), idOf, attempt, tries + 1).onComplete(next);
+      });
+      return next.future().map(sub -> {
+        List<WriteOutcome> merged = new ArrayList<>(outs);
+        for (int k = 0; k < again.size(); k++) {
+          merged.set(again.get(k), sub.get(k));
+        }
+        return merged;
+      });
+    });
   }
 
   /** Items of one forwarded sub-batch (their indexes in the request), its body and its call. */

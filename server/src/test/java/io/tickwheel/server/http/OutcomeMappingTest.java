@@ -34,7 +34,7 @@ class OutcomeMappingTest {
       new Row(new Refusal.Busy("a"), 503, "unavailable", null,
           "timer \"a\" is busy (its firing or an earlier write is still being confirmed by the store); the store may be slow or down"),
       new Row(new Refusal.ChangedConcurrently("a"), 503, "unavailable", null, "timer \"a\" changed concurrently; retry"),
-      new Row(new Refusal.Recovering(), 503, "unavailable", null, "the server is recovering its timers; retry shortly"),
+      new Row(new Refusal.Recovering(), 503, "unavailable", null, "the server is recovering its timers (the call was not applied); retry shortly"),
       new Row(new Refusal.StoreUnavailable("connection reset", true, true), 503, "unavailable", null,
           "the store is unavailable (the write may have been applied: read the timer before retrying): connection reset"),
       new Row(new Refusal.StoreUnavailable("not connected", true, false), 503, "unavailable", null,

@@ -403,6 +403,36 @@ class RoutingTest {
   }
 
   @Test
+  void aBatchsItemsWhosePartitionIsBetweenOwnersWaitForItsNewOwnerTheOthersAreWrittenAtOnce() {
+    cluster = new ClusterFixture(3, P);
+    int p = 1;                                   // served by node 1
+    Node a = cluster.nodes.get(0);
+    String owner = a.on(() -> Future.succeededFuture(a.owners.owner[p]));
+    a.on(() -> {
+      a.owners.owner[p] = null;                  // a take-over under way: no live owner yet
+      return Future.succeededFuture();
+    });
+    String moving = cluster.idIn(p, "moving");
+    String staying = cluster.idIn(2, "staying");
+    var batch = a.client.request(POST, "/v1/timers/batch").putHeader("content-type", "application/json")
+        .sendBuffer(Buffer.buffer("{\"timers\":[{\"id\":\"" + moving + "\",\"delayMs\":60000},{\"id\":\"" + staying
+            + "\",\"delayMs\":60000}]}"));
+    Awaitility.await("the moving item refused once and waiting").atMost(Duration.ofSeconds(5))
+        .pollInterval(Duration.ofMillis(5)).until(() -> a.routeMetrics.count("rerouted") >= 1);
+    assertThat(send(cluster.nodes.get(2), GET, "/v1/timers/" + staying, null).statusCode())
+        .as("the item of a partition with an owner is written without waiting").isEqualTo(200);
+    a.on(() -> {
+      a.owners.owner[p] = owner;                 // the partition has its owner again
+      return Future.succeededFuture();
+    });
+    HttpResponse<Buffer> r = TestVertx.await(batch);
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.bodyAsJsonObject().getJsonArray("results").stream()
+        .map(o -> ((JsonObject) o).getInteger("status")).toList()).as(r.bodyAsString()).containsExactly(201, 201);
+    assertThat(send(cluster.nodes.get(2), GET, "/v1/timers/" + moving, null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void aWriteFencedBecauseTheLeaseMovedIs503NotOwner() {
     cluster = new ClusterFixture(3, P);
     int p = 2;
