@@ -31,6 +31,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.function.Function;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -376,27 +377,37 @@ class RoutingTest {
     assertThat(a.routeMetrics.count("rerouted")).as("a answered b's forwards at once").isEqualTo(tries - 1);
   }
 
+  /**
+   * Sends {@code call} through node 0 while partition 1 (node 1's) has no live owner in node 0's view, and gives it its
+   * owner back once node 0 has refused the call and waits to route it again; returns the answer.
+   */
+  HttpResponse<Buffer> sentBetweenOwners(Function<Node, Future<HttpResponse<Buffer>>> call) {
+    int p = 1;
+    Node a = cluster.nodes.get(0);
+    String owner = a.on(() -> Future.succeededFuture(a.owners.owner[p]));
+    setOwner(a, p, null);                        // a take-over under way: no live owner yet
+    Future<HttpResponse<Buffer>> answer = call.apply(a);
+    Awaitility.await("refused once and waiting").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        .until(() -> a.routeMetrics.count("rerouted") >= 1);
+    setOwner(a, p, owner);                       // the partition has its owner again
+    return TestVertx.await(answer);
+  }
+
+  static void setOwner(Node n, int p, String address) {
+    n.on(() -> {
+      n.owners.owner[p] = address;
+      return Future.succeededFuture();
+    });
+  }
+
   @Test
   void aSingleCallWhosePartitionIsBetweenOwnersWaitsForItsNewOwnerRatherThanBeing503() {
     cluster = new ClusterFixture(3, P);
-    int p = 1;                                   // served by node 1
-    Node a = cluster.nodes.get(0);
-    String owner = a.on(() -> Future.succeededFuture(a.owners.owner[p]));
-    a.on(() -> {
-      a.owners.owner[p] = null;                  // a take-over under way: no live owner yet
-      return Future.succeededFuture();
-    });
-    String id = cluster.idIn(p, "moving");
-    var put = a.client.request(PUT, "/v1/timers/" + id).putHeader("content-type", "application/json")
-        .sendBuffer(Buffer.buffer("{\"delayMs\":60000}"));
-    Awaitility.await("refused once and waiting").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
-        .until(() -> a.routeMetrics.count("rerouted") >= 1);
-    a.on(() -> {
-      a.owners.owner[p] = owner;                 // the partition has its owner again
-      return Future.succeededFuture();
-    });
-    HttpResponse<Buffer> r = TestVertx.await(put);
+    String id = cluster.idIn(1, "moving");
+    HttpResponse<Buffer> r = sentBetweenOwners(a -> a.client.request(PUT, "/v1/timers/" + id)
+        .putHeader("content-type", "application/json").sendBuffer(Buffer.buffer("{\"delayMs\":60000}")));
     assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    Node a = cluster.nodes.get(0);
     assertThat(a.routeMetrics.count("no_owner")).isPositive();
     assertThat(a.routeMetrics.count("forwarded")).isEqualTo(1);
     assertThat(send(cluster.nodes.get(2), GET, "/v1/timers/" + id, null).statusCode()).isEqualTo(200);
@@ -405,27 +416,17 @@ class RoutingTest {
   @Test
   void aBatchsItemsWhosePartitionIsBetweenOwnersWaitForItsNewOwnerTheOthersAreWrittenAtOnce() {
     cluster = new ClusterFixture(3, P);
-    int p = 1;                                   // served by node 1
-    Node a = cluster.nodes.get(0);
-    String owner = a.on(() -> Future.succeededFuture(a.owners.owner[p]));
-    a.on(() -> {
-      a.owners.owner[p] = null;                  // a take-over under way: no live owner yet
-      return Future.succeededFuture();
-    });
-    String moving = cluster.idIn(p, "moving");
+    String moving = cluster.idIn(1, "moving");
     String staying = cluster.idIn(2, "staying");
-    var batch = a.client.request(POST, "/v1/timers/batch").putHeader("content-type", "application/json")
-        .sendBuffer(Buffer.buffer("{\"timers\":[{\"id\":\"" + moving + "\",\"delayMs\":60000},{\"id\":\"" + staying
-            + "\",\"delayMs\":60000}]}"));
-    Awaitility.await("the moving item refused once and waiting").atMost(Duration.ofSeconds(5))
-        .pollInterval(Duration.ofMillis(5)).until(() -> a.routeMetrics.count("rerouted") >= 1);
-    assertThat(send(cluster.nodes.get(2), GET, "/v1/timers/" + staying, null).statusCode())
-        .as("the item of a partition with an owner is written without waiting").isEqualTo(200);
-    a.on(() -> {
-      a.owners.owner[p] = owner;                 // the partition has its owner again
-      return Future.succeededFuture();
+    HttpResponse<Buffer> r = sentBetweenOwners(a -> {
+      var batch = a.client.request(POST, "/v1/timers/batch").putHeader("content-type", "application/json")
+          .sendBuffer(Buffer.buffer("{\"timers\":[{\"id\":\"" + moving + "\",\"delayMs\":60000},{\"id\":\""
+              + staying + "\",\"delayMs\":60000}]}"));
+      Awaitility.await("the item of a partition with an owner written without waiting").atMost(Duration.ofSeconds(5))
+          .pollInterval(Duration.ofMillis(5))
+          .until(() -> send(cluster.nodes.get(2), GET, "/v1/timers/" + staying, null).statusCode() == 200);
+      return batch;
     });
-    HttpResponse<Buffer> r = TestVertx.await(batch);
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.bodyAsJsonObject().getJsonArray("results").stream()
         .map(o -> ((JsonObject) o).getInteger("status")).toList()).as(r.bodyAsString()).containsExactly(201, 201);
