@@ -45,7 +45,8 @@ import java.util.function.Supplier;
  * {@link Refusal.Unrouted}.
  *
  * <p>Between owners: a single call, or a batch's items, refused because their partition was between owners, with
- * nothing applied (no live owner; fenced; the owner it was sent to no longer serves it), is routed again after
+ * nothing applied (see {@link #betweenOwners}: no live owner; fenced; just taken and still recovering; the owner it
+ * was sent to no longer serves it), is routed again after
  * {@link #REROUTE_DELAYS_MS} (775 ms in all) before that refusal is answered, so a hand-over, which takes about a tenth
  * of a second, is a short wait for the caller rather than a 503. At most {@link #MAX_REROUTING} calls (a batch counts
  * as one) wait at once (the others are answered at once). A call another node forwarded here is answered at once: that
@@ -67,7 +68,7 @@ final class RoutedTimers implements Timers {
   private final boolean pipelined;
   private final boolean direct;
   private final RoutedTimers plain;
-  /** Single calls waiting to be routed again (counted on {@link #plain}, shared by the views). */
+  /** Calls (a batch counts as one) waiting to be routed again (counted on {@link #plain}, shared by the views). */
   private int rerouting;
   private RoutedTimers pipelinedView;
   private RoutedTimers directView;
@@ -84,9 +85,9 @@ final class RoutedTimers implements Timers {
             FORWARD_QUEUED), false, false, null);
   }
 
-  /** The waits before a single call refused between owners is routed again, ms (775 in all). */
+  /** The waits before a call (or a batch's items) refused between owners is routed again, ms (775 in all). */
   static final long[] REROUTE_DELAYS_MS = {25, 50, 100, 200, 400};
-  /** Most single calls waiting to be routed again at once; beyond, the refusal is answered at once. */
+  /** Most calls (a batch counts as one) waiting to be routed again at once; beyond, the refusal is answered at once. */
   static final int MAX_REROUTING = 10_000;
 
   /** Forwarded single creates/touches per batch request, such requests in flight per owner, calls waiting in all. */
