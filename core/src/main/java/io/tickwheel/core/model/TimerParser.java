@@ -1,5 +1,7 @@
 package io.tickwheel.core.model;
 
+import static io.tickwheel.core.model.ValidationException.shown;
+
 import io.tickwheel.core.callback.AddressPolicy;
 import io.tickwheel.core.callback.Callback;
 import io.tickwheel.core.callback.CallbackUrl;
@@ -141,7 +143,7 @@ public final class TimerParser {
   public TimerSpec parse(TimerFields body, long nowMs) {
     String unknown = body.unknown();
     if (unknown != null) {
-      throw new ValidationException(unknown, "unknown field '" + TopicRule.shorten(unknown) + "'");
+      throw new ValidationException(unknown, "unknown field '" + shown(unknown) + "'");
     }
     String id = str(body.get(TimerFields.ID), "id");
     if (id != null) {
@@ -160,7 +162,7 @@ public final class TimerParser {
       kind = Kind.fromWire(kindName);
       if (kind == null || (kind == Kind.CRON && !calendars)) {
         throw new ValidationException("kind", "kind must be one of once, fixed-rate, fixed-delay"
-            + (calendars ? ", cron" : "") + ", was \"" + TopicRule.shorten(kindName) + "\"");
+            + (calendars ? ", cron" : "") + ", was \"" + shown(kindName) + "\"");
       }
     }
     Long delay = lng(body.get(TimerFields.DELAY_MS), "delayMs");
@@ -204,7 +206,7 @@ public final class TimerParser {
       misfire = Misfire.fromWire(misfireName);
       if (misfire == null) {
         throw new ValidationException("misfire",
-            "misfire must be one of fire-once, fire-all, skip, was \"" + TopicRule.shorten(misfireName) + "\"");
+            "misfire must be one of fire-once, fire-all, skip, was \"" + shown(misfireName) + "\"");
       }
     }
     String payload = body.payloadText();
@@ -233,11 +235,11 @@ public final class TimerParser {
       if (first - start > CRON_MUST_FIRE_WITHIN_YEARS * 365L * 86_400_000L && first > OffsetDateTime.ofInstant(
           Instant.ofEpochMilli(start), ZoneOffset.UTC).plusYears(CRON_MUST_FIRE_WITHIN_YEARS).toInstant().toEpochMilli()) {
         throw new ValidationException("cron", "cron never fires within " + CRON_MUST_FIRE_WITHIN_YEARS
-            + " years in time zone " + cron.zone() + ", was \"" + TopicRule.shorten(cron.expression()) + "\"");
+            + " years in time zone " + cron.zone() + ", was \"" + shown(cron.expression()) + "\"");
       }
       if (first - nowMs > limits.maxHorizonMs()) {
         throw new ValidationException("cron", "cron first fires more than " + limits.maxHorizonMs()
-            + " ms ahead (the horizon), was \"" + TopicRule.shorten(cron.expression()) + "\"");
+            + " ms ahead (the horizon), was \"" + shown(cron.expression()) + "\"");
       }
       start = first;
     }
@@ -273,7 +275,7 @@ public final class TimerParser {
     }
     for (String name : cb.fieldNames()) {
       if (!CALLBACK_FIELDS.contains(name)) {
-        throw new ValidationException("callback." + TopicRule.shorten(name), "unknown field 'callback." + TopicRule.shorten(name) + "'");
+        throw new ValidationException("callback." + shown(name), "unknown field 'callback." + shown(name) + "'");
       }
     }
     String url = optString(cb, "url", "callback.url");
@@ -284,12 +286,12 @@ public final class TimerParser {
     try {
       refused = addresses.refusedHost(CallbackUrl.parse(url).host());
     } catch (IllegalArgumentException e) {
-      throw new ValidationException("callback.url", "callback.url " + e.getMessage() + ", was \"" + TopicRule.shorten(url) + "\"");
+      throw new ValidationException("callback.url", "callback.url " + e.getMessage() + ", was \"" + shown(url) + "\"");
     }
     if (refused != null) {
       throw new ValidationException("callback.url", "callback.url must not point at a private or local address ("
           + refused + "; the server allows it with --webhook-allow-private or a --webhook-allow-cidr block), was \""
-          + TopicRule.shorten(url) + "\"");
+          + shown(url) + "\"");
     }
     long timeout = rangedLong(cb, "timeoutMs", Callback.MIN_TIMEOUT_MS, Callback.MAX_TIMEOUT_MS,
         Callback.DEFAULT_TIMEOUT_MS);
@@ -341,7 +343,7 @@ public final class TimerParser {
       for (int i = 0; i < names.length; i++) {
         if (values[i] != null && !values[i].equals(defaults[i])) {
           throw new ValidationException(names[i], names[i] + " is only allowed for kind cron, not for kind "
-              + kind.wireName() + ", was \"" + TopicRule.shorten(values[i]) + "\"");
+              + kind.wireName() + ", was \"" + shown(values[i]) + "\"");
         }
       }
       return null;
@@ -355,7 +357,7 @@ public final class TimerParser {
         zone = ZoneId.of(zoneName);
       } catch (DateTimeException e) {
         throw new ValidationException("timeZone",
-            "timeZone must be an IANA time zone such as Europe/Paris, was \"" + TopicRule.shorten(zoneName) + "\"");
+            "timeZone must be an IANA time zone such as Europe/Paris, was \"" + shown(zoneName) + "\"");
       }
     }
     DstGap gap = DstGap.AUTO;
@@ -363,7 +365,7 @@ public final class TimerParser {
       gap = DstGap.fromWire(gapName);
       if (gap == null) {
         throw new ValidationException("dstGap",
-            "dstGap must be one of shift, skip, auto, was \"" + TopicRule.shorten(gapName) + "\"");
+            "dstGap must be one of shift, skip, auto, was \"" + shown(gapName) + "\"");
       }
     }
     DstOverlap overlap = DstOverlap.AUTO;
@@ -371,14 +373,14 @@ public final class TimerParser {
       overlap = DstOverlap.fromWire(overlapName);
       if (overlap == null) {
         throw new ValidationException("dstOverlap",
-            "dstOverlap must be one of once, twice, auto, was \"" + TopicRule.shorten(overlapName) + "\"");
+            "dstOverlap must be one of once, twice, auto, was \"" + shown(overlapName) + "\"");
       }
     }
     try {
       return ZonedCron.of(expression, zone, gap, overlap);
     } catch (IllegalArgumentException e) {
-      throw new ValidationException("cron", "cron is not a valid expression (" + TopicRule.shorten(String.valueOf(e.getMessage()))
-          + "), was \"" + TopicRule.shorten(expression) + "\"");
+      throw new ValidationException("cron", "cron is not a valid expression (" + shown(String.valueOf(e.getMessage()))
+          + "), was \"" + shown(expression) + "\"");
     }
   }
 
@@ -393,7 +395,7 @@ public final class TimerParser {
     }
     for (String name : body.fieldNames()) {
       if (!"delayMs".equals(name)) {
-        throw new ValidationException(name, "unknown field '" + TopicRule.shorten(name) + "' (touch takes only delayMs)");
+        throw new ValidationException(name, "unknown field '" + shown(name) + "' (touch takes only delayMs)");
       }
     }
     Long delay = optLong(body, "delayMs");
@@ -441,7 +443,7 @@ public final class TimerParser {
   public static void checkId(String id) {
     if (!isId(id)) {
       throw new ValidationException("id",
-          "id must match " + ID_RULE + ", was \"" + TopicRule.shorten(String.valueOf(id)) + "\"");
+          "id must match " + ID_RULE + ", was \"" + shown(String.valueOf(id)) + "\"");
     }
   }
 
@@ -479,16 +481,16 @@ public final class TimerParser {
       return ((Number) v).longValue();
     }
     if (v instanceof BigInteger) {
-      throw new ValidationException(field, field + " is out of range, was " + TopicRule.shorten(v.toString()));
+      throw new ValidationException(field, field + " is out of range, was " + shown(v.toString()));
     }
     if (v instanceof Double || v instanceof Float || v instanceof BigDecimal) {
       if (!(v instanceof BigDecimal) && !Double.isFinite(((Number) v).doubleValue())) {
-        throw new ValidationException(field, field + " is out of range, was " + TopicRule.shorten(v.toString()));
+        throw new ValidationException(field, field + " is out of range, was " + shown(v.toString()));
       }
       try {
         return new BigDecimal(v.toString()).longValueExact();
       } catch (ArithmeticException e) {
-        throw new ValidationException(field, field + " must be an integer, was " + TopicRule.shorten(v.toString()));
+        throw new ValidationException(field, field + " must be an integer, was " + shown(v.toString()));
       }
     }
     throw new ValidationException(field, field + " must be an integer, was " + describe(v));
@@ -512,12 +514,12 @@ public final class TimerParser {
           at = Instant.parse(s).toEpochMilli();
         } catch (DateTimeParseException e2) {
           throw new ValidationException(field,
-              field + " must be epoch milliseconds or an ISO-8601 instant, was \"" + TopicRule.shorten(s) + "\"");
+              field + " must be epoch milliseconds or an ISO-8601 instant, was \"" + shown(s) + "\"");
         } catch (ArithmeticException e2) {
-          throw new ValidationException(field, field + " is out of range, was \"" + TopicRule.shorten(s) + "\"");
+          throw new ValidationException(field, field + " is out of range, was \"" + shown(s) + "\"");
         }
       } catch (ArithmeticException e) {
-        throw new ValidationException(field, field + " is out of range, was \"" + TopicRule.shorten(s) + "\"");
+        throw new ValidationException(field, field + " is out of range, was \"" + shown(s) + "\"");
       }
     } else {
       at = toLong(field, v);
@@ -530,7 +532,7 @@ public final class TimerParser {
 
   static String describe(Object v) {
     if (v instanceof String s) {
-      return "\"" + TopicRule.shorten(s) + "\"";
+      return "\"" + shown(s) + "\"";
     }
     if (v instanceof JsonObject) {
       return "an object";
@@ -541,6 +543,6 @@ public final class TimerParser {
     if (v instanceof Boolean b) {
       return b.toString();
     }
-    return TopicRule.shorten(String.valueOf(v));
+    return shown(String.valueOf(v));
   }
 }

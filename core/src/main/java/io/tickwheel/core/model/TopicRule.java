@@ -21,8 +21,6 @@ public final class TopicRule {
   /** A subscription's wildcard: every topic. Never a timer's topic. */
   public static final String ALL = "*";
 
-  /** How much of a bad value a message for a timer's or a listing's topic quotes, in characters. */
-  private static final int SHOWN = 60;
   /** How much of a bad value a message for a subscription's topic quotes, in characters. */
   private static final int QUOTE_MAX = 120;
 
@@ -60,7 +58,7 @@ public final class TopicRule {
    */
   public static String check(String field, String value) {
     if (!isTopic(value)) {
-      throw new ValidationException(field, field + " must match " + RULE + ", was \"" + shorten(String.valueOf(value))
+      throw new ValidationException(field, field + " must match " + RULE + ", was \"" + ValidationException.shown(String.valueOf(value))
           + "\"");
     }
     return value;
@@ -89,10 +87,5 @@ public final class TopicRule {
   public static String quote(Object value) {
     String s = value instanceof String str ? "\"" + str + "\"" : String.valueOf(value);
     return s.length() <= QUOTE_MAX ? s : s.substring(0, QUOTE_MAX) + "…(" + s.length() + " chars)";
-  }
-
-  /** {@code s} as an error message shows a bad value: its first 60 characters, then "…" if it is longer. */
-  public static String shorten(String s) {
-    return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "…";
   }
 }

@@ -6,6 +6,8 @@ package io.tickwheel.core.model;
  */
 public final class ValidationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
+  /** Most characters of a bad value a message shows. */
+  private static final int SHOWN = 60;
 
   private final String field;
   private final boolean tooLarge;
@@ -28,5 +30,10 @@ public final class ValidationException extends RuntimeException {
   /** Whether a size limit was exceeded. */
   public boolean tooLarge() {
     return tooLarge;
+  }
+
+  /** {@code s} as a message shows a bad value: its first 60 characters, then "…" if it is longer. */
+  public static String shown(String s) {
+    return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + "…";
   }
 }

@@ -3,7 +3,6 @@ package io.tickwheel.server.push;
 import com.fasterxml.jackson.core.JsonParser;
 import io.tickwheel.core.model.Timer;
 import io.tickwheel.core.model.TimerFields;
-import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.tickwheel.server.wire.ErrorBody;
 import io.vertx.core.Future;
@@ -60,7 +59,7 @@ public interface WsCommands {
       if (!taken.contains(name)) {
         java.util.TreeSet<String> others = new java.util.TreeSet<>(taken);
         others.remove("op");
-        String shown = TopicRule.shorten(name);
+        String shown = ValidationException.shown(name);
         throw new ValidationException(shown, "unknown field '" + shown + "' (op \"" + op + "\" takes "
             + (others.isEmpty() ? "no other" : String.join(", ", others)) + ")");
       }

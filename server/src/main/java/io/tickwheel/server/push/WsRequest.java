@@ -65,7 +65,7 @@ sealed interface WsRequest {
       Object v = StrictJson.decode(utf8);
       if (!(v instanceof JsonObject obj)) {
         throw new ValidationException(null, "message must be a JSON object like {\"op\":\"subscribe\",…}, was "
-            + TopicRule.shorten(new String(utf8, StandardCharsets.UTF_8).strip()));    // JSON text, as it is
+            + ValidationException.shown(new String(utf8, StandardCharsets.UTF_8).strip()));    // JSON text, as it is
       }
       o = obj;
     } catch (DecodeException e) {

@@ -1,12 +1,13 @@
 package io.tickwheel.server.wire;
 
+import static io.tickwheel.core.model.ValidationException.shown;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import io.tickwheel.core.model.TopicRule;
 import io.tickwheel.core.model.ValidationException;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.jackson.JacksonCodec;
@@ -67,7 +68,7 @@ public final class StrictJson {
   /** The error for a repeated key at {@code at} (its pointer names the key). */
   static ValidationException duplicate(JsonPointer at) {
     String key = at.last() == null ? "" : at.last().getMatchingProperty();
-    return new ValidationException(TopicRule.shorten(at.getMatchingProperty()), "duplicate key '"
-        + TopicRule.shorten(key) + "' at " + TopicRule.shorten(at.toString()) + " (an object takes each key once)");
+    return new ValidationException(shown(at.getMatchingProperty()), "duplicate key '"
+        + shown(key) + "' at " + shown(at.toString()) + " (an object takes each key once)");
   }
 }
