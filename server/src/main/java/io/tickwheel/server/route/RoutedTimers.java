@@ -255,18 +255,28 @@ final class RoutedTimers implements Timers {
    */
   private <T> Future<T> rerouted(int p, Supplier<Future<T>> attempt, int tries) {
     return attempt.get().compose(o -> {
-      if (direct || tries >= REROUTE_DELAYS_MS.length || !betweenOwners(o, p) || plain.rerouting >= MAX_REROUTING) {
+      if (!mayWait(tries) || !betweenOwners(o, p)) {
         return Future.succeededFuture(o);
       }
-      plain.rerouting++;
       metrics.routed("rerouted", 1);
-      Promise<T> next = Promise.promise();
-      forwarder.vertx().setTimer(REROUTE_DELAYS_MS[tries], t -> {
-        plain.rerouting--;
-        rerouted(p, attempt, tries + 1).onComplete(next);
-      });
-      return next.future();
+      return after(tries, () -> rerouted(p, attempt, tries + 1));
     });
+  }
+
+  /** Whether a call refused {@code tries} times may wait to be routed again (see {@link #REROUTE_DELAYS_MS}). */
+  private boolean mayWait(int tries) {
+    return !direct && tries < REROUTE_DELAYS_MS.length && plain.rerouting < MAX_REROUTING;
+  }
+
+  /** {@code again}'s outcome, run after the {@code tries}-th wait, the call counted as waiting meanwhile. */
+  private <T> Future<T> after(int tries, Supplier<Future<T>> again) {
+    plain.rerouting++;
+    Promise<T> next = Promise.promise();
+    forwarder.vertx().setTimer(REROUTE_DELAYS_MS[tries], t -> {
+      plain.rerouting--;
+      again.get().onComplete(next);
+    });
+    return next.future();
   }
 
   /**
@@ -351,7 +361,7 @@ final class RoutedTimers implements Timers {
       Function<List<T>, Future<List<WriteOutcome>>> attempt, int tries) {
     return attempt.apply(items).compose(outs -> {
       List<Integer> again = new ArrayList<>();
-      if (!direct && tries < REROUTE_DELAYS_MS.length && plain.rerouting < MAX_REROUTING) {
+      if (mayWait(tries)) {
         for (int i = 0; i < outs.size(); i++) {
           if (betweenOwners(outs.get(i), owners.partitionOf(idOf.apply(items.get(i))))) {
             again.add(i);
@@ -361,14 +371,8 @@ final class RoutedTimers implements Timers {
       if (again.isEmpty()) {
         return Future.succeededFuture(outs);
       }
-      plain.rerouting++;
       metrics.routed("rerouted", again.size());
-      Promise<List<WriteOutcome>> next = Promise.promise();
-      forwarder.vertx().setTimer(REROUTE_DELAYS_MS[tries], t -> {
-        plain.rerouting--;
-        rerouted(pick(items, again), idOf, attempt, tries + 1).onComplete(next);
-      });
-      return next.future().map(sub -> {
+      return after(tries, () -> rerouted(pick(items, again), idOf, attempt, tries + 1)).map(sub -> {
         List<WriteOutcome> merged = new ArrayList<>(outs);
         for (int k = 0; k < again.size(); k++) {
           merged.set(again.get(k), sub.get(k));
