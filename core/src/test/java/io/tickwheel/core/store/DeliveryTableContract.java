@@ -170,6 +170,19 @@ public interface DeliveryTableContract extends StoreUnderTest {
   }
 
   @Test
+  default void aTrimWithNothingFinishedDoesNotHideADeliveryThatFinishesLater() {
+    List<Delivery> ds = fireHooked(2, 100);
+    Retention r = new Retention(100, 1000);
+    assertThat(await(store().trimDeliveries(r, 5_000))).as("both pending").isZero();
+    assertThat(await(store().trimDeliveries(r, 6_000))).isZero();
+    await(store().updateDelivery(ds.get(0).after(new Attempt(1, 100, 200, null, 1), DeliveryState.SUCCEEDED, 0,
+        1_000)));
+    assertThat(await(store().trimDeliveries(r, 6_000))).as("finished since, and old").isEqualTo(1);
+    assertThat(await(store().getDelivery(ds.get(0).seq()))).isNull();
+    assertThat(await(store().getDelivery(ds.get(1).seq()))).isNotNull();
+  }
+
+  @Test
   default void oneTrimRemovesBothTheCountsExcessAndTheOldOnes() {
     List<Delivery> ds = fireHooked(10, 100);
     for (Delivery d : ds) {

@@ -175,6 +175,25 @@ public interface FiringLogContract extends StoreUnderTest {
     assertThat(await(store().readFirings(0, 1000))).hasSize(20);
   }
 
+  @Test
+  default void aTrimThatRemovedNothingDoesNotHideWhatAgesOutOrComesLater() {
+    Retention byAge = new Retention(1000, 500);
+    recordOnceFirings("a", 3, 1000);
+    recordOnceFirings("b", 2, 3000);
+    assertThat(await(store().trimFirings(byAge, 1200))).as("nothing is old yet").isZero();
+    assertThat(await(store().trimFirings(byAge, 1400))).as("still nothing").isZero();
+    assertThat(await(store().trimFirings(byAge, 1600))).as("the first three aged out").isEqualTo(3);
+    assertThat(await(store().trimFirings(byAge, 3400))).as("the rest is young").isZero();
+    assertThat(await(store().trimFirings(byAge, 4000))).as("the newest is always kept").isEqualTo(1);
+    assertThat(await(store().trimFirings(byAge, 900_000))).as("only the newest is left").isZero();
+
+    Retention byCount = new Retention(2, Long.MAX_VALUE / 4);
+    assertThat(await(store().trimFirings(byCount, 900_000))).isZero();
+    recordOnceFirings("c", 3, 900_000);
+    assertThat(await(store().trimFirings(byCount, 900_000))).as("the new firings count").isEqualTo(2);
+    assertThat(await(store().readFirings(0, 100))).extracting(Firing::seq).containsExactly(7L, 8L);
+  }
+
   private void recordOnceFirings(int n, long firedAt) {
     recordOnceFirings("log", n, firedAt);
   }

@@ -1,7 +1,8 @@
 -- trimFirings: keep at most maxCount newest firings, then drop the oldest ones fired before the cutoff,
 -- scanning at most `budget` entries by age per call; the newest firing is always kept.
 -- KEYS[1] firing log stream. ARGV: maxCount, cutoff (epoch ms; older firings go), budget.
--- Returns {removed, more}: more = 1 when the age scan stopped at its budget (call again).
+-- Returns {removed, more, next}: more = 1 when the age scan stopped at its budget (call again); next = the fire time
+-- of the oldest firing kept that a later cutoff could remove (the newest is never removed), -1 when there is none.
 -- The age scan reads the oldest entry alone first, then chunks growing to 256: in the usual case (nothing old enough)
 -- a call is an XLEN and a one-entry XRANGE (a 256-entry XRANGE costs Redis ~4 M instructions, and a cluster node
 -- trims each partition it owns every 10 s).
@@ -13,7 +14,7 @@ if len > maxCount then
   removed = redis.call('XTRIM', log, 'MAXLEN', '=', maxCount)
   len = len - removed
 end
-local old, more, from, done, count = 0, 0, '-', false, 1
+local old, more, from, done, count, nxt = 0, 0, '-', false, 1, -1
 while not done do
   local es = redis.call('XRANGE', log, from, '+', 'COUNT', count)
   count = math.min(256, count * 16)
@@ -33,6 +34,7 @@ while not done do
     if firedAt < cutoff then
       old = old + 1
     else
+      nxt = firedAt
       done = true
       break
     end
@@ -42,4 +44,4 @@ end
 if old > 0 then
   removed = removed + redis.call('XTRIM', log, 'MAXLEN', '=', len - old)
 end
-return {removed, more}
+return {removed, more, nxt}

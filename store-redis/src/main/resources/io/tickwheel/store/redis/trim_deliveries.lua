@@ -7,14 +7,15 @@
 -- recent ones goes once the check has come round to it (a retried delivery can finish after later ones).
 -- KEYS[1] deliveries hash, KEYS[2] succeeded zset, KEYS[3] dead zset, KEYS[4] all zset (all scored by seq),
 -- KEYS[5] the age check's position (string).
--- Returns {removed, more}: more is 1 when the count is still above ARGV[1], or when every record the age check read
--- was old (the caller calls again, letting other clients run in between). ARGV[3] and ARGV[4] are at most 7,000
+-- Returns {removed, more, left}: more is 1 when the count is still above ARGV[1], or when every record the age check
+-- read was old (the caller calls again, letting other clients run in between); left is how many finished deliveries
+-- are left. ARGV[3] and ARGV[4] are at most 7,000
 -- (unpack's limit).
 local maxCount, cutoff, budget, ageBudget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local finished = redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])
 if finished == 0 then
   redis.call('DEL', KEYS[5])
-  return {0, 0}
+  return {0, 0, 0}
 end
 -- the first n finished seqs after `after` (exclusive; '-inf' for all) in seq order: the two zsets' ranges merged,
 -- as {seq, its zset}
@@ -57,7 +58,7 @@ if excess > 0 then
   removed = math.min(excess, budget)
   drop(next_finished('-inf', removed))
   if excess > removed then
-    return {removed, 1}
+    return {removed, 1, finished - removed}
   end
 end
 local after = redis.call('GET', KEYS[5]) or '-inf'
@@ -68,7 +69,7 @@ else
   redis.call('SET', KEYS[5], cands[#cands][1])
 end
 if #cands == 0 then
-  return {removed, 0}
+  return {removed, 0, finished - removed}
 end
 local seqs = {}
 for i = 1, #cands do
@@ -85,4 +86,4 @@ for i = 1, #cands do
   end
 end
 drop(old)
-return {removed + #old, (#old == ageBudget) and 1 or 0}
+return {removed + #old, (#old == ageBudget) and 1 or 0, finished - removed - #old}

@@ -40,6 +40,7 @@ public final class RedisDeliveries implements DeliveryTable {
 
   private final RedisSender send;
   private final RedisKeys keys;
+  private final QuietTrim quiet = new QuietTrim();
 
   public RedisDeliveries(RedisSender send, RedisKeys keys) {
     this.send = send;
@@ -88,6 +89,7 @@ public final class RedisDeliveries implements DeliveryTable {
   @Override
   public Future<Boolean> updateDelivery(Delivery d, DeliveryState expected) {
     Objects.requireNonNull(d, "d");
+    quiet.wrote();
     List<String> k = List.of(keys.deliveriesKey, keys.deliveryStateKeys[0], keys.deliveryStateKeys[1],
         keys.deliveryStateKeys[2]);
     return send.writeScript(Script.UPDATE_DELIVERY, k, List.of(Long.toString(d.seq()),
@@ -104,12 +106,29 @@ public final class RedisDeliveries implements DeliveryTable {
     return DeliveryTable.pagePending(this, Math.min(batchSize, RedisTimers.MAX_LIST_LIMIT), sink);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Not sent (answered 0) when the last trim left no finished delivery and this store changed none since
+   * ({@link QuietTrim}): only {@link #updateDelivery} finishes one.
+   */
   @Override
   public Future<Long> trimDeliveries(Retention retention, long nowMs) {
+    if (quiet.skip(retention, nowMs)) {
+      return Future.succeededFuture(0L);
+    }
     long cutoff = retention.cutoff(nowMs);
+    long writes = quiet.beforeTrim();
     return send.writeScriptUntilDone(Script.TRIM_DELIVERIES, keys.trimDeliveriesKeys,
         List.of(Long.toString(retention.maxCount()), Long.toString(cutoff), Integer.toString(DELIVERY_TRIM_BUDGET),
-            Integer.toString(DELIVERY_AGE_CHECK_BUDGET)));
+            Integer.toString(DELIVERY_AGE_CHECK_BUDGET))).map(r -> {
+              if (r[1] == 0) {
+                quiet.trimmed(retention, writes, nowMs, Long.MAX_VALUE);
+              } else {
+                quiet.forget();
+              }
+              return r[0];
+            }).onFailure(e -> quiet.forget());
   }
 
   @Override

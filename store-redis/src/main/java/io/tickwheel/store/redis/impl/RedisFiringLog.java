@@ -31,6 +31,7 @@ public final class RedisFiringLog implements FiringLog {
 
   private final RedisSender send;
   private final RedisKeys keys;
+  private final QuietTrim quiet = new QuietTrim();
 
   public RedisFiringLog(RedisSender send, RedisKeys keys) {
     this.send = send;
@@ -42,6 +43,7 @@ public final class RedisFiringLog implements FiringLog {
     if (requests.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
+    quiet.wrote();
     List<Object> args = new ArrayList<>(requests.size() * 7);
     for (FiringRequest q : requests) {
       Timer next = q.next();
@@ -154,12 +156,21 @@ public final class RedisFiringLog implements FiringLog {
    * {@inheritDoc}
    *
    * <p>One script call trims by count and inspects at most {@value #TRIM_BUDGET} entries by age; the store repeats
-   * it (other clients run in between) until nothing is left to trim.
+   * it (other clients run in between) until nothing is left to trim. A trim that could remove nothing is not sent
+   * (answered 0): none since the last one, which reported the fire time of the next firing to age out, until this
+   * store records a firing or the cutoff passes that time ({@link QuietTrim}).
    */
   @Override
   public Future<Long> trimFirings(Retention retention, long nowMs) {
+    if (quiet.skip(retention, nowMs)) {
+      return Future.succeededFuture(0L);
+    }
     long cutoff = retention.cutoff(nowMs);
+    long writes = quiet.beforeTrim();
     return send.writeScriptUntilDone(Script.TRIM, keys.logKey, List.of(Long.toString(retention.maxCount()),
-        Long.toString(cutoff), Integer.toString(TRIM_BUDGET)));
+        Long.toString(cutoff), Integer.toString(TRIM_BUDGET))).map(r -> {
+          quiet.trimmed(retention, writes, nowMs, r[1] < 0 ? Long.MAX_VALUE : r[1]);
+          return r[0];
+        }).onFailure(e -> quiet.forget());
   }
 }

@@ -168,27 +168,29 @@ public final class RedisSender {
 
 
   /**
-   * Sends {@code plain} (as {@link #writeScript}) again and again while its reply {@code {removed, more}} says there is
-   * more to do ({@code more} = 1): each call's work stays bounded and other clients run in between. Completes with the
-   * sum of {@code removed} on the caller's context, or fails with the first failed call.
+   * Sends {@code plain} (as {@link #writeScript}) again and again while its reply {@code {removed, more, tail}} says
+   * there is more to do ({@code more} = 1): each call's work stays bounded and other clients run in between. Completes
+   * on the caller's context with {@code {sum of removed, the last call's tail}} (what the script says of what it left),
+   * or fails with the first failed call.
    */
-  Future<Long> writeScriptUntilDone(Script plain, List<String> keys, List<?> args) {
+  Future<long[]> writeScriptUntilDone(Script plain, List<String> keys, List<?> args) {
     Context ctx = Vertx.currentContext();
-    Promise<Long> done = Promise.promise();
+    Promise<long[]> done = Promise.promise();
     repeat(plain, keys, args, 0, done);
     return onContext(ctx, done.future());
   }
 
-  private void repeat(Script plain, List<String> keys, List<?> args, long removed, Promise<Long> done) {
-    writeScript(plain, keys, args, r -> new long[] {r.get(0).toLong(), r.get(1).toLong()}).onComplete(ar -> {
-      if (ar.failed()) {
-        done.fail(ar.cause());
-      } else if (ar.result()[1] == 1) {
-        repeat(plain, keys, args, removed + ar.result()[0], done);
-      } else {
-        done.complete(removed + ar.result()[0]);
-      }
-    });
+  private void repeat(Script plain, List<String> keys, List<?> args, long removed, Promise<long[]> done) {
+    writeScript(plain, keys, args, r -> new long[] {r.get(0).toLong(), r.get(1).toLong(), r.get(2).toLong()})
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            done.fail(ar.cause());
+          } else if (ar.result()[1] == 1) {
+            repeat(plain, keys, args, removed + ar.result()[0], done);
+          } else {
+            done.complete(new long[] {removed + ar.result()[0], ar.result()[2]});
+          }
+        });
   }
 
   /** {@code f}, completing on {@code ctx} when there is one. */
