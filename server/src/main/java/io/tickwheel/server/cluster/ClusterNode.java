@@ -112,6 +112,12 @@ public final class ClusterNode implements Ownership {
     return null;
   }
 
+  /** Reads the leases again within {@link LeaseKeeper#NUDGE_MS} ({@link LeaseKeeper#staleView}). */
+  @Override
+  public void ownerRefused(int p) {
+    keeper.staleView();
+  }
+
   @Override
   public int owned() {
     return keeper.owned();

@@ -15,9 +15,17 @@ import java.util.List;
 
 /**
  * Keeps this node's partition leases: one <em>round</em> about every lease/4 (heartbeat with ttl = lease and renew
- * every held lease in one call, side by side; read the leases, then hand over the partitions this node should no
- * longer own and acquire free ones it should), a renewal between rounds whenever none was sent for lease/4 (so a slow
- * round does not hold renewals back), and serves each held partition with its own {@link Scheduler}.
+ * every held lease in one call, side by side; read the leases when they may have moved, then hand over the partitions
+ * this node should no longer own and acquire free ones it should), a renewal between rounds whenever none was sent for
+ * lease/4 (so a slow round does not hold renewals back), and serves each held partition with its own
+ * {@link Scheduler}.
+ *
+ * <h2>Reading the leases</h2>
+ * Every partition's lease is one read (4,096 partitions: 4,096 reads), so a round reads them only when they may have
+ * moved since the last read: an ownership hint ({@link #nudge}) or a stale-view report ({@link #staleView}) came, the
+ * live or counted members changed, this node wants a partition it does not hold, the last read failed, or it is
+ * {@link #leasesRefreshMs()} old (a hint lost with the broadcast connection). A lease counts as live when its holder
+ * is live and it had not ended when it was read: its holder renews it while it lives, and gives notice when it stops.
  *
  * <h2>Never two owners</h2>
  * A partition is served only while its <em>local deadline</em> has not passed: the local send time of the last
@@ -85,6 +93,18 @@ public final class LeaseKeeper {
   private final boolean[] acquiring;
   private final MemberView view;
   private List<Lease> leases = List.of();
+  /** Whether the leases may have moved since {@link #leases} was read (see the class comment); set before the first. */
+  private boolean leasesStale = true;
+  /** When the leases were last read ({@link #clock}, ms). */
+  private long leasesReadAt;
+  /** The coordinator's time as of that read (the heartbeat before it): a lease ending later had not ended. */
+  private long leasesAsOf;
+  /** The live members' ids at that read. */
+  private List<String> leasesReadLive = List.of();
+  /** The counted members' ids at that read. */
+  private List<String> leasesReadEligible = List.of();
+  /** How many rounds read the leases. */
+  private long leaseReads;
 
   private boolean running;
   private boolean drive;
@@ -230,8 +250,10 @@ public final class LeaseKeeper {
         })
         .<Void>mapEmpty().otherwiseEmpty()
         .compose(v -> renewed)
-        .compose(v -> coord.leases().onSuccess(l -> leases = l).<Void>mapEmpty().otherwiseEmpty())
-        .compose(v -> rebalance())
+        .compose(v -> {
+          String[] want = Rendezvous.assign(view.eligible(clock.millis()), partitions);
+          return readLeasesIfMoved(want).compose(x -> rebalance(want));
+        })
         .eventually(() -> {
           roundInFlight = false;
           armDeadline();
@@ -280,11 +302,60 @@ public final class LeaseKeeper {
         });
   }
 
-  private Future<Void> rebalance() {
+  /**
+   * Reads the leases unless nothing says they moved since the last read (see the class comment), given the
+   * assignment {@code want} of this round; never fails (a failed read is tried again next round).
+   */
+  private Future<Void> readLeasesIfMoved(String[] want) {
+    long now = clock.millis();
+    List<String> live = new ArrayList<>();
+    for (Member m : view.live()) {
+      live.add(m.nodeId());
+    }
+    List<String> eligible = view.eligible(now);
+    if (!leasesStale && now - leasesReadAt < leasesRefreshMs() && live.equals(leasesReadLive)
+        && eligible.equals(leasesReadEligible) && !wantsMore(want)) {
+      return Future.succeededFuture();
+    }
+    leasesStale = false;
+    long asOf = view.coordinatorTime();
+    leaseReads++;
+    return coord.leases().onSuccess(l -> {
+      leases = l;
+      leasesReadAt = now;
+      leasesAsOf = asOf;
+      leasesReadLive = live;
+      leasesReadEligible = eligible;
+    }).onFailure(e -> leasesStale = true).<Void>mapEmpty().otherwiseEmpty();
+  }
+
+  /** Whether {@code want} gives this node a partition it does not hold. */
+  private boolean wantsMore(String[] want) {
+    if (idInUse) {
+      return false;
+    }
+    for (int p = 0; p < partitions; p++) {
+      if (held[p] == null && nodeId.equals(want[p])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** How old the leases as read may get before a round reads them again whatever else: the lease, ms. */
+  long leasesRefreshMs() {
+    return leaseMs;
+  }
+
+  /** How many times the leases were read (rounds that read them). */
+  long leaseReads() {
+    return leaseReads;
+  }
+
+  private Future<Void> rebalance(String[] want) {
     if (!running) {
       return Future.succeededFuture();
     }
-    String[] want = Rendezvous.assign(view.eligible(clock.millis()), partitions);
     List<Future<Void>> work = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       HeldPartition h = held[p];
@@ -309,19 +380,22 @@ public final class LeaseKeeper {
   }
 
   /**
-   * Whether to try {@code p}: not while another live node holds a lease that had not ended at the last heartbeat (it
+   * Whether to try {@code p}: not while another live node holds a lease that had not ended when read (it
    * hands the partition over when it counts this node, and broadcasts {@code "m"}).
    */
   private boolean mayAcquire(int p) {
     Lease l = p < leases.size() ? leases.get(p) : null;
     return l == null || l.nodeId() == null || l.nodeId().equals(nodeId) || !view.isLive(l.nodeId())
-        || l.expiresAt() <= view.coordinatorTime();
+        || l.expiresAt() <= leasesAsOf;
   }
 
-  /** The live holder of {@code p}'s lease as last read (another node's, not ended at the last heartbeat), or null. */
+  /**
+   * The live holder of {@code p}'s lease as last read (a node live at the last heartbeat, whose lease had not ended
+   * when read), or null.
+   */
   public Lease liveLease(int p) {
     Lease l = p < leases.size() ? leases.get(p) : null;
-    if (l == null || l.nodeId() == null || !view.isLive(l.nodeId()) || l.expiresAt() <= view.coordinatorTime()) {
+    if (l == null || l.nodeId() == null || !view.isLive(l.nodeId()) || l.expiresAt() <= leasesAsOf) {
       return null;
     }
     return l;
@@ -388,10 +462,13 @@ public final class LeaseKeeper {
     }
     LOG.log(System.Logger.Level.WARNING, "partition " + h.partition + " stopped: " + why);
     metrics.lost();
-    stop(h).onComplete(v -> coord.release(h.partition, holder, h.epoch));
+    leasesStale = true;
+    stop(h).onComplete(v -> coord.release(h.partition, holder, h.epoch).otherwiseEmpty()
+        .compose(x -> coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged()))));
   }
 
   private Future<Void> handOver(HeldPartition h) {
+    leasesStale = true;
     return stop(h).compose(v -> coord.release(h.partition, holder, h.epoch).otherwiseEmpty())
         .onComplete(v -> {
           metrics.handedOver();
@@ -438,11 +515,24 @@ public final class LeaseKeeper {
   // ------------------------------------------------------------------ timers
 
   /**
-   * A hint that ownership changed somewhere: a round within {@link #NUDGE_MS} (one already due sooner stays; one in
-   * flight is followed by another within it, as the hint may have come after that round read the leases).
+   * A call this node routed by the leases as last read was refused as not owned there: a round within
+   * {@link #NUDGE_MS} reads them again, as after a hint.
+   */
+  public void staleView() {
+    nudge();
+  }
+
+  /**
+   * A hint that ownership changed somewhere: the next round reads the leases, and comes within {@link #NUDGE_MS} (one
+   * already due sooner stays; one in flight is followed by another within it, as the hint may have come after that
+   * round read the leases).
    */
   public void nudge() {
-    if (!running || !drive) {
+    if (!running) {
+      return;
+    }
+    leasesStale = true;
+    if (!drive) {
       return;
     }
     if (roundInFlight) {

@@ -31,4 +31,11 @@ public interface PartitionOwners {
    * Equal to this node's own address when {@link #local(int)} is non-null.
    */
   String ownerAddress(int p);
+
+  /**
+   * The node {@link #ownerAddress} named for partition {@code p} refused a call as not its owner (or not yet
+   * serving it): what this node knows of {@code p}'s owner may be stale, and is to be read again soon.
+   */
+  default void ownerRefused(int p) {
+  }
 }

@@ -291,8 +291,12 @@ final class RoutedTimers implements Timers {
       return true;                               // fenced; a partition just taken, still reading its window
     }
     if (o instanceof Refusal.Remote r) {
-      return r.status() == 503 && "unavailable".equals(r.code()) && r.message() != null
+      boolean notApplied = r.status() == 503 && "unavailable".equals(r.code()) && r.message() != null
           && r.message().contains("not applied");
+      if (notApplied) {
+        owners.ownerRefused(p);                  // the owner as this node knows it may have moved on
+      }
+      return notApplied;
     }
     return o instanceof Refusal.Unrouted u && !u.mayHaveApplied() && owners.local(p) == null
         && owners.ownerAddress(p) == null;

@@ -264,6 +264,40 @@ class LeaseKeeperTest {
   }
 
   @Test
+  void aSettledNodeReadsTheLeasesOnceALeaseOrAfterAHintAndStillRoutesToTheLiveOwnerBetweenReads() {
+    Node[] ab = twoSettledNodes();
+    Node a = ab[0];
+    Node b = ab[1];
+    long period = a.keeper.periodMs();
+    int ofB = -1;
+    for (int p = 0; p < P && ofB < 0; p++) {
+      ofB = b.local(p) != null ? p : -1;
+    }
+    int p = ofB;
+    long before = leaseReads(a);
+    for (int i = 0; i < 8; i++) {                 // two leases of rounds, nothing moving
+      step(period, a, b);
+      assertThat(on(a.ctx, () -> Future.succeededFuture(a.keeper.liveLease(p)))).as("round %d", i)
+          .extracting(Lease::nodeId).isEqualTo("b");
+    }
+    assertThat(leaseReads(a) - before).as("one read a lease, not one a round").isEqualTo(2);
+    on(a.ctx, () -> {
+      a.keeper.nudge();
+      return Future.succeededFuture();
+    });
+    before = leaseReads(a);
+    step(1, a);
+    assertThat(leaseReads(a) - before).as("a hint: the next round reads").isEqualTo(1);
+    step(1, a);
+    assertThat(leaseReads(a) - before).as("and the one after does not").isEqualTo(1);
+    assertOneOwnerEach();
+  }
+
+  long leaseReads(Node n) {
+    return on(n.ctx, () -> Future.succeededFuture(n.keeper.leaseReads()));
+  }
+
+  @Test
   void aDeadNodesPartitionsAreTakenByTheOthersOnlyOnceItsLeaseHasEnded() {
     Node[] ab = twoSettledNodes();
     Node a = ab[0];

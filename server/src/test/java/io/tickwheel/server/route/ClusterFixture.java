@@ -85,6 +85,17 @@ final class ClusterFixture implements AutoCloseable {
     public String ownerAddress(int p) {
       return owner[p];
     }
+
+    /** What {@link #ownerRefused} does (a test may set it: a view read again). */
+    java.util.function.IntConsumer onRefused = p -> { };
+    /** The partitions {@link #ownerRefused} was told of, in order. */
+    final List<Integer> refused = new ArrayList<>();
+
+    @Override
+    public void ownerRefused(int p) {
+      refused.add(p);
+      onRefused.accept(p);
+    }
   }
 
   /** One node: its verticle, ownership view, meters. */

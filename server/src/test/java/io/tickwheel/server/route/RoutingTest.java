@@ -434,6 +434,24 @@ class RoutingTest {
   }
 
   @Test
+  void aCallForwardedToANodeThatNoLongerOwnsItsPartitionMakesTheEntryNodeReadItsViewAgainAndLands() {
+    cluster = new ClusterFixture(3, P);
+    int p = 1;
+    String id = cluster.idIn(p, "moved");
+    Node a = cluster.nodes.get(0);
+    String owner = a.on(() -> Future.succeededFuture(a.owners.owner[p]));
+    setOwner(a, p, cluster.nodes.get(2).owners.owner[2]);   // a stale view: node 2 (which refuses it) owns p
+    a.on(() -> {
+      a.owners.onRefused = q -> a.owners.owner[q] = owner;  // reading the view again finds the real owner
+      return Future.succeededFuture();
+    });
+    HttpResponse<Buffer> r = send(a, PUT, "/v1/timers/" + id, "{\"delayMs\":60000}");
+    assertThat(r.statusCode()).as(r.bodyAsString()).isEqualTo(201);
+    assertThat(a.<List<Integer>>on(() -> Future.succeededFuture(List.copyOf(a.owners.refused)))).containsExactly(p);
+    assertThat(send(cluster.nodes.get(1), GET, "/v1/timers/" + id, null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void aWriteFencedBecauseTheLeaseMovedIs503NotOwner() {
     cluster = new ClusterFixture(3, P);
     int p = 2;
