@@ -53,7 +53,7 @@ final class WindowLoader {
   private long to;
   private TimerCursor cursor;
   private int attempt;
-  private long periodic = -1;
+  private SharedTicker.Task periodic;
   private boolean stopped;
   private final List<Promise<Void>> waiting = new ArrayList<>();
   private long loadedTotal;
@@ -146,16 +146,20 @@ final class WindowLoader {
     });
   }
 
-  /** Looks at the clock every {@value #CHECK_MS} ms from now on. */
+  /**
+   * Looks at the clock every {@value #CHECK_MS} ms from now on, in the one tick of the owner context that looks for
+   * every partition it serves ({@link SharedTicker}).
+   */
   void start() {
-    periodic = vertx.setPeriodic(CHECK_MS, id -> tick());
+    periodic = SharedTicker.of(owner, CHECK_MS).add(this::tick);
     tick();
   }
 
   void stop() {
     stopped = true;
-    if (periodic >= 0) {
-      vertx.cancelTimer(periodic);
+    if (periodic != null) {
+      periodic.cancel();
+      periodic = null;
     }
     waiting.forEach(p -> p.tryComplete());
     waiting.clear();
