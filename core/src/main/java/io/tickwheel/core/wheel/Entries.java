@@ -59,7 +59,7 @@ final class Entries {
     meta = new long[pages][];
     addrs = new int[pages][];
     refs = new Object[pages][];
-    while (capacity < initial || capacity == 0) {
+    while (capacity < initial) {
       addPage();
     }
   }

@@ -30,12 +30,11 @@ final class RecordArena {
   private int pageCount;
   /** Next free unit of the last page. */
   private int fill = PAGE_UNITS;
-  /** Per size in units, the first free record of that size, or {@link #NIL}. */
-  private final int[] free = new int[PAGE_UNITS + 1];
-
-  RecordArena() {
-    Arrays.fill(free, NIL);
-  }
+  /**
+   * Per size in units, the first free record of that size, or {@link #NIL}; as long as the largest size released so
+   * far needs (sizes beyond it have none): an arena that never released a record holds no list.
+   */
+  private int[] free = new int[0];
 
   /** Units a record of {@code bytes} bytes takes. */
   static int units(int bytes) {
@@ -48,7 +47,7 @@ final class RecordArena {
    * @throws IllegalStateException when the arena holds 2^31 units already
    */
   int allocate(int units) {
-    int addr = free[units];
+    int addr = units < free.length ? free[units] : NIL;
     if (addr != NIL) {
       free[units] = readInt(page(addr), offset(addr));
       return addr;
@@ -70,6 +69,11 @@ final class RecordArena {
 
   /** Gives record {@code addr} of {@code units} units back. */
   void release(int addr, int units) {
+    if (units >= free.length) {
+      int old = free.length;
+      free = Arrays.copyOf(free, Math.min(PAGE_UNITS + 1, Math.max(units + 1, 2 * old)));
+      Arrays.fill(free, old, free.length, NIL);
+    }
     writeInt(page(addr), offset(addr), free[units]);
     free[units] = addr;
   }

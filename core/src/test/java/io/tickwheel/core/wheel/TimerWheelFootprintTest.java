@@ -41,6 +41,27 @@ class TimerWheelFootprintTest {
     }
   }
 
+  /** A cluster node holds a wheel per partition it owns (up to 4,096), most of them empty. */
+  @Test
+  void anEmptyWheelCostsAtMost16KiB() {
+    int n = 1_000;
+    long start = 1_704_067_200_000L;
+    long before = usedAfterGc();
+    java.util.List<TimerWheel<Object>> wheels = new java.util.ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      wheels.add(new TimerWheel<>(10, start, TimerWheel.DEFAULT_SLOT_BITS_PER_LEVEL, 0, new TwelveBytes()));
+    }
+    long after = usedAfterGc();
+    double perWheel = (after - before) / (double) n;
+    System.out.printf("%d empty wheels: %.0f bytes each%n", n, perWheel);
+    assertThat(perWheel).as("bytes per empty wheel").isLessThan(16 * 1024.0);
+    wheels.get(0).schedule("one", start + 100, "x");
+    wheels.get(0).cancel("one");
+    wheels.get(0).schedule("two", start + 100, "x");
+    assertThat(wheels.get(0).size()).isEqualTo(1);
+    Reference.reachabilityFence(wheels);
+  }
+
   @Test
   void encodedTimerWithAShortKeyCostsAtMost100BytesAllIn() {
     int n = 1_000_000;

@@ -75,7 +75,8 @@ final class PendingTimers {
 
   /** @param windowStore the store when timers beyond a window stay in it ({@link #windowed()}), else {@code null} */
   PendingTimers(Vertx vertx, long tickMs, long startMs, boolean heapStore, TimerStore windowStore) {
-    this.wheel = new TimerWheel<>(tickMs, startMs, TimerWheel.DEFAULT_SLOT_BITS_PER_LEVEL, 16,
+    // no room up front: a node holds a wheel per partition it owns, most of them small or empty
+    this.wheel = new TimerWheel<>(tickMs, startMs, TimerWheel.DEFAULT_SLOT_BITS_PER_LEVEL, 0,
         heapStore ? null : new ResidentCodec());
     this.locks = new IdLocks(vertx);
     this.heapStore = heapStore;
