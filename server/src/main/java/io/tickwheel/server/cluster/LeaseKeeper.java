@@ -464,13 +464,17 @@ public final class LeaseKeeper {
     metrics.lost();
     leasesStale = true;
     stop(h).onComplete(v -> coord.release(h.partition, holder, h.epoch).otherwiseEmpty()
-        .compose(x -> coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged()))));
+        .compose(x -> {
+          leasesStale = true;                    // a read since the stop may still show it held here
+          return coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged()));
+        }));
   }
 
   private Future<Void> handOver(HeldPartition h) {
     leasesStale = true;
     return stop(h).compose(v -> coord.release(h.partition, holder, h.epoch).otherwiseEmpty())
         .onComplete(v -> {
+          leasesStale = true;                    // a read since the stop may still show it held here
           metrics.handedOver();
           coord.broadcast(BroadcastCodec.encode(new Broadcast.OwnershipChanged()));
         });
