@@ -108,10 +108,13 @@ public final class TimerWheel<V> {
   /** Level of a bit position of a relative tick: {@code bit / slotBits}. */
   private final byte[] levelOfBit = new byte[64];
 
-  /** Slot lists of entry ids, flat: index {@code level << slotBits | slot}; {@link Entries#NIL} when empty. */
-  private final int[] heads;
-  private final int[] tails;
-  private final int[] counts;
+  /**
+   * Slot lists of entry ids, flat: index {@code level << slotBits | slot}; {@link Entries#NIL} when empty. As long as
+   * the levels used so far need ({@link #room}): an empty wheel holds level 0 only.
+   */
+  private int[] heads;
+  private int[] tails;
+  private int[] counts;
   /** Per level, bit {@code s} set iff slot {@code s} is non-empty. */
   private final long[] occupied;
   /** Bit {@code L} set iff {@code occupied[L] != 0}. */
@@ -205,7 +208,7 @@ public final class TimerWheel<V> {
     for (int bit = 0; bit < 64; bit++) {
       levelOfBit[bit] = (byte) Math.min(bit / slotBitsPerLevel, maxLevels - 1);
     }
-    int flat = maxLevels << slotBitsPerLevel;
+    int flat = 1 << slotBitsPerLevel;
     this.heads = new int[flat];
     this.tails = new int[flat];
     Arrays.fill(heads, Entries.NIL);
@@ -611,6 +614,8 @@ public final class TimerWheel<V> {
         count(flat);
         return;
       }
+    } else if (flat >= tails.length) {
+      room(flat);
     }
     int t = tails[flat];
     entries.setLinks(id, t, Entries.NIL);
@@ -621,6 +626,17 @@ public final class TimerWheel<V> {
     }
     tails[flat] = id;
     count(flat);
+  }
+
+  /** Grows the slot arrays to hold the level of slot {@code flat} (to twice the levels, or all of them). */
+  private void room(int flat) {
+    int old = heads.length;
+    int size = Math.min(maxLevels << slotBits, Math.max(((flat >>> slotBits) + 1) << slotBits, 2 * old));
+    heads = Arrays.copyOf(heads, size);
+    tails = Arrays.copyOf(tails, size);
+    counts = Arrays.copyOf(counts, size);
+    Arrays.fill(heads, old, size, Entries.NIL);
+    Arrays.fill(tails, old, size, Entries.NIL);
   }
 
   /** One more timer in slot {@code flat}. */

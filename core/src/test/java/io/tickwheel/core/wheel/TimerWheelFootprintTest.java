@@ -43,7 +43,7 @@ class TimerWheelFootprintTest {
 
   /** A cluster node holds a wheel per partition it owns (up to 4,096), most of them empty. */
   @Test
-  void anEmptyWheelCostsAtMost16KiB() {
+  void anEmptyWheelCostsAtMost4KiB() {
     int n = 1_000;
     long start = 1_704_067_200_000L;
     long before = usedAfterGc();
@@ -54,7 +54,7 @@ class TimerWheelFootprintTest {
     long after = usedAfterGc();
     double perWheel = (after - before) / (double) n;
     System.out.printf("%d empty wheels: %.0f bytes each%n", n, perWheel);
-    assertThat(perWheel).as("bytes per empty wheel").isLessThan(16 * 1024.0);
+    assertThat(perWheel).as("bytes per empty wheel").isLessThan(4 * 1024.0);
     wheels.get(0).schedule("one", start + 100, "x");
     wheels.get(0).cancel("one");
     wheels.get(0).schedule("two", start + 100, "x");
