@@ -2,15 +2,16 @@ package io.tickwheel.server.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tickwheel.server.testing.TestVertx;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.ContextInternal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,17 +25,17 @@ class SharedTickerTest {
 
   @BeforeEach
   void start() {
-    vertx = Vertx.vertx();
+    vertx = TestVertx.create();
     owner = vertx.getOrCreateContext();
   }
 
   @AfterEach
-  void stop() throws Exception {
-    vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  void stop() {
+    TestVertx.close(vertx);
   }
 
   @Test
-  void everyTaskRunsOnEachTickInOrderOnTheOwnerAndACancelledOneNoMore() throws Exception {
+  void everyTaskRunsOnEachTickInOrderOnTheOwnerAndACancelledOneNoMore() {
     List<String> ran = new CopyOnWriteArrayList<>();
     List<SharedTicker.Task> tasks = new ArrayList<>();
     on(() -> {
@@ -57,7 +58,7 @@ class SharedTickerTest {
   }
 
   @Test
-  void aTaskCancelledByAnotherDuringATickDoesNotRunAndTheTimerStopsWithTheLastTask() throws Exception {
+  void aTaskCancelledByAnotherDuringATickDoesNotRunAndTheTimerStopsWithTheLastTask() {
     List<String> ran = new CopyOnWriteArrayList<>();
     SharedTicker.Task[] second = new SharedTicker.Task[1];
     SharedTicker.Task first = on(() -> {
@@ -87,15 +88,8 @@ class SharedTickerTest {
     return Vertx.currentContext() instanceof ContextInternal c && c.unwrap() == owner;
   }
 
-  private <T> T on(java.util.concurrent.Callable<T> task) throws Exception {
-    CompletableFuture<T> f = new CompletableFuture<>();
-    owner.runOnContext(v -> {
-      try {
-        f.complete(task.call());
-      } catch (Throwable e) {
-        f.completeExceptionally(e);
-      }
-    });
-    return f.get(10, TimeUnit.SECONDS);
+  /** Runs {@code task} on the owner context and returns its result. */
+  private <T> T on(Supplier<T> task) {
+    return TestVertx.on(owner, () -> Future.succeededFuture(task.get()));
   }
 }
