@@ -112,7 +112,7 @@ public final class ClusterNode implements Ownership {
     return null;
   }
 
-  /** Reads the leases again within {@link LeaseKeeper#NUDGE_MS} ({@link LeaseKeeper#staleView}). */
+  /** The next lease round reads the leases again ({@link LeaseKeeper#staleView}). */
   @Override
   public void ownerRefused(int p) {
     keeper.staleView();

@@ -75,6 +75,8 @@ public final class LeaseKeeper {
    * node's estimate of it (a heartbeat's call time), so the end has passed for the coordinator too.
    */
   static final long END_SLACK_MS = 25;
+  /** Least time between two rounds asked for by {@link #staleView} reports, ms. */
+  static final long STALE_VIEW_GAP_MS = 1000;
 
   private final Vertx vertx;
   private final ClusterCoordinator coord;
@@ -105,6 +107,8 @@ public final class LeaseKeeper {
   private List<String> leasesReadEligible = List.of();
   /** How many rounds read the leases. */
   private long leaseReads;
+  /** When a {@link #staleView} report last asked for a round ({@link #clock}, ms). */
+  private long lastStaleViewRound = Long.MIN_VALUE / 2;
 
   private boolean running;
   private boolean drive;
@@ -519,11 +523,25 @@ public final class LeaseKeeper {
   // ------------------------------------------------------------------ timers
 
   /**
-   * A call this node routed by the leases as last read was refused as not owned there: a round within
-   * {@link #NUDGE_MS} reads them again, as after a hint.
+   * A call this node routed by the leases as last read was refused as not owned there: the next round reads them
+   * again, and comes within {@link #NUDGE_MS}, as after a hint, unless a report asked for a round less than
+   * {@link #STALE_VIEW_GAP_MS} ago (refusals go on while a node is cut off from its store: each would read every
+   * lease).
+   *
+   * @return whether this report asked for a round
    */
-  public void staleView() {
+  public boolean staleView() {
+    if (!running) {
+      return false;
+    }
+    leasesStale = true;
+    long now = clock.millis();
+    if (now - lastStaleViewRound < STALE_VIEW_GAP_MS) {
+      return false;
+    }
+    lastStaleViewRound = now;
     nudge();
+    return true;
   }
 
   /**

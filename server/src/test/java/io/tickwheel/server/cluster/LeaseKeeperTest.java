@@ -264,7 +264,7 @@ class LeaseKeeperTest {
   }
 
   @Test
-  void aSettledNodeReadsTheLeasesOnceALeaseOrAfterAHintAndStillRoutesToTheLiveOwnerBetweenReads() {
+  void aSettledNodeReadsTheLeasesOnceALeaseOrWhenToldAndStillRoutesToTheLiveOwnerBetweenReads() {
     Node[] ab = twoSettledNodes();
     Node a = ab[0];
     Node b = ab[1];
@@ -290,7 +290,17 @@ class LeaseKeeperTest {
     assertThat(leaseReads(a) - before).as("a hint: the next round reads").isEqualTo(1);
     step(1, a);
     assertThat(leaseReads(a) - before).as("and the one after does not").isEqualTo(1);
+    assertThat(staleView(a)).as("a refused call asks for a round").isTrue();
+    assertThat(staleView(a)).as("another one at once does not").isFalse();
+    step(1, a);
+    assertThat(leaseReads(a) - before).as("but the next round reads").isEqualTo(2);
+    step(LeaseKeeper.STALE_VIEW_GAP_MS, a);
+    assertThat(staleView(a)).as("a gap later").isTrue();
     assertOneOwnerEach();
+  }
+
+  boolean staleView(Node n) {
+    return on(n.ctx, () -> Future.succeededFuture(n.keeper.staleView()));
   }
 
   long leaseReads(Node n) {
