@@ -258,6 +258,7 @@ final class RoutedTimers implements Timers {
       if (!mayWait(tries) || !betweenOwners(o, p)) {
         return Future.succeededFuture(o);
       }
+      refusedByOwner(o, p);
       metrics.routed("rerouted", 1);
       return after(tries, () -> rerouted(p, attempt, tries + 1));
     });
@@ -291,15 +292,21 @@ final class RoutedTimers implements Timers {
       return true;                               // fenced; a partition just taken, still reading its window
     }
     if (o instanceof Refusal.Remote r) {
-      boolean notApplied = r.status() == 503 && "unavailable".equals(r.code()) && r.message() != null
+      return r.status() == 503 && "unavailable".equals(r.code()) && r.message() != null
           && r.message().contains("not applied");
-      if (notApplied) {
-        owners.ownerRefused(p);                  // the owner as this node knows it may have moved on
-      }
-      return notApplied;
     }
     return o instanceof Refusal.Unrouted u && !u.mayHaveApplied() && owners.local(p) == null
         && owners.ownerAddress(p) == null;
+  }
+
+  /**
+   * A call of partition {@code p}, about to be routed again, was refused by the node it was forwarded to: what this
+   * node knows of {@code p}'s owner may have moved on ({@link PartitionOwners#ownerRefused}).
+   */
+  private void refusedByOwner(Object o, int p) {
+    if (o instanceof Refusal.Remote) {
+      owners.ownerRefused(p);
+    }
   }
 
   /** Why partition {@code p} (not served here) cannot be forwarded, or {@code null} if it can. */
@@ -367,7 +374,9 @@ final class RoutedTimers implements Timers {
       List<Integer> again = new ArrayList<>();
       if (mayWait(tries)) {
         for (int i = 0; i < outs.size(); i++) {
-          if (betweenOwners(outs.get(i), owners.partitionOf(idOf.apply(items.get(i))))) {
+          int p = owners.partitionOf(idOf.apply(items.get(i)));
+          if (betweenOwners(outs.get(i), p)) {
+            refusedByOwner(outs.get(i), p);
             again.add(i);
           }
         }
