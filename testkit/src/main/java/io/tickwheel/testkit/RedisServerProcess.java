@@ -305,6 +305,21 @@ public final class RedisServerProcess implements AutoCloseable {
     }
   }
 
+  /** How many times this server ran command {@code name} (lowercase, e.g. {@code evalsha}) since its stats were reset. */
+  public long commandCalls(String name) {
+    return commandCalls(command("INFO", "commandstats"), name);
+  }
+
+  /** {@code calls} of {@code cmdstat_NAME} in an {@code INFO commandstats} answer (0 when absent). */
+  public static long commandCalls(String info, String name) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("cmdstat_" + name + ":")) {
+        return Long.parseLong(line.replaceAll("^cmdstat_[a-z|]+:calls=(\\d+),.*", "$1"));
+      }
+    }
+    return 0;
+  }
+
   /** As {@link #command(String...)} against any local port. */
   public static String command(int port, String password, String... args) {
     return exchange(port, password, args, RedisServerProcess::readReply, auth -> auth);

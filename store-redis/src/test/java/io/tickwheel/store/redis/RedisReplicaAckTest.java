@@ -181,8 +181,8 @@ class RedisReplicaAckTest {
     }
     await(Future.all(all));
     String stats = master.command("INFO", "commandstats");
-    long waits = commandCalls(stats, "wait");
-    long evals = commandCalls(stats, "evalsha");
+    long waits = RedisServerProcess.commandCalls(stats, "wait");
+    long evals = RedisServerProcess.commandCalls(stats, "evalsha");
     assertThat(evals).as("one script call per put").isEqualTo(contexts * perContext);
     assertThat(waits).as("WAITs for " + evals + " writes").isBetween(1L, evals / 10);
     System.out.printf("%d puts from %d contexts: %d WAITs%n", evals, contexts, waits);
@@ -211,15 +211,5 @@ class RedisReplicaAckTest {
       replica.resume();
       await(c.close());
     }
-  }
-
-  /** {@code calls} of {@code cmdstat_NAME} in an {@code INFO commandstats} answer (0 when absent). */
-  private static long commandCalls(String info, String name) {
-    for (String line : info.split("\r?\n")) {
-      if (line.startsWith("cmdstat_" + name + ":")) {
-        return Long.parseLong(line.replaceAll("^cmdstat_[a-z|]+:calls=(\\d+),.*", "$1"));
-      }
-    }
-    return 0;
   }
 }

@@ -25,8 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +40,6 @@ import org.junit.jupiter.api.Test;
 class RedisWriteGroupTest {
 
   private static final AtomicInteger N = new AtomicInteger();
-  private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
   private static RedisServerProcess redis;
   private static Vertx vertx;
   private RedisClusterCoordinator a;
@@ -475,7 +472,6 @@ class RedisWriteGroupTest {
   }
 
   private static long evalshaCalls() {
-    Matcher m = EVALSHA_CALLS.matcher(redis.command("INFO", "commandstats"));
-    return m.find() ? Long.parseLong(m.group(1)) : 0;
+    return redis.commandCalls("evalsha");
   }
 }

@@ -14,8 +14,6 @@ import io.tickwheel.testkit.RedisServerProcess;
 import io.vertx.core.Vertx;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.Test;
  */
 class QuietTrimTest {
 
-  private static final Pattern EVALSHA_CALLS = Pattern.compile("cmdstat_evalsha:calls=(\\d+)");
   private static final long T = 1_000_000_000L;
   private static final Retention HALF_MINUTE = new Retention(1000, 30_000);
   private static RedisServerProcess redis;
@@ -95,13 +92,8 @@ class QuietTrimTest {
 
   /** How many script calls Redis ran during {@code c}. */
   private static long calls(Callable<?> c) throws Exception {
-    long before = evalshaCalls();
+    long before = redis.commandCalls("evalsha");
     c.call();
-    return evalshaCalls() - before;
-  }
-
-  private static long evalshaCalls() {
-    Matcher m = EVALSHA_CALLS.matcher(redis.command("INFO", "commandstats"));
-    return m.find() ? Long.parseLong(m.group(1)) : 0;
+    return redis.commandCalls("evalsha") - before;
   }
 }
